@@ -1,0 +1,169 @@
+/**
+ * The operator API under `/admin/v1` (what the public spec calls "the console"):
+ * accounts, their API keys, assistants and folders.
+ */
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import * as Schema from "effect/Schema"
+import { Assistant, AssistantId, IdentitySettings, ImageDetail, Personality } from "./Assistants"
+import { AccountId, AdminAuth, ApiKeyId } from "./Auth"
+import * as Constraint from "./Constraint"
+import { errorFields, failure, success } from "./Envelope"
+import { AssistantNotFoundResponse } from "./Errors"
+import { token } from "./i18n"
+
+export const Account = Schema.Struct({
+  id: AccountId,
+  name: Schema.String,
+  plan: Schema.String,
+  createdAt: Schema.DateTimeUtc
+}).annotations({ identifier: "Account" })
+
+export const AccountCreate = Schema.Struct({
+  name: Constraint.text({ min: 1, max: 200 }),
+  plan: Schema.optional(Constraint.text({ min: 1, max: 100 }))
+}).annotations({ identifier: "AccountCreate", parseOptions: { errors: "all" } })
+
+export const ApiKeyCreate = Schema.Struct({
+  name: Schema.optional(Constraint.text({ min: 1, max: 200 }))
+}).annotations({ identifier: "ApiKeyCreate", parseOptions: { errors: "all" } })
+
+export const CreatedApiKey = Schema.Struct({
+  id: ApiKeyId,
+  name: Schema.NullOr(Schema.String),
+  key: Schema.String.annotations({ description: "The raw key; shown only in this response" }),
+  createdAt: Schema.DateTimeUtc
+}).annotations({ identifier: "CreatedApiKey" })
+
+const reasoningInput = Constraint.oneOf("none", "low", "medium", "high")
+
+/** Assistant settings an operator may set; all but `name` optional (and nullable where the field is). */
+const settingsFields = {
+  model: Constraint.text({ min: 1, max: 200 }),
+  instruction: Schema.NullOr(Constraint.text({ max: 20000 })),
+  description: Schema.NullOr(Constraint.text({ max: 2000 })),
+  personality: Schema.NullOr(Personality),
+  language: Schema.NullOr(Constraint.text({ min: 2, max: 35 })),
+  reasoning: reasoningInput,
+  ragK: Schema.NullOr(Constraint.intBetween(1, 50)),
+  maxOutputTokens: Schema.NullOr(Constraint.intBetween(1, 128000)),
+  imageDetail: Schema.NullOr(ImageDetail),
+  identitySettings: IdentitySettings,
+  operatorsCanViewCustomerFiles: Constraint.Boolean,
+  avatarUrl: Schema.NullOr(Constraint.text({ max: 2048 })),
+  acceptVoice: Constraint.Boolean,
+  productSearch: Constraint.Boolean
+}
+
+const optionalSettings = {
+  model: Schema.optional(settingsFields.model),
+  instruction: Schema.optional(settingsFields.instruction),
+  description: Schema.optional(settingsFields.description),
+  personality: Schema.optional(settingsFields.personality),
+  language: Schema.optional(settingsFields.language),
+  reasoning: Schema.optional(settingsFields.reasoning),
+  ragK: Schema.optional(settingsFields.ragK),
+  maxOutputTokens: Schema.optional(settingsFields.maxOutputTokens),
+  imageDetail: Schema.optional(settingsFields.imageDetail),
+  identitySettings: Schema.optional(settingsFields.identitySettings),
+  operatorsCanViewCustomerFiles: Schema.optional(settingsFields.operatorsCanViewCustomerFiles),
+  avatarUrl: Schema.optional(settingsFields.avatarUrl),
+  acceptVoice: Schema.optional(settingsFields.acceptVoice),
+  productSearch: Schema.optional(settingsFields.productSearch)
+}
+
+export const AssistantCreate = Schema.Struct({
+  name: Constraint.text({ min: 1, max: 200 }),
+  ...optionalSettings
+}).annotations({ identifier: "AssistantCreate", parseOptions: { errors: "all" } })
+export type AssistantCreate = typeof AssistantCreate.Type
+
+export const AssistantUpdate = Schema.Struct({
+  name: Schema.optional(Constraint.text({ min: 1, max: 200 })),
+  ...optionalSettings
+}).annotations({ identifier: "AssistantUpdate", parseOptions: { errors: "all" } })
+export type AssistantUpdate = typeof AssistantUpdate.Type
+
+export const FolderCreate = Schema.Struct({
+  name: Constraint.text({ min: 1, max: 255 }).pipe(
+    Schema.pattern(/^[^/\\]+$/, { message: () => token("constraint.pattern") })
+  )
+}).annotations({ identifier: "FolderCreate", parseOptions: { errors: "all" } })
+
+export const Folder = Schema.Struct({ id: Constraint.FolderId, name: Schema.String })
+  .annotations({ identifier: "Folder" })
+
+export class AccountNotFound extends Schema.TaggedError<AccountNotFound>()("AccountNotFound", errorFields) {}
+export const AccountNotFoundResponse = failure(AccountNotFound, { status: 404, code: "accounts.not_found" })
+
+export class ApiKeyNotFound extends Schema.TaggedError<ApiKeyNotFound>()("ApiKeyNotFound", errorFields) {}
+export const ApiKeyNotFoundResponse = failure(ApiKeyNotFound, { status: 404, code: "keys.not_found" })
+
+export class PlanNotFound extends Schema.TaggedError<PlanNotFound>()("PlanNotFound", errorFields) {}
+export const PlanNotFoundResponse = failure(PlanNotFound, { status: 400, code: "plans.not_found" })
+
+export class ModelNotUsable extends Schema.TaggedError<ModelNotUsable>()("ModelNotUsable", errorFields) {}
+export const ModelNotUsableResponse = failure(ModelNotUsable, { status: 400, code: "models.not_usable" })
+
+const accountPath = HttpApiSchema.param("accountId", AccountId)
+const assistantPath = HttpApiSchema.param("assistantId", AssistantId)
+const AssistantResponse = success(Assistant, { identifier: "AdminAssistantResponse" })
+
+export class AdminApi extends HttpApiGroup.make("admin")
+  .add(
+    HttpApiEndpoint.post("createAccount", "/accounts")
+      .setPayload(AccountCreate)
+      .addSuccess(success(Account, { identifier: "AccountCreatedResponse", status: 201 }))
+      .addError(PlanNotFoundResponse)
+  )
+  .add(
+    HttpApiEndpoint.del("deleteAccount")`/accounts/${accountPath}`
+      .addSuccess(success(Schema.Null, { identifier: "AccountDeletedResponse" }))
+      .addError(AccountNotFoundResponse)
+      .annotate(OpenApi.Description, "Deletes the account; its keys stop working at once.")
+  )
+  .add(
+    HttpApiEndpoint.post("createKey")`/accounts/${accountPath}/keys`
+      .setPayload(ApiKeyCreate)
+      .addSuccess(success(CreatedApiKey, { identifier: "ApiKeyCreatedResponse", status: 201 }))
+      .addError(AccountNotFoundResponse)
+  )
+  .add(
+    HttpApiEndpoint.del("revokeKey")`/keys/${HttpApiSchema.param("keyId", ApiKeyId)}`
+      .addSuccess(success(Schema.Null, { identifier: "ApiKeyRevokedResponse" }))
+      .addError(ApiKeyNotFoundResponse)
+  )
+  .add(
+    HttpApiEndpoint.post("createAssistant")`/accounts/${accountPath}/assistants`
+      .setPayload(AssistantCreate)
+      .addSuccess(success(Assistant, { identifier: "AssistantCreatedResponse", status: 201 }))
+      .addError(AccountNotFoundResponse)
+      .addError(ModelNotUsableResponse)
+      .annotate(OpenApi.Description, "Creates the assistant in `provisioning`; it turns `active` within seconds.")
+  )
+  .add(
+    HttpApiEndpoint.get("getAssistant")`/assistants/${assistantPath}`
+      .addSuccess(AssistantResponse)
+      .addError(AssistantNotFoundResponse)
+  )
+  .add(
+    HttpApiEndpoint.patch("updateAssistant")`/assistants/${assistantPath}`
+      .setPayload(AssistantUpdate)
+      .addSuccess(AssistantResponse)
+      .addError(AssistantNotFoundResponse)
+      .addError(ModelNotUsableResponse)
+  )
+  .add(
+    HttpApiEndpoint.del("deleteAssistant")`/assistants/${assistantPath}`
+      .addSuccess(success(Assistant, { identifier: "AssistantDeletingResponse", status: 202 }))
+      .addError(AssistantNotFoundResponse)
+      .annotate(OpenApi.Description, "Moves the assistant to `deleting`; its data is removed in the background.")
+  )
+  .add(
+    HttpApiEndpoint.post("createFolder")`/accounts/${accountPath}/folders`
+      .setPayload(FolderCreate)
+      .addSuccess(success(Folder, { identifier: "FolderCreatedResponse", status: 201 }))
+      .addError(AccountNotFoundResponse)
+  )
+  .middleware(AdminAuth)
+  .prefix("/admin/v1")
+{}

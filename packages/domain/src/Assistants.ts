@@ -1,0 +1,60 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import * as Schema from "effect/Schema"
+import { ApiKeyAuth } from "./Auth"
+import * as Constraint from "./Constraint"
+import { ListOf, success } from "./Envelope"
+import { ModelKey, Reasoning } from "./Models"
+
+/** The assistant code: an assistant's `id`, used as `:assistantCode` in every route. */
+export const AssistantId = Schema.String.pipe(Schema.brand("AssistantId"))
+export type AssistantId = typeof AssistantId.Type
+
+export const AssistantStatus = Schema.Literal("provisioning", "active", "provisioning_failed", "deleting")
+export type AssistantStatus = typeof AssistantStatus.Type
+
+export const Personality = Constraint.oneOf("friendly", "professional", "playful", "technical", "formal", "custom")
+export const ImageDetail = Constraint.oneOf("low", "high", "auto")
+export const IdentityField = Constraint.oneOf("mobile", "userId", "email")
+
+export const IdentitySettings = Schema.Struct({
+  fields: Schema.Array(IdentityField),
+  otp: Constraint.Boolean
+}).annotations({ identifier: "IdentitySettings" })
+
+export const PlanLimits = Schema.Struct({
+  products: Schema.Int.annotations({ description: "Catalog cap per assistant" })
+}).annotations({ identifier: "PlanLimits" })
+
+export const Assistant = Schema.Struct({
+  id: AssistantId,
+  name: Schema.String,
+  instruction: Schema.NullOr(Schema.String),
+  model: ModelKey,
+  reasoning: Reasoning,
+  status: AssistantStatus,
+  description: Schema.NullOr(Schema.String),
+  personality: Schema.NullOr(Personality),
+  language: Schema.NullOr(Schema.String),
+  identitySettings: IdentitySettings,
+  ragK: Schema.NullOr(Schema.Int),
+  maxOutputTokens: Schema.NullOr(Schema.Int),
+  imageDetail: Schema.NullOr(ImageDetail),
+  operatorsCanViewCustomerFiles: Schema.Boolean,
+  avatarUrl: Schema.NullOr(Schema.String),
+  /** The spec leaves this open; we show it, as users of voice channels need to know. */
+  acceptVoice: Schema.Boolean,
+  productSearch: Schema.Boolean.annotations({ description: "Whether the product-search tool is on in chat" }),
+  planLimits: Schema.NullOr(PlanLimits).annotations({ description: "Always null in the assistants list" }),
+  createdAt: Schema.DateTimeUtc
+}).annotations({ identifier: "Assistant" })
+export type Assistant = typeof Assistant.Type
+
+export class AssistantsApi extends HttpApiGroup.make("assistants")
+  .add(
+    HttpApiEndpoint.get("list", "/assistants")
+      .addSuccess(success(ListOf(Assistant), { identifier: "AssistantListResponse" }))
+      .annotate(OpenApi.Description, "All assistants of the key's account; no pagination.")
+  )
+  .middleware(ApiKeyAuth)
+  .prefix("/v1")
+{}

@@ -1,0 +1,35 @@
+/**
+ * Who is calling: the API key middleware of the public API (which also counts
+ * the key's rate limit) and the operator token middleware of `/admin/v1`.
+ */
+import { HttpApiMiddleware, HttpApiSecurity } from "@effect/platform"
+import * as Context from "effect/Context"
+import * as Schema from "effect/Schema"
+import { InvalidAdminTokenResponse, InvalidApiKeyResponse, TooManyRequestsResponse } from "./Errors"
+
+export const AccountId = Schema.String.pipe(Schema.brand("AccountId"))
+export type AccountId = typeof AccountId.Type
+export const ApiKeyId = Schema.String.pipe(Schema.brand("ApiKeyId"))
+export type ApiKeyId = typeof ApiKeyId.Type
+
+/** The account behind the request's API key. */
+export class CurrentAccount extends Context.Tag("@dastyar/domain/CurrentAccount")<CurrentAccount, {
+  readonly accountId: AccountId
+  readonly keyId: ApiKeyId
+  readonly plan: string
+}>() {}
+
+/**
+ * Bearer API key, then the key's per-route rate limit: 401 before 429, and the
+ * rate-limit headers on every response that got past it.
+ */
+export class ApiKeyAuth extends HttpApiMiddleware.Tag<ApiKeyAuth>()("ApiKeyAuth", {
+  failure: Schema.Union(InvalidApiKeyResponse, TooManyRequestsResponse),
+  provides: CurrentAccount,
+  security: { bearer: HttpApiSecurity.bearer }
+}) {}
+
+export class AdminAuth extends HttpApiMiddleware.Tag<AdminAuth>()("AdminAuth", {
+  failure: InvalidAdminTokenResponse,
+  security: { adminToken: HttpApiSecurity.bearer }
+}) {}

@@ -1,0 +1,70 @@
+/**
+ * Field rules whose failure messages are translatable tokens.
+ *
+ * A schema failure message here is a message key with parameters
+ * (`constraint.maxLength?{"max":191}`); the envelope translates it into the
+ * request's language when it writes the validation error's `fields`.
+ */
+import * as Schema from "effect/Schema"
+import { type MessageKey, token } from "./i18n"
+
+const message = (key: MessageKey, params?: Readonly<Record<string, string | number>>) => ({
+  message: () => token(key, params)
+})
+
+export const String = Schema.String.annotations(message("constraint.type.string"))
+export const Number = Schema.Number.annotations(message("constraint.type.number"))
+export const Boolean = Schema.Boolean.annotations(message("constraint.type.boolean"))
+export const Int = Number.pipe(Schema.int(message("constraint.type.integer")))
+
+/** A string of `min` to `max` characters. */
+export const text = (options: { readonly min?: number; readonly max: number }) => {
+  const bounded = String.pipe(Schema.maxLength(options.max, message("constraint.maxLength", { max: options.max })))
+  return options.min === undefined
+    ? bounded
+    : bounded.pipe(Schema.minLength(options.min, message("constraint.minLength", { min: options.min })))
+}
+
+/** An integer between `min` and `max`, inclusive. */
+export const intBetween = (min: number, max: number) =>
+  Int.pipe(
+    Schema.greaterThanOrEqualTo(min, message("constraint.min", { min })),
+    Schema.lessThanOrEqualTo(max, message("constraint.max", { max }))
+  )
+
+export const nonNegative = Number.pipe(Schema.greaterThanOrEqualTo(0, message("constraint.min", { min: 0 })))
+
+/**
+ * One of fixed strings. Checked as a refinement of a string (not as a union of
+ * literals) so that inside optional or nullable fields the failure still names
+ * the allowed values.
+ */
+export const oneOf = <const Values extends readonly [string, ...Array<string>]>(...values: Values) => {
+  const allowed: ReadonlyArray<string> = values
+  return Schema.compose(
+    String.pipe(Schema.filter((value) => allowed.includes(value), {
+      ...message("constraint.oneOf", { values: values.join(", ") }),
+      jsonSchema: { enum: allowed }
+    })),
+    Schema.Literal(...values)
+  )
+}
+
+export const pattern = (regex: RegExp, key: MessageKey = "constraint.pattern") =>
+  String.pipe(Schema.pattern(regex, message(key)))
+
+export const arrayOf = <A, I, R>(
+  item: Schema.Schema<A, I, R>,
+  options: { readonly min?: number; readonly max: number }
+) => {
+  const bounded = Schema.Array(item).annotations(message("constraint.type.array")).pipe(
+    Schema.maxItems(options.max, message("constraint.maxItems", { max: options.max }))
+  )
+  return options.min === undefined
+    ? bounded
+    : bounded.pipe(Schema.minItems(options.min, message("constraint.minItems", { min: options.min })))
+}
+
+/** Folder identifiers: 32 lowercase hexadecimal characters. */
+export const FolderId = pattern(/^[0-9a-f]{32}$/, "constraint.folderId").pipe(Schema.brand("FolderId"))
+export type FolderId = typeof FolderId.Type

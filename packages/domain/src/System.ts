@@ -1,0 +1,23 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import * as Schema from "effect/Schema"
+import { failure, errorFields, success } from "./Envelope"
+
+export const Health = Schema.Struct({ status: Schema.Literal("up", "ready") }).annotations({ identifier: "Health" })
+
+export class NotReady extends Schema.TaggedError<NotReady>()("NotReady", errorFields) {}
+export const NotReadyResponse = failure(NotReady, { status: 503, code: "service.not_ready", message: "internal.error" })
+
+/** Probes for load balancers and orchestrators; no key. */
+export class SystemApi extends HttpApiGroup.make("system")
+  .add(
+    HttpApiEndpoint.get("health", "/health")
+      .addSuccess(success(Health, { identifier: "HealthResponse" }))
+      .annotate(OpenApi.Description, "200 while the process is up.")
+  )
+  .add(
+    HttpApiEndpoint.get("ready", "/ready")
+      .addSuccess(success(Health, { identifier: "ReadyResponse" }))
+      .addError(NotReadyResponse)
+      .annotate(OpenApi.Description, "200 only when the database is reachable and migrated.")
+  )
+{}
