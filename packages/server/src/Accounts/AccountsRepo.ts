@@ -1,0 +1,93 @@
+/** Accounts and their API keys. */
+import { Auth } from "@dastyar/domain"
+import { SqlClient, SqlSchema } from "@effect/sql"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import { newId } from "../Ids"
+import * as ApiKeySecret from "./ApiKeySecret"
+
+const AccountRow = Schema.Struct({
+  id: Auth.AccountId,
+  name: Schema.String,
+  plan: Schema.String,
+  createdAt: Schema.DateTimeUtcFromDate
+})
+
+const KeyOwnerRow = Schema.Struct({ keyId: Auth.ApiKeyId, accountId: Auth.AccountId, plan: Schema.String })
+
+const CreatedKeyRow = Schema.Struct({
+  id: Auth.ApiKeyId,
+  name: Schema.NullOr(Schema.String),
+  createdAt: Schema.DateTimeUtcFromDate
+})
+
+export class AccountsRepo extends Effect.Service<AccountsRepo>()("AccountsRepo", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+
+    const insertAccount = SqlSchema.single({
+      Request: Schema.Struct({ id: Schema.String, name: Schema.String, plan: Schema.String }),
+      Result: AccountRow,
+      execute: (row) => sql`INSERT INTO accounts ${sql.insert(row)} RETURNING *`
+    })
+
+    const findAccount = SqlSchema.findOne({
+      Request: Schema.String,
+      Result: AccountRow,
+      execute: (id) => sql`SELECT * FROM accounts WHERE id = ${id}`
+    })
+
+    const insertKey = SqlSchema.single({
+      Request: Schema.Struct({
+        id: Schema.String,
+        accountId: Schema.String,
+        name: Schema.NullOr(Schema.String),
+        secretHash: Schema.Uint8ArrayFromSelf
+      }),
+      Result: CreatedKeyRow,
+      execute: (row) => sql`INSERT INTO api_keys ${sql.insert(row)} RETURNING id, name, created_at`
+    })
+
+    const findKeyOwner = SqlSchema.findOne({
+      Request: Schema.Uint8ArrayFromSelf,
+      Result: KeyOwnerRow,
+      execute: (secretHash) =>
+        sql`SELECT k.id AS key_id, k.account_id, a.plan
+            FROM api_keys k JOIN accounts a ON a.id = k.account_id
+            WHERE k.secret_hash = ${secretHash} AND k.revoked_at IS NULL`
+    })
+
+    return {
+      create: Effect.fn("Accounts.create")(function*(input: { readonly name: string; readonly plan: string }) {
+        return yield* insertAccount({ id: newId("acc"), ...input })
+      }, Effect.orDie),
+
+      find: (id: string) => findAccount(id).pipe(Effect.orDie),
+
+      /** Deleting cascades to keys (they stop working at once), assistants and folders. */
+      delete: Effect.fn("Accounts.delete")(function*(id: string) {
+        const rows = yield* sql`DELETE FROM accounts WHERE id = ${id} RETURNING id`
+        return rows.length > 0
+      }, Effect.orDie),
+
+      /** Creates a key; the raw key is returned here and never stored. */
+      createKey: Effect.fn("Accounts.createKey")(function*(accountId: string, name: string | null) {
+        const key = ApiKeySecret.generate()
+        const row = yield* insertKey({ id: newId("key"), accountId, name, secretHash: ApiKeySecret.hash(key) })
+        return { ...row, key }
+      }, Effect.orDie),
+
+      revokeKey: Effect.fn("Accounts.revokeKey")(function*(keyId: string) {
+        const rows = yield* sql`UPDATE api_keys SET revoked_at = now() WHERE id = ${keyId} AND revoked_at IS NULL RETURNING id`
+        return rows.length > 0
+      }, Effect.orDie),
+
+      /** The account behind a raw key, if the key is well formed, known, not revoked and its account exists. */
+      authenticate: (key: string) =>
+        ApiKeySecret.isWellFormed(key)
+          ? findKeyOwner(ApiKeySecret.hash(key)).pipe(Effect.orDie, Effect.withSpan("Accounts.authenticate"))
+          : Effect.succeed(Option.none())
+    } as const
+  })
+}) {}

@@ -1,0 +1,38 @@
+/**
+ * The layer graph of the whole service, shared by `main.ts` and the tests:
+ * configuration → database (migrated) → durable queue → services → HTTP app
+ * and background workers. Only the `HttpServer` is left open.
+ */
+import * as Layer from "effect/Layer"
+import { AccountsRepo } from "./Accounts/AccountsRepo"
+import { Assistants } from "./Assistants/Assistants"
+import * as LifecycleWorker from "./Assistants/LifecycleWorker"
+import { AdminToken } from "./Bootstrap/AdminToken"
+import * as DemoSeed from "./Bootstrap/DemoSeed"
+import { AppConfig } from "./Config"
+import * as Database from "./Database/Database"
+import * as Migrator from "./Database/Migrator"
+import { FoldersRepo } from "./Folders/FoldersRepo"
+import * as HttpApi from "./Http/Api"
+import { ModelCatalog } from "./Models/ModelCatalog"
+import * as Logging from "./Logging"
+import * as Queue from "./Queue/Queue"
+
+const DatabaseLive = Migrator.layer.pipe(Layer.provideMerge(Database.layer))
+
+const ServicesLive = Layer.mergeAll(
+  Assistants.Default,
+  AccountsRepo.Default,
+  FoldersRepo.Default,
+  ModelCatalog.Default,
+  AdminToken.Default
+).pipe(
+  Layer.provideMerge(Queue.layer),
+  Layer.provideMerge(DatabaseLive)
+)
+
+export const AppLive = Layer.mergeAll(HttpApi.layer, LifecycleWorker.layer, DemoSeed.layer).pipe(
+  Layer.provide(ServicesLive),
+  Layer.provide(Logging.layer),
+  Layer.provide(AppConfig.Default)
+)

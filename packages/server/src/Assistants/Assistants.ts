@@ -1,0 +1,189 @@
+/**
+ * Assistants: creation and settings (operator API), the public list, ownership
+ * checks for every `:assistantCode` route, and the lifecycle queue that
+ * provisions new assistants and removes deleted ones in the background.
+ */
+import { Admin, Assistants as Domain, Errors } from "@dastyar/domain"
+import { PersistedQueue } from "@effect/experimental"
+import { SqlClient } from "@effect/sql"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import { newId } from "../Ids"
+import { elementId } from "../Queue/Queue"
+import { ModelCatalog } from "../Models/ModelCatalog"
+import { type AssistantRow, type AssistantSettings, AssistantsRepo } from "./AssistantsRepo"
+
+export const LifecycleTask = Schema.Union(
+  Schema.TaggedStruct("Provision", { assistantId: Schema.String }),
+  Schema.TaggedStruct("Delete", { assistantId: Schema.String })
+)
+export type LifecycleTask = typeof LifecycleTask.Type
+
+const defaults = {
+  instruction: null,
+  description: null,
+  personality: null,
+  language: null,
+  reasoning: "none",
+  identitySettings: { fields: [], otp: false },
+  ragK: null,
+  maxOutputTokens: null,
+  imageDetail: null,
+  operatorsCanViewCustomerFiles: false,
+  avatarUrl: null,
+  acceptVoice: false,
+  productSearch: true
+} as const
+
+/** Applies sent fields over `base`; absent fields keep their value. */
+const applySettings = (base: AssistantSettings, input: Admin.AssistantUpdate): AssistantSettings => ({
+  name: input.name ?? base.name,
+  model: input.model ?? base.model,
+  instruction: input.instruction !== undefined ? input.instruction : base.instruction,
+  description: input.description !== undefined ? input.description : base.description,
+  personality: input.personality !== undefined ? input.personality : base.personality,
+  language: input.language !== undefined ? input.language : base.language,
+  reasoning: input.reasoning ?? base.reasoning,
+  identitySettings: input.identitySettings ?? base.identitySettings,
+  ragK: input.ragK !== undefined ? input.ragK : base.ragK,
+  maxOutputTokens: input.maxOutputTokens !== undefined ? input.maxOutputTokens : base.maxOutputTokens,
+  imageDetail: input.imageDetail !== undefined ? input.imageDetail : base.imageDetail,
+  operatorsCanViewCustomerFiles: input.operatorsCanViewCustomerFiles ?? base.operatorsCanViewCustomerFiles,
+  avatarUrl: input.avatarUrl !== undefined ? input.avatarUrl : base.avatarUrl,
+  acceptVoice: input.acceptVoice ?? base.acceptVoice,
+  productSearch: input.productSearch ?? base.productSearch
+})
+
+export class Assistants extends Effect.Service<Assistants>()("Assistants", {
+  effect: Effect.gen(function*() {
+    const repo = yield* AssistantsRepo
+    const catalog = yield* ModelCatalog
+    const sql = yield* SqlClient.SqlClient
+    const lifecycle = yield* PersistedQueue.make({ name: "assistant-lifecycle", schema: LifecycleTask })
+
+    const toResponse = (row: AssistantRow, planLimits: Domain.Assistant["planLimits"]): Domain.Assistant => ({
+      id: row.id,
+      name: row.name,
+      instruction: row.instruction,
+      model: row.model,
+      reasoning: row.reasoning,
+      status: row.status,
+      description: row.description,
+      personality: row.personality,
+      language: row.language,
+      identitySettings: row.identitySettings,
+      ragK: row.ragK,
+      maxOutputTokens: row.maxOutputTokens,
+      imageDetail: row.imageDetail,
+      operatorsCanViewCustomerFiles: row.operatorsCanViewCustomerFiles,
+      avatarUrl: row.avatarUrl,
+      acceptVoice: row.acceptVoice,
+      productSearch: row.productSearch,
+      planLimits,
+      createdAt: row.createdAt
+    })
+
+    const planLimitsOf = (plan: string) => ({ products: catalog.productLimit(plan) })
+
+    const requireUsableModel = (plan: string, model: string) =>
+      catalog.isUsable(plan, model) ? Effect.void : Effect.fail(new Admin.ModelNotUsable())
+
+    /** The account's plan, or 404 for an unknown account. */
+    const accountPlan = (accountId: string) =>
+      sql<{ readonly plan: string }>`SELECT plan FROM accounts WHERE id = ${accountId}`.pipe(
+        Effect.orDie,
+        Effect.flatMap((rows) => rows[0] ? Effect.succeed(rows[0].plan) : Effect.fail(new Admin.AccountNotFound()))
+      )
+
+    const findForOperator = (id: string) =>
+      repo.findById(id).pipe(
+        Effect.flatMap(Option.match({
+          onNone: () => Effect.fail(new Errors.AssistantNotFound()),
+          onSome: Effect.succeed
+        }))
+      )
+
+    return {
+      /** Public list: every assistant of the account, `planLimits` null as the spec says. */
+      listForAccount: Effect.fn("Assistants.list")(function*(accountId: string) {
+        const rows = yield* repo.listByAccount(accountId)
+        return rows.map((row) => toResponse(row, null))
+      }),
+
+      /** The assistant behind `:assistantCode`, only if the caller's account owns it. */
+      requireOwned: Effect.fn("Assistants.requireOwned")(function*(accountId: string, assistantCode: string) {
+        const row = yield* repo.findOwned(accountId, assistantCode)
+        return yield* Option.match(row, {
+          onNone: () => Effect.fail(new Errors.AssistantNotFound()),
+          onSome: Effect.succeed
+        })
+      }),
+
+      create: Effect.fn("Assistants.create")(function*(accountId: string, input: Admin.AssistantCreate) {
+        const plan = yield* accountPlan(accountId)
+        const settings = applySettings({ ...defaults, name: input.name, model: catalog.defaultModel }, input)
+        yield* requireUsableModel(plan, settings.model)
+        const id = newId("ast")
+        yield* Effect.gen(function*() {
+          yield* repo.insert({ id, accountId, settings })
+          yield* lifecycle.offer({ _tag: "Provision", assistantId: id }, { id: elementId("assistant-provision", id) })
+        }).pipe(sql.withTransaction, Effect.orDie)
+        const row = yield* findForOperator(id).pipe(Effect.orDie)
+        return toResponse(row, planLimitsOf(plan))
+      }),
+
+      get: Effect.fn("Assistants.get")(function*(id: string) {
+        const row = yield* findForOperator(id)
+        const plan = yield* accountPlan(row.accountId).pipe(Effect.orDie)
+        return toResponse(row, planLimitsOf(plan))
+      }),
+
+      update: Effect.fn("Assistants.update")(function*(id: string, input: Admin.AssistantUpdate) {
+        const row = yield* findForOperator(id)
+        const plan = yield* accountPlan(row.accountId).pipe(Effect.orDie)
+        if (input.model !== undefined && input.model !== row.model) yield* requireUsableModel(plan, input.model)
+        yield* repo.updateSettings(id, applySettings(row, input))
+        return toResponse(yield* findForOperator(id), planLimitsOf(plan))
+      }),
+
+      /** Marks the assistant `deleting` at once; the lifecycle worker removes its data. */
+      delete: Effect.fn("Assistants.delete")(function*(id: string) {
+        const row = yield* findForOperator(id)
+        const plan = yield* accountPlan(row.accountId).pipe(Effect.orDie)
+        yield* Effect.gen(function*() {
+          yield* repo.setStatus(id, "deleting")
+          yield* lifecycle.offer({ _tag: "Delete", assistantId: id }, { id: elementId("assistant-delete", id) })
+        }).pipe(sql.withTransaction, Effect.orDie)
+        return toResponse({ ...row, status: "deleting" }, planLimitsOf(plan))
+      }),
+
+      /** Processes one lifecycle task; waits while the queue is empty. */
+      processNext: lifecycle.take((task) =>
+        Effect.gen(function*() {
+          const row = yield* repo.findById(task.assistantId)
+          if (Option.isNone(row)) return
+          const assistant = row.value
+          if (task._tag === "Delete") {
+            // Dependent data (documents, products, conversations) goes with the row (ON DELETE CASCADE).
+            yield* repo.remove(assistant.id)
+            yield* Effect.logInfo("assistant deleted").pipe(Effect.annotateLogs({ assistantId: assistant.id }))
+            return
+          }
+          if (assistant.status !== "provisioning") return
+          const plan = yield* accountPlan(assistant.accountId).pipe(Effect.orDie)
+          const problem = Option.isNone(catalog.findModel(assistant.model))
+            ? "unknown model"
+            : !catalog.isUsable(plan, assistant.model)
+            ? "model not usable on the account's plan"
+            : null
+          yield* repo.setStatus(assistant.id, problem === null ? "active" : "provisioning_failed", problem)
+          yield* Effect.logInfo("assistant provisioned").pipe(
+            Effect.annotateLogs({ assistantId: assistant.id, status: problem === null ? "active" : "provisioning_failed" })
+          )
+        }).pipe(Effect.withSpan("Assistants.lifecycle", { attributes: { task: task._tag } }))
+      )
+    } as const
+  }),
+  dependencies: [AssistantsRepo.Default, ModelCatalog.Default]
+}) {}

@@ -1,0 +1,105 @@
+/** Assistant rows. */
+import { Assistants, Models } from "@dastyar/domain"
+import { SqlClient, SqlSchema } from "@effect/sql"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+
+export const AssistantRow = Schema.Struct({
+  id: Assistants.AssistantId,
+  accountId: Schema.String,
+  name: Schema.String,
+  instruction: Schema.NullOr(Schema.String),
+  model: Schema.String,
+  reasoning: Models.Reasoning,
+  status: Assistants.AssistantStatus,
+  statusReason: Schema.NullOr(Schema.String),
+  description: Schema.NullOr(Schema.String),
+  personality: Schema.NullOr(Assistants.Personality),
+  language: Schema.NullOr(Schema.String),
+  identitySettings: Assistants.IdentitySettings,
+  ragK: Schema.NullOr(Schema.Int),
+  maxOutputTokens: Schema.NullOr(Schema.Int),
+  imageDetail: Schema.NullOr(Assistants.ImageDetail),
+  operatorsCanViewCustomerFiles: Schema.Boolean,
+  avatarUrl: Schema.NullOr(Schema.String),
+  acceptVoice: Schema.Boolean,
+  productSearch: Schema.Boolean,
+  createdAt: Schema.DateTimeUtcFromDate
+})
+export type AssistantRow = typeof AssistantRow.Type
+
+/** Settings columns an insert or update may write. */
+export interface AssistantSettings {
+  readonly name: string
+  readonly instruction: string | null
+  readonly model: string
+  readonly reasoning: Models.Reasoning
+  readonly description: string | null
+  readonly personality: typeof Assistants.Personality.Type | null
+  readonly language: string | null
+  readonly identitySettings: typeof Assistants.IdentitySettings.Type
+  readonly ragK: number | null
+  readonly maxOutputTokens: number | null
+  readonly imageDetail: typeof Assistants.ImageDetail.Type | null
+  readonly operatorsCanViewCustomerFiles: boolean
+  readonly avatarUrl: string | null
+  readonly acceptVoice: boolean
+  readonly productSearch: boolean
+}
+
+const columns = (settings: AssistantSettings) => ({
+  name: settings.name,
+  instruction: settings.instruction,
+  model: settings.model,
+  reasoning: settings.reasoning,
+  description: settings.description,
+  personality: settings.personality,
+  language: settings.language,
+  identitySettings: JSON.stringify(settings.identitySettings),
+  ragK: settings.ragK,
+  maxOutputTokens: settings.maxOutputTokens,
+  imageDetail: settings.imageDetail,
+  operatorsCanViewCustomerFiles: settings.operatorsCanViewCustomerFiles,
+  avatarUrl: settings.avatarUrl,
+  acceptVoice: settings.acceptVoice,
+  productSearch: settings.productSearch
+})
+
+export class AssistantsRepo extends Effect.Service<AssistantsRepo>()("AssistantsRepo", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+
+    const listByAccount = SqlSchema.findAll({
+      Request: Schema.String,
+      Result: AssistantRow,
+      execute: (accountId) => sql`SELECT * FROM assistants WHERE account_id = ${accountId} ORDER BY created_at, id`
+    })
+    const findById = SqlSchema.findOne({
+      Request: Schema.String,
+      Result: AssistantRow,
+      execute: (id) => sql`SELECT * FROM assistants WHERE id = ${id}`
+    })
+    const findOwned = SqlSchema.findOne({
+      Request: Schema.Struct({ accountId: Schema.String, id: Schema.String }),
+      Result: AssistantRow,
+      execute: ({ accountId, id }) => sql`SELECT * FROM assistants WHERE id = ${id} AND account_id = ${accountId}`
+    })
+
+    return {
+      listByAccount: (accountId: string) => listByAccount(accountId).pipe(Effect.orDie),
+      findById: (id: string) => findById(id).pipe(Effect.orDie),
+      /** The assistant only if it belongs to the account. */
+      findOwned: (accountId: string, id: string) => findOwned({ accountId, id }).pipe(Effect.orDie),
+      insert: (row: { readonly id: string; readonly accountId: string; readonly settings: AssistantSettings }) =>
+        sql`INSERT INTO assistants ${
+          sql.insert({ id: row.id, accountId: row.accountId, status: "provisioning", ...columns(row.settings) })
+        }`.pipe(Effect.orDie),
+      updateSettings: (id: string, settings: AssistantSettings) =>
+        sql`UPDATE assistants SET ${sql.update(columns(settings))}, updated_at = now() WHERE id = ${id}`.pipe(Effect.orDie),
+      setStatus: (id: string, status: typeof Assistants.AssistantStatus.Type, reason: string | null = null) =>
+        sql`UPDATE assistants SET status = ${status}, status_reason = ${reason}, updated_at = now() WHERE id = ${id}`
+          .pipe(Effect.orDie),
+      remove: (id: string) => sql`DELETE FROM assistants WHERE id = ${id}`.pipe(Effect.orDie)
+    } as const
+  })
+}) {}

@@ -1,0 +1,22 @@
+/** Every environment variable the server reads, validated once at start. */
+import * as Config from "effect/Config"
+import * as Effect from "effect/Effect"
+import * as LogLevel from "effect/LogLevel"
+
+export class AppConfig extends Effect.Service<AppConfig>()("AppConfig", {
+  effect: Config.all({
+    port: Config.port("PORT").pipe(Config.withDefault(3000)),
+    databaseUrl: Config.option(Config.redacted("DATABASE_URL")),
+    databasePoolSize: Config.integer("DASTYAR_DB_POOL_SIZE").pipe(Config.withDefault(10)),
+    dataDir: Config.string("DASTYAR_DATA_DIR").pipe(Config.withDefault("./.dastyar")),
+    adminToken: Config.option(Config.redacted("DASTYAR_ADMIN_TOKEN")),
+    rateLimitPerMinute: Config.integer("DASTYAR_RATE_LIMIT_PER_MINUTE").pipe(
+      Config.validate({ message: "must be a positive integer", validation: (n) => n > 0 }),
+      Config.withDefault(60)
+    ),
+    configFile: Config.option(Config.string("DASTYAR_CONFIG")),
+    redisUrl: Config.option(Config.string("REDIS_URL")),
+    seedDemo: Config.boolean("DASTYAR_SEED_DEMO").pipe(Config.withDefault(true)),
+    logLevel: Config.logLevel("DASTYAR_LOG_LEVEL").pipe(Config.withDefault(LogLevel.Info))
+  })
+}) {}

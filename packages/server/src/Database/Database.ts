@@ -1,0 +1,68 @@
+/**
+ * The SQL client: real Postgres when `DATABASE_URL` is set, otherwise embedded
+ * PGlite (Postgres in WASM, with pgvector and pg_trgm) in the data directory.
+ * Both go through the same `@effect/sql-pg` client, so one set of migrations
+ * and one SQL dialect serve both.
+ */
+import { PgClient } from "@effect/sql-pg"
+import { SqlError } from "@effect/sql/SqlError"
+import { PGlite } from "@electric-sql/pglite"
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
+import { createPgConfig } from "@electric-sql/pglite/node-postgres"
+import { vector } from "@electric-sql/pglite-pgvector"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as String from "effect/String"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import pg from "pg"
+import { AppConfig } from "../Config"
+
+const naming = {
+  transformQueryNames: String.camelToSnake,
+  transformResultNames: String.snakeToCamel
+} as const
+
+/** Opens PGlite in `dataDir` (or in memory) and closes it with the scope. */
+export const openPglite = (dataDir: string | undefined) =>
+  Effect.acquireRelease(
+    Effect.tryPromise({
+      try: async () => {
+        if (dataDir !== undefined) fs.mkdirSync(dataDir, { recursive: true })
+        const db = await PGlite.create(dataDir, { extensions: { vector, pg_trgm } })
+        return db
+      },
+      catch: (cause) => new SqlError({ cause, message: "Failed to open the embedded database" })
+    }),
+    (db) => Effect.promise(() => db.close()).pipe(Effect.ignore)
+  )
+
+/** A `PgClient` over one PGlite instance; `dataDir` undefined means in memory (tests). */
+export const layerPglite = (dataDir: string | undefined) =>
+  PgClient.layerFromPool({
+    acquire: Effect.flatMap(openPglite(dataDir), (db) =>
+      Effect.acquireRelease(
+        Effect.sync(() => new pg.Pool(createPgConfig(db))),
+        (pool) => Effect.promise(() => pool.end())
+      )),
+    applicationName: "dastyar",
+    ...naming
+  })
+
+export const layerPostgres = (url: Redacted.Redacted, maxConnections: number) =>
+  PgClient.layer({ url, maxConnections, applicationName: "dastyar", ...naming })
+
+/** Chosen from the configuration. */
+export const layer = Layer.unwrapEffect(
+  Effect.gen(function*() {
+    const config = yield* AppConfig
+    return Option.match(config.databaseUrl, {
+      onNone: () => layerPglite(path.resolve(config.dataDir, "pgdata")),
+      onSome: (url) => layerPostgres(url, config.databasePoolSize)
+    })
+  })
+)
+
+export const isEmbedded = Effect.map(AppConfig, (config) => Option.isNone(config.databaseUrl))

@@ -1,0 +1,24 @@
+/** Knowledge-base folders of an account (created through the operator API). */
+import { Constraint } from "@dastyar/domain"
+import { SqlClient, SqlSchema } from "@effect/sql"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import { newHexId } from "../Ids"
+
+const FolderRow = Schema.Struct({ id: Constraint.FolderId, name: Schema.String })
+
+export class FoldersRepo extends Effect.Service<FoldersRepo>()("FoldersRepo", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const insert = SqlSchema.single({
+      Request: Schema.Struct({ id: Schema.String, accountId: Schema.String, name: Schema.String }),
+      Result: FolderRow,
+      execute: (row) => sql`INSERT INTO folders ${sql.insert(row)} RETURNING id, name`
+    })
+    return {
+      create: Effect.fn("Folders.create")(function*(accountId: string, name: string) {
+        return yield* insert({ id: newHexId(), accountId, name }).pipe(Effect.orDie)
+      })
+    } as const
+  })
+}) {}

@@ -1,0 +1,39 @@
+/** The API's handlers and middlewares, assembled into one `HttpApi.Api` layer. */
+import { DastyarApi } from "@dastyar/domain"
+import { HttpApiBuilder } from "@effect/platform"
+import * as Layer from "effect/Layer"
+import { AdminHttpLive } from "../Admin/Http"
+import { AssistantsHttpLive } from "../Assistants/Http"
+import { ModelsHttpLive } from "../Models/Http"
+import { ChatHttpLive, DocumentsHttpLive, ProductsHttpLive } from "../Placeholders/Http"
+import { SystemHttpLive } from "../System/Http"
+import { AdminAuthLive, ApiKeyAuthLive } from "./Auth"
+import * as ErrorMapping from "./ErrorMapping"
+import { layerLimiter, RateLimit } from "./RateLimit"
+import { requestMiddleware } from "./RequestLog"
+
+const groups = Layer.mergeAll(
+  AssistantsHttpLive,
+  ModelsHttpLive,
+  AdminHttpLive,
+  SystemHttpLive,
+  ProductsHttpLive,
+  DocumentsHttpLive,
+  ChatHttpLive
+)
+
+const middlewares = Layer.mergeAll(ApiKeyAuthLive, AdminAuthLive).pipe(
+  Layer.provide(RateLimit.Default),
+  Layer.provide(layerLimiter)
+)
+
+const api = HttpApiBuilder.api(DastyarApi).pipe(Layer.provide(groups), Layer.provide(middlewares))
+
+/**
+ * The HTTP app: request log and locale outermost, then error mapping, then the
+ * API. Needs an `HttpServer` (a real socket, or the test server).
+ */
+export const layer = HttpApiBuilder.serve(requestMiddleware).pipe(
+  Layer.provide(ErrorMapping.layer),
+  Layer.provide(api)
+)

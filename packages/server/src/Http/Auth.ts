@@ -1,0 +1,51 @@
+/** Implementations of the API key and operator token middlewares declared in the domain. */
+import { Auth, Errors } from "@dastyar/domain"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import { timingSafeEqual } from "node:crypto"
+import { AccountsRepo } from "../Accounts/AccountsRepo"
+import { AdminToken } from "../Bootstrap/AdminToken"
+import { RateLimit } from "./RateLimit"
+import { annotateRoute } from "./RequestLog"
+
+export const ApiKeyAuthLive = Layer.effect(
+  Auth.ApiKeyAuth,
+  Effect.gen(function*() {
+    const accounts = yield* AccountsRepo
+    const rateLimit = yield* RateLimit
+    return Auth.ApiKeyAuth.of({
+      bearer: (token) =>
+        Effect.gen(function*() {
+          yield* annotateRoute
+          const owner = yield* accounts.authenticate(Redacted.value(token))
+          if (Option.isNone(owner)) return yield* new Errors.InvalidApiKey()
+          yield* rateLimit.consume(`key:${owner.value.keyId}`)
+          return owner.value
+        }).pipe(Effect.withSpan("ApiKeyAuth"))
+    })
+  })
+)
+
+const sameSecret = (a: string, b: string) => {
+  const left = Buffer.from(a)
+  const right = Buffer.from(b)
+  return left.length === right.length && timingSafeEqual(left, right)
+}
+
+export const AdminAuthLive = Layer.effect(
+  Auth.AdminAuth,
+  Effect.gen(function*() {
+    const adminToken = yield* AdminToken
+    return Auth.AdminAuth.of({
+      adminToken: (token) =>
+        Effect.gen(function*() {
+          yield* annotateRoute
+          if (!sameSecret(Redacted.value(token), Redacted.value(adminToken.token))) {
+            return yield* new Errors.InvalidAdminToken()
+          }
+        })
+    })
+  })
+)

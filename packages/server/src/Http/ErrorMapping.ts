@@ -1,0 +1,116 @@
+/**
+ * The one place where failures the framework raises outside our handlers become
+ * API errors: schema decode failures → `ValidationFailed` with `fields`,
+ * unparsable JSON, wrong content types, oversized bodies and multipart limits,
+ * unknown routes, and any defect → a logged 500 in the envelope.
+ * It wraps the router, before the API's error schemas encode the envelope.
+ */
+import { DastyarApi, Errors, I18n } from "@dastyar/domain"
+import {
+  HttpApiBuilder,
+  HttpApiError,
+  HttpMethod,
+  HttpServerError,
+  HttpServerRequest,
+  Multipart
+} from "@effect/platform"
+import * as Cause from "effect/Cause"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+
+/** JSON bodies larger than this are refused before parsing. */
+export const maxJsonBodyBytes = 10 * 1024 * 1024
+
+type Issue = typeof HttpApiError.Issue.Type
+
+/** A constraint token for one schema issue (translated when the envelope is written). */
+const constraintOf = (issue: Issue): string => {
+  if (issue._tag === "Missing") return I18n.token("constraint.required")
+  const key = issue.message.split("?")[0] ?? ""
+  return key.startsWith("constraint.") ? issue.message : I18n.token("constraint.invalid")
+}
+
+/** One element per invalid field, its constraints de-duplicated, in the order found. */
+export const fieldsOf = (issues: ReadonlyArray<Issue>): Array<Errors.FieldError> => {
+  const byProperty = new Map<string, Array<string>>()
+  for (const issue of issues) {
+    const property = issue.path.length === 0 ? "body" : issue.path.map(String).join(".")
+    const constraints = byProperty.get(property) ?? []
+    const constraint = constraintOf(issue)
+    if (!constraints.includes(constraint)) constraints.push(constraint)
+    byProperty.set(property, constraints)
+  }
+  // A union (e.g. an optional field) also reports its other members' generic
+  // mismatch; keep it only when nothing more specific was found.
+  const generic = I18n.token("constraint.invalid")
+  return Array.from(byProperty, ([property, constraints]) => {
+    const specific = constraints.filter((c) => c !== generic)
+    return { property, constraints: specific.length > 0 ? specific : constraints }
+  })
+}
+
+type EdgeError =
+  | Errors.ValidationFailed
+  | Errors.RouteNotFound
+  | Errors.TooManyParts
+  | Errors.MalformedJson
+  | Errors.PayloadTooLarge
+  | Errors.UnsupportedContentType
+  | Errors.InternalError
+
+const fromDefect = (defect: unknown): Option.Option<EdgeError> => {
+  if (defect instanceof Multipart.MultipartError) {
+    switch (defect.reason) {
+      case "TooManyParts":
+        return Option.some(new Errors.TooManyParts())
+      case "Parse":
+      case "InternalError":
+        return Option.some(new Errors.MalformedJson())
+      default:
+        return Option.some(new Errors.PayloadTooLarge())
+    }
+  }
+  if (HttpServerError.isServerError(defect) && defect._tag === "RequestError") {
+    return Option.some(new Errors.MalformedJson())
+  }
+  return Option.none()
+}
+
+/** Failures the framework raises, as API errors; the handlers' own errors pass through untouched. */
+const recover = <E>(cause: Cause.Cause<E>): Effect.Effect<never, E | EdgeError> => {
+  if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
+  const failure: unknown = Option.getOrUndefined(Cause.failureOption(cause))
+  if (failure instanceof HttpApiError.HttpApiDecodeError) {
+    return Effect.fail(new Errors.ValidationFailed({ fields: fieldsOf(failure.issues) }))
+  }
+  if (HttpServerError.isServerError(failure) && failure._tag === "RouteNotFound") {
+    return Effect.fail(new Errors.RouteNotFound())
+  }
+  if (failure !== undefined) return Effect.failCause(cause)
+  const mapped = Option.flatMap(Cause.dieOption(cause), fromDefect)
+  if (Option.isSome(mapped)) return Effect.fail(mapped.value)
+  return Effect.logError("unhandled defect", cause).pipe(Effect.zipRight(Effect.fail(new Errors.InternalError())))
+}
+
+const isAcceptedBody = (contentType: string) =>
+  contentType.includes("application/json") || contentType.includes("multipart/form-data")
+
+/** Refuses, before routing, bodies the API can never accept. */
+const checkRequestShape = Effect.gen(function*() {
+  const request = yield* HttpServerRequest.HttpServerRequest
+  if (!HttpMethod.hasBody(request.method)) return
+  const contentType = request.headers["content-type"]?.toLowerCase()
+  const length = Number(request.headers["content-length"] ?? "0")
+  if (contentType !== undefined && !isAcceptedBody(contentType) && length > 0) {
+    return yield* new Errors.UnsupportedContentType()
+  }
+  if (contentType !== undefined && contentType.includes("application/json") && length > maxJsonBodyBytes) {
+    return yield* new Errors.PayloadTooLarge()
+  }
+})
+
+export const layer = HttpApiBuilder.middleware(DastyarApi, (app) =>
+  checkRequestShape.pipe(
+    Effect.zipRight(app),
+    Effect.catchAllCause(recover)
+  ))

@@ -1,0 +1,84 @@
+/**
+ * Per-key, per-route rate limit (fixed one-minute window), and its headers:
+ * `X-RateLimit-*` on every response that got past it, `Retry-After` on a 429.
+ * The store is in memory, or Redis when `REDIS_URL` is set so several
+ * instances share one exact count.
+ */
+import { Errors } from "@dastyar/domain"
+import { RateLimiter } from "@effect/experimental"
+import * as RedisRateLimiter from "@effect/experimental/RateLimiter/Redis"
+import { HttpApp, HttpRouter, HttpServerResponse } from "@effect/platform"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import { AppConfig } from "../Config"
+
+const window = Duration.minutes(1)
+/** The spec fixes the retry hint at one window. */
+const retryAfterSeconds = String(Duration.toSeconds(window))
+
+export class RateLimit extends Effect.Service<RateLimit>()("RateLimit", {
+  effect: Effect.gen(function*() {
+    const limiter = yield* RateLimiter.RateLimiter
+    const { rateLimitPerMinute } = yield* AppConfig
+
+    /**
+     * Counts one request of `subject` (e.g. an API key id) on the current route
+     * template, so `/assistants/a/products` and `/assistants/b/products` share a count.
+     */
+    const consume = Effect.fn("RateLimit.consume")(function*(subject: string, limit: number = rateLimitPerMinute) {
+      const route = yield* HttpRouter.RouteContext
+      const key = `${subject}:${route.route.method}:${route.route.path}`
+      const result = yield* limiter.consume({ algorithm: "fixed-window", onExceeded: "fail", window, limit, key }).pipe(
+        Effect.map(Option.some),
+        Effect.catchAll((error) =>
+          error.reason === "Exceeded"
+            ? HttpApp.appendPreResponseHandler((_, response) =>
+              Effect.succeed(HttpServerResponse.setHeader(response, "retry-after", retryAfterSeconds))
+            ).pipe(Effect.zipRight(new Errors.TooManyRequests()))
+            // A store outage must not take the API down with it: let the request through.
+            : Effect.logWarning("rate limit store unavailable; request not counted", error).pipe(
+              Effect.as(Option.none<RateLimiter.ConsumeResult>())
+            )
+        )
+      )
+      if (Option.isNone(result)) return
+      const { remaining, resetAfter } = result.value
+      yield* HttpApp.appendPreResponseHandler((_, response) =>
+        Effect.succeed(
+          response.status === 429 ? response : HttpServerResponse.setHeaders(response, {
+            "x-ratelimit-limit": String(limit),
+            "x-ratelimit-remaining": String(Math.max(0, remaining)),
+            "x-ratelimit-reset": String(Math.max(1, Math.ceil(Duration.toSeconds(resetAfter))))
+          })
+        )
+      )
+    })
+    return { consume } as const
+  })
+}) {}
+
+/** `redis://[user:password@]host[:port][/db]` as ioredis options. */
+const redisOptions = (url: string) => {
+  const parsed = new URL(url)
+  return {
+    host: parsed.hostname,
+    port: parsed.port === "" ? 6379 : Number(parsed.port),
+    db: parsed.pathname.length > 1 ? Number(parsed.pathname.slice(1)) : 0,
+    ...(parsed.username === "" ? {} : { username: decodeURIComponent(parsed.username) }),
+    ...(parsed.password === "" ? {} : { password: decodeURIComponent(parsed.password) }),
+    ...(parsed.protocol === "rediss:" ? { tls: {} } : {})
+  }
+}
+
+/** The limiter and its store, chosen by configuration. */
+export const layerLimiter = Layer.unwrapEffect(
+  Effect.map(AppConfig, (config) =>
+    RateLimiter.layer.pipe(
+      Layer.provide(Option.match(config.redisUrl, {
+        onNone: () => RateLimiter.layerStoreMemory,
+        onSome: (url) => RedisRateLimiter.layerStore({ ...redisOptions(url), prefix: "dastyar:ratelimit:" })
+      }))
+    ))
+)
