@@ -1,0 +1,12 @@
+import { defineConfig } from "vitest/config"
+
+export default defineConfig({
+  test: {
+    include: ["packages/*/test/**/*.test.ts"],
+    // Each test file starts the real service on a real database (PGlite needs ~10 s to boot).
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    pool: "forks",
+    poolOptions: { forks: { maxForks: 2, minForks: 1 } }
+  }
+})
