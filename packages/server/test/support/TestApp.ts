@@ -1,71 +1,10 @@
-/**
- * The real service for tests: the whole layer graph on a real database (a
- * fresh Postgres database per test file when `DATABASE_URL` is set, else an
- * embedded PGlite in a temporary directory), served on a real loopback socket.
- */
+/** Raw HTTP helpers over the test server's client. */
 import { HttpClient, HttpClientRequest } from "@effect/platform"
-import { NodeHttpServer } from "@effect/platform-node"
-import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
-import * as Layer from "effect/Layer"
 import * as Schedule from "effect/Schedule"
-import * as fs from "node:fs"
-import * as os from "node:os"
-import * as path from "node:path"
-import pg from "pg"
-import { AppLive } from "../../src/App"
+import { adminToken } from "../../src/Testing"
 
-export const adminToken = "test-admin-token"
-
-const tempDir = Effect.acquireRelease(
-  Effect.sync(() => fs.mkdtempSync(path.join(os.tmpdir(), "dastyar-test-"))),
-  (dir) => Effect.sync(() => fs.rmSync(dir, { recursive: true, force: true }))
-)
-
-/** A new, empty database on the server of `DATABASE_URL`, dropped afterwards. */
-const freshPostgresDatabase = (baseUrl: string) =>
-  Effect.acquireRelease(
-    Effect.promise(async () => {
-      const name = `dastyar_t_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`
-      const client = new pg.Client({ connectionString: baseUrl })
-      await client.connect()
-      await client.query(`CREATE DATABASE ${name}`)
-      await client.end()
-      const url = new URL(baseUrl)
-      url.pathname = `/${name}`
-      return { name, url: url.toString() }
-    }),
-    ({ name }) =>
-      Effect.promise(async () => {
-        const client = new pg.Client({ connectionString: baseUrl })
-        await client.connect()
-        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-        await client.end()
-      }).pipe(Effect.ignore)
-  )
-
-/** The service with test settings; `env` overrides them (e.g. the rate limit). */
-export const TestApp = (env: Record<string, string> = {}) =>
-  Layer.unwrapScoped(
-    Effect.gen(function*() {
-      const dataDir = yield* tempDir
-      const baseUrl = process.env.DATABASE_URL
-      const database = baseUrl ? { DATABASE_URL: (yield* freshPostgresDatabase(baseUrl)).url } : {}
-      const settings = new Map(Object.entries({
-        DASTYAR_DATA_DIR: dataDir,
-        DASTYAR_ADMIN_TOKEN: adminToken,
-        DASTYAR_SEED_DEMO: "false",
-        DASTYAR_LOG_LEVEL: "Warn",
-        DASTYAR_DB_POOL_SIZE: "4",
-        ...database,
-        ...env
-      }))
-      return AppLive.pipe(
-        Layer.provideMerge(NodeHttpServer.layerTest),
-        Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(settings)))
-      )
-    })
-  )
+export { adminToken, TestApp } from "../../src/Testing"
 
 export interface Reply {
   readonly status: number
