@@ -31,8 +31,9 @@ const ServicesLive = Layer.mergeAll(
   Layer.provideMerge(DatabaseLive)
 )
 
+/** The running service; its services (SQL client included) stay visible to tests. */
 export const AppLive = Layer.mergeAll(HttpApi.layer, LifecycleWorker.layer, DemoSeed.layer).pipe(
-  Layer.provide(ServicesLive),
+  Layer.provideMerge(ServicesLive),
   Layer.provide(Logging.layer),
   Layer.provide(AppConfig.Default)
 )

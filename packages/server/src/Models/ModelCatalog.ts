@@ -139,7 +139,8 @@ const decodeCatalog = (input: unknown, source: string) =>
     Effect.mapError((error) =>
       new CatalogConfigError({
         message: `Invalid ${source}:\n${
-          ParseResult.ArrayFormatter.formatErrorSync(error)
+          // An optional field's union also reports "Expected undefined": keep the first issue per field.
+          Arr.dedupeWith(ParseResult.ArrayFormatter.formatErrorSync(error), (a, b) => a.path.join(".") === b.path.join("."))
             .map((issue) => `  ${issue.path.join(".") || "(root)"}: ${issue.message}`)
             .join("\n")
         }`

@@ -1,7 +1,6 @@
 /** Raw HTTP helpers over the test server's client. */
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import * as Effect from "effect/Effect"
-import * as Schedule from "effect/Schedule"
 import { adminToken } from "../../src/Testing"
 
 export { adminToken, TestApp } from "../../src/Testing"
@@ -75,8 +74,14 @@ export const setupAccount = (options: { readonly plan?: string; readonly assista
     }
   })
 
+/** Polls the operator API until `done` holds for the assistant's status (undefined once it is gone). */
 export const waitForStatus = (assistantId: string, done: (status: string | undefined) => boolean) =>
-  admin("GET", `/assistants/${assistantId}`).pipe(
-    Effect.map((reply) => reply.status === 404 ? undefined : pickString(reply.json, "data", "status")),
-    Effect.repeat({ until: done, schedule: Schedule.spaced("50 millis"), times: 200 })
-  )
+  Effect.gen(function*() {
+    for (let attempt = 0; attempt < 200; attempt++) {
+      const reply = yield* admin("GET", `/assistants/${assistantId}`)
+      const status = reply.status === 404 ? undefined : pickString(reply.json, "data", "status")
+      if (done(status)) return status
+      yield* Effect.sleep("50 millis")
+    }
+    return yield* Effect.die(new Error(`assistant ${assistantId} never reached the expected status`))
+  })

@@ -1,0 +1,120 @@
+import { expect, layer } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import { admin, call, pick, pickString, setupAccount, TestApp, waitForStatus } from "../support/TestApp"
+
+layer(TestApp({ OPENAI_API_KEY: "sk-test" }), { excludeTestServices: true })("assistants", (it) => {
+  it.effect("an operator creates an assistant in provisioning; it turns active in the background", () =>
+    Effect.gen(function*() {
+      const account = yield* admin("POST", "/accounts", { name: "Shop" })
+      expect(account.status).toBe(201)
+      expect(account.json).toMatchObject({ data: { name: "Shop", plan: "free" }, response: { status: "success" } })
+      const accountId = pickString(account.json, "data", "id")
+      const created = yield* admin("POST", `/accounts/${accountId}/assistants`, {
+        name: "Helper",
+        instruction: "Be brief.",
+        personality: "custom",
+        language: "fa",
+        ragK: 8,
+        acceptVoice: true,
+        identitySettings: { fields: ["mobile"], otp: true }
+      })
+      expect(created.status).toBe(201)
+      expect(created.json).toMatchObject({
+        data: {
+          name: "Helper",
+          status: "provisioning",
+          model: "dastyar-local",
+          reasoning: "none",
+          personality: "custom",
+          language: "fa",
+          ragK: 8,
+          maxOutputTokens: null,
+          acceptVoice: true,
+          productSearch: true,
+          identitySettings: { fields: ["mobile"], otp: true },
+          planLimits: { products: 10000 }
+        }
+      })
+      const assistantId = pickString(created.json, "data", "id")
+      expect(yield* waitForStatus(assistantId, (s) => s !== "provisioning")).toBe("active")
+    }))
+
+  it.effect("the public list shows the account's own assistants only, planLimits null", () =>
+    Effect.gen(function*() {
+      const mine = yield* setupAccount()
+      yield* setupAccount()
+      const reply = yield* call("GET", "/v1/assistants", { token: mine.key })
+      expect(reply.status).toBe(200)
+      expect(pick(reply.json, "data", "count")).toBe(1)
+      expect(pick(reply.json, "data", "list", 0)).toMatchObject({
+        id: mine.assistantId,
+        status: "active",
+        planLimits: null,
+        operatorsCanViewCustomerFiles: false,
+        avatarUrl: null
+      })
+      expect(pickString(reply.json, "data", "list", 0, "createdAt")).toMatch(/^\d{4}-\d\d-\d\dT.*Z$/)
+    }))
+
+  it.effect("settings are patched field by field; null clears", () =>
+    Effect.gen(function*() {
+      const { assistantId } = yield* setupAccount({ assistant: { description: "old", language: "en" } })
+      const patched = yield* admin("PATCH", `/assistants/${assistantId}`, { description: null, maxOutputTokens: 512 })
+      expect(patched.status).toBe(200)
+      expect(patched.json).toMatchObject({
+        data: { description: null, language: "en", maxOutputTokens: 512, name: "Helper" }
+      })
+    }))
+
+  it.effect("a model the plan does not include is refused; a plan that includes it accepts it", () =>
+    Effect.gen(function*() {
+      const free = yield* setupAccount()
+      const refused = yield* admin("POST", `/accounts/${free.accountId}/assistants`, { name: "R", model: "o4-mini" })
+      expect(refused.status).toBe(400)
+      expect(pick(refused.json, "response", "code")).toBe("models.not_usable")
+      const pro = yield* setupAccount({ plan: "pro" })
+      const accepted = yield* admin("POST", `/accounts/${pro.accountId}/assistants`, {
+        name: "R",
+        model: "o4-mini",
+        reasoning: "high"
+      })
+      expect(accepted.status).toBe(201)
+      const unknownPlan = yield* admin("POST", "/accounts", { name: "X", plan: "platinum" })
+      expect(pick(unknownPlan.json, "response", "code")).toBe("plans.not_found")
+    }))
+
+  it.effect("delete moves the assistant to deleting at once and removes it in the background", () =>
+    Effect.gen(function*() {
+      const { assistantId, key } = yield* setupAccount()
+      const deleting = yield* admin("DELETE", `/assistants/${assistantId}`)
+      expect(deleting.status).toBe(202)
+      expect(pick(deleting.json, "data", "status")).toBe("deleting")
+      expect(yield* waitForStatus(assistantId, (s) => s === undefined)).toBeUndefined()
+      const list = yield* call("GET", "/v1/assistants", { token: key })
+      expect(pick(list.json, "data", "count")).toBe(0)
+      const gone = yield* admin("GET", `/assistants/${assistantId}`)
+      expect(gone.status).toBe(404)
+      expect(pick(gone.json, "response", "code")).toBe("assistants.not_found")
+    }))
+
+  it.effect("deleting an account stops its keys at once", () =>
+    Effect.gen(function*() {
+      const { accountId, key } = yield* setupAccount()
+      expect((yield* admin("DELETE", `/accounts/${accountId}`)).status).toBe(200)
+      expect((yield* call("GET", "/v1/assistants", { token: key })).status).toBe(401)
+      const again = yield* admin("DELETE", `/accounts/${accountId}`)
+      expect(again.status).toBe(404)
+      expect(pick(again.json, "response", "code")).toBe("accounts.not_found")
+    }))
+
+  it.effect("folders get 32 lowercase hex identifiers", () =>
+    Effect.gen(function*() {
+      const { accountId } = yield* setupAccount()
+      const folder = yield* admin("POST", `/accounts/${accountId}/folders`, { name: "Manuals" })
+      expect(folder.status).toBe(201)
+      expect(pickString(folder.json, "data", "id")).toMatch(/^[0-9a-f]{32}$/)
+      expect(pick(folder.json, "data", "name")).toBe("Manuals")
+      const missing = yield* admin("POST", "/accounts/acc_missing/folders", { name: "X" })
+      expect(missing.status).toBe(404)
+    }))
+})
