@@ -17,6 +17,7 @@ import * as HttpApi from "./Http/Api"
 import { ModelCatalog } from "./Models/ModelCatalog"
 import * as Logging from "./Logging"
 import * as Queue from "./Queue/Queue"
+import * as Telemetry from "./Telemetry"
 
 const DatabaseLive = Migrator.layer.pipe(Layer.provideMerge(Database.layer))
 
@@ -35,5 +36,6 @@ const ServicesLive = Layer.mergeAll(
 export const AppLive = Layer.mergeAll(HttpApi.layer, LifecycleWorker.layer, DemoSeed.layer).pipe(
   Layer.provideMerge(ServicesLive),
   Layer.provide(Logging.layer),
+  Layer.provide(Telemetry.layer),
   Layer.provide(AppConfig.Default)
 )

@@ -11,12 +11,13 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { newId } from "../Ids"
 import { elementId } from "../Queue/Queue"
+import { currentTraceLink, linksTo, TraceLink } from "../Telemetry"
 import { ModelCatalog } from "../Models/ModelCatalog"
 import { type AssistantRow, type AssistantSettings, AssistantsRepo } from "./AssistantsRepo"
 
 export const LifecycleTask = Schema.Union(
-  Schema.TaggedStruct("Provision", { assistantId: Schema.String }),
-  Schema.TaggedStruct("Delete", { assistantId: Schema.String })
+  Schema.TaggedStruct("Provision", { assistantId: Schema.String, queuedBy: Schema.optional(TraceLink) }),
+  Schema.TaggedStruct("Delete", { assistantId: Schema.String, queuedBy: Schema.optional(TraceLink) })
 )
 export type LifecycleTask = typeof LifecycleTask.Type
 
@@ -127,7 +128,10 @@ export class Assistants extends Effect.Service<Assistants>()("Assistants", {
         const id = newId("ast")
         yield* Effect.gen(function*() {
           yield* repo.insert({ id, accountId, settings })
-          yield* lifecycle.offer({ _tag: "Provision", assistantId: id }, { id: elementId("assistant-provision", id) })
+          const queuedBy = yield* currentTraceLink
+          yield* lifecycle.offer({ _tag: "Provision", assistantId: id, queuedBy }, {
+            id: elementId("assistant-provision", id)
+          })
         }).pipe(sql.withTransaction, Effect.orDie)
         const row = yield* findForOperator(id).pipe(Effect.orDie)
         return toResponse(row, planLimitsOf(plan))
@@ -153,7 +157,8 @@ export class Assistants extends Effect.Service<Assistants>()("Assistants", {
         const plan = yield* accountPlan(row.accountId).pipe(Effect.orDie)
         yield* Effect.gen(function*() {
           yield* repo.setStatus(id, "deleting")
-          yield* lifecycle.offer({ _tag: "Delete", assistantId: id }, { id: elementId("assistant-delete", id) })
+          const queuedBy = yield* currentTraceLink
+          yield* lifecycle.offer({ _tag: "Delete", assistantId: id, queuedBy }, { id: elementId("assistant-delete", id) })
         }).pipe(sql.withTransaction, Effect.orDie)
         return toResponse({ ...row, status: "deleting" }, planLimitsOf(plan))
       }),
@@ -181,7 +186,11 @@ export class Assistants extends Effect.Service<Assistants>()("Assistants", {
           yield* Effect.logInfo("assistant provisioned").pipe(
             Effect.annotateLogs({ assistantId: assistant.id, status: problem === null ? "active" : "provisioning_failed" })
           )
-        }).pipe(Effect.withSpan("Assistants.lifecycle", { attributes: { task: task._tag } }))
+        }).pipe(Effect.withSpan("Assistants.lifecycle", {
+          attributes: { task: task._tag, "dastyar.assistant_id": task.assistantId },
+          links: linksTo(task.queuedBy),
+          root: true
+        }))
       )
     } as const
   }),

@@ -18,12 +18,11 @@ export const ApiKeyAuthLive = Layer.effect(
     return Auth.ApiKeyAuth.of({
       bearer: (token) =>
         Effect.gen(function*() {
-          yield* annotateRoute
           const owner = yield* accounts.authenticate(Redacted.value(token))
           if (Option.isNone(owner)) return yield* new Errors.InvalidApiKey()
           yield* rateLimit.consume(`key:${owner.value.keyId}`)
           return owner.value
-        }).pipe(Effect.withSpan("ApiKeyAuth"))
+        }).pipe(Effect.withSpan("ApiKeyAuth"), (authenticate) => Effect.zipRight(annotateRoute, authenticate))
     })
   })
 )

@@ -28,6 +28,7 @@ export const annotateRoute = Effect.gen(function*() {
   if (info === undefined || Option.isNone(context)) return
   info.route = `${context.value.route.method} ${context.value.route.path}`
   info.assistantId = context.value.params.assistantCode ?? context.value.params.assistantId
+  if (info.assistantId !== undefined) yield* Effect.annotateCurrentSpan("dastyar.assistant_id", info.assistantId)
 })
 
 export const requestMiddleware = <E, R>(app: HttpApp.Default<E, R>) =>

@@ -1,0 +1,66 @@
+/**
+ * OpenTelemetry tracing: spans are exported over OTLP/HTTP when the standard
+ * `OTEL_EXPORTER_OTLP_ENDPOINT` (or `…_TRACES_ENDPOINT`) is set; otherwise
+ * tracing stays in-process only (spans still name log lines).
+ * Service name `dastyar-server` unless `OTEL_SERVICE_NAME` says otherwise.
+ */
+import * as NodeSdk from "@effect/opentelemetry/NodeSdk"
+import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http"
+import { BatchSpanProcessor, type SpanProcessor } from "@opentelemetry/sdk-trace-base"
+import * as Config from "effect/Config"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
+import * as Tracer from "effect/Tracer"
+
+export const serviceName = Config.string("OTEL_SERVICE_NAME").pipe(Config.withDefault("dastyar-server"))
+
+/** `k1=v1,k2=v2` as in the OTLP exporter specification. */
+const parseHeaders = (raw: string): Record<string, string> =>
+  Object.fromEntries(
+    raw.split(",").map((pair) => pair.split("=")).filter((kv) => kv.length >= 2).map(([k = "", ...v]) => [
+      decodeURIComponent(k.trim()),
+      decodeURIComponent(v.join("=").trim())
+    ])
+  )
+
+const tracesEndpoint = Config.all({
+  traces: Config.option(Config.string("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")),
+  base: Config.option(Config.string("OTEL_EXPORTER_OTLP_ENDPOINT"))
+}).pipe(
+  Config.map(({ base, traces }) =>
+    Option.orElse(traces, () => Option.map(base, (url) => `${url.replace(/\/+$/, "")}/v1/traces`))
+  )
+)
+
+/** Tracing with the given span processors (tests pass an in-memory one). */
+export const layerWith = (spanProcessor: SpanProcessor) =>
+  NodeSdk.layer(Effect.map(serviceName, (name) => ({ resource: { serviceName: name }, spanProcessor })))
+
+export const layer = Layer.unwrapEffect(
+  Effect.gen(function*() {
+    const endpoint = yield* tracesEndpoint
+    if (Option.isNone(endpoint)) return Layer.empty
+    const headers = parseHeaders(yield* Config.string("OTEL_EXPORTER_OTLP_HEADERS").pipe(Config.withDefault("")))
+    const scheduledDelayMillis = yield* Config.integer("OTEL_BSP_SCHEDULE_DELAY").pipe(Config.withDefault(5000))
+    return layerWith(
+      new BatchSpanProcessor(new OTLPTraceExporter({ url: endpoint.value, headers }), { scheduledDelayMillis })
+    )
+  })
+)
+
+/**
+ * The span that queued a piece of background work, carried in the queue
+ * element so the worker's span can link back to the request.
+ */
+export const TraceLink = Schema.Struct({ traceId: Schema.String, spanId: Schema.String })
+export type TraceLink = typeof TraceLink.Type
+
+export const currentTraceLink: Effect.Effect<TraceLink | undefined> = Effect.map(
+  Effect.option(Effect.currentSpan),
+  (span) => Option.match(span, { onNone: () => undefined, onSome: ({ spanId, traceId }) => ({ spanId, traceId }) })
+)
+
+export const linksTo = (link: TraceLink | undefined): ReadonlyArray<Tracer.SpanLink> =>
+  link === undefined ? [] : [{ _tag: "SpanLink", span: Tracer.externalSpan(link), attributes: {} }]
