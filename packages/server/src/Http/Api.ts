@@ -1,6 +1,6 @@
 /** The API's handlers and middlewares, assembled into one `HttpApi.Api` layer. */
 import { DastyarApi } from "@dastyar/domain"
-import { HttpApiBuilder } from "@effect/platform"
+import { HttpApiBuilder, HttpApiScalar } from "@effect/platform"
 import * as Layer from "effect/Layer"
 import { AdminHttpLive } from "../Admin/Http"
 import { AssistantsHttpLive } from "../Assistants/Http"
@@ -35,5 +35,8 @@ const api = HttpApiBuilder.api(DastyarApi).pipe(Layer.provide(groups), Layer.pro
  */
 export const layer = HttpApiBuilder.serve(requestMiddleware).pipe(
   Layer.provide(ErrorMapping.layer),
+  // The OpenAPI document and an interactive reference (Scalar, served inline: no CDN).
+  Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/v1/openapi.json" })),
+  Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
   Layer.provide(api)
 )

@@ -18,7 +18,7 @@ import * as Cause from "effect/Cause"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 
-/** JSON bodies larger than this are refused before parsing. */
+/** JSON bodies larger than this are refused before parsing (the Node server's own cap). */
 export const maxJsonBodyBytes = 10 * 1024 * 1024
 
 type Issue = typeof HttpApiError.Issue.Type
@@ -71,7 +71,9 @@ const fromDefect = (defect: unknown): Option.Option<EdgeError> => {
     }
   }
   if (HttpServerError.isServerError(defect) && defect._tag === "RequestError") {
-    return Option.some(new Errors.MalformedJson())
+    // The Node server caps bodies it reads (10 MB, like `maxJsonBodyBytes`).
+    const tooLarge = defect.cause instanceof Error && defect.cause.message === "maxBytes exceeded"
+    return Option.some(tooLarge ? new Errors.PayloadTooLarge() : new Errors.MalformedJson())
   }
   return Option.none()
 }

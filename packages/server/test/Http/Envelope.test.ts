@@ -74,6 +74,19 @@ layer(TestApp(), { excludeTestServices: true })("envelope, validation and routin
       })
     }))
 
+  it.effect("bodies over 10 MB are refused with 413 in the envelope, before parsing", () =>
+    Effect.gen(function*() {
+      const reply = yield* call("POST", "/admin/v1/accounts", {
+        token: "test-admin-token",
+        rawBody: { contentType: "application/json", text: JSON.stringify({ name: "x".repeat(10 * 1024 * 1024) }) }
+      })
+      expect(reply.status).toBe(413)
+      expect(reply.json).toMatchObject({
+        data: null,
+        response: { status: "bad_request", code: "request.payload_too_large" }
+      })
+    }))
+
   it.effect("routes of later issues answer 501 in the envelope, after auth and ownership", () =>
     Effect.gen(function*() {
       const { key, assistantId } = yield* setupAccount()
@@ -110,6 +123,18 @@ layer(TestApp(), { excludeTestServices: true })("envelope, validation and routin
       })
       expect(chat.status).toBe(404)
       expect(pick(chat.json, "response", "code")).toBe("chat.assistant_not_found")
+    }))
+
+  it.effect("serves the OpenAPI document and a reference page", () =>
+    Effect.gen(function*() {
+      const document = yield* call("GET", "/v1/openapi.json")
+      expect(document.status).toBe(200)
+      expect(pick(document.json, "info", "title")).toBe("Dastyar API")
+      expect(pick(document.json, "paths", "/v1/assistants", "get", "security")).toEqual([{ bearer: [] }])
+      expect(document.text).not.toContain("HttpApiDecodeError")
+      const docs = yield* call("GET", "/docs")
+      expect(docs.status).toBe(200)
+      expect(docs.headers["content-type"]).toContain("text/html")
     }))
 
   it.effect("health is always up; ready once the database is migrated", () =>
