@@ -1,1 +1,8 @@
 export * from "./EffectClient"
+export { DastyarApiError, type DastyarApiErrorInit } from "./DastyarApiError"
+export { createDastyarClient, type DastyarClient, type DastyarClientOptions } from "./PromiseClient"
+export { createRawClient, type RawClient, type RawClientOptions } from "./RawClient"
+export { type Fetch, type RetryOptions } from "./RetryOn429"
+export type * from "./Schemas"
+export { type AnyFetchResult, type FetchResult, unwrap, unwrapNull } from "./Unwrap"
+export type { components, operations, paths } from "./generated/openapi"

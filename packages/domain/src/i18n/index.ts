@@ -15,7 +15,6 @@ export type { Catalog, MessageKey }
 export const catalogs = { en, fa } satisfies Record<string, Catalog>
 export type Locale = keyof typeof catalogs
 export const defaultLocale: Locale = "en"
-export const locales = Object.keys(catalogs).filter((l): l is Locale => l in catalogs)
 
 export const CurrentLocale: FiberRef.FiberRef<Locale> = globalValue(
   "@dastyar/domain/CurrentLocale",
