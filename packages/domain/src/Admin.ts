@@ -98,6 +98,9 @@ export const AccountNotFoundResponse = failure(AccountNotFound, { status: 404, c
 export class ApiKeyNotFound extends Schema.TaggedError<ApiKeyNotFound>()("ApiKeyNotFound", errorFields) {}
 export const ApiKeyNotFoundResponse = failure(ApiKeyNotFound, { status: 404, code: "keys.not_found" })
 
+export class FolderNameTaken extends Schema.TaggedError<FolderNameTaken>()("FolderNameTaken", errorFields) {}
+export const FolderNameTakenResponse = failure(FolderNameTaken, { status: 409, code: "folders.name_taken" })
+
 export class PlanNotFound extends Schema.TaggedError<PlanNotFound>()("PlanNotFound", errorFields) {}
 export const PlanNotFoundResponse = failure(PlanNotFound, { status: 400, code: "plans.not_found" })
 
@@ -111,29 +114,34 @@ const AssistantResponse = success(Assistant, { identifier: "AdminAssistantRespon
 export class AdminApi extends HttpApiGroup.make("admin")
   .add(
     HttpApiEndpoint.post("createAccount", "/accounts")
+      .annotate(OpenApi.Summary, "Create an account")
       .setPayload(AccountCreate)
       .addSuccess(success(Account, { identifier: "AccountCreatedResponse", status: 201 }))
       .addError(PlanNotFoundResponse)
   )
   .add(
     HttpApiEndpoint.del("deleteAccount")`/accounts/${accountPath}`
+      .annotate(OpenApi.Summary, "Delete an account")
       .addSuccess(success(Schema.Null, { identifier: "AccountDeletedResponse" }))
       .addError(AccountNotFoundResponse)
       .annotate(OpenApi.Description, "Deletes the account; its keys stop working at once.")
   )
   .add(
     HttpApiEndpoint.post("createKey")`/accounts/${accountPath}/keys`
+      .annotate(OpenApi.Summary, "Create an API key")
       .setPayload(ApiKeyCreate)
       .addSuccess(success(CreatedApiKey, { identifier: "ApiKeyCreatedResponse", status: 201 }))
       .addError(AccountNotFoundResponse)
   )
   .add(
     HttpApiEndpoint.del("revokeKey")`/keys/${HttpApiSchema.param("keyId", ApiKeyId)}`
+      .annotate(OpenApi.Summary, "Revoke an API key")
       .addSuccess(success(Schema.Null, { identifier: "ApiKeyRevokedResponse" }))
       .addError(ApiKeyNotFoundResponse)
   )
   .add(
     HttpApiEndpoint.post("createAssistant")`/accounts/${accountPath}/assistants`
+      .annotate(OpenApi.Summary, "Create an assistant")
       .setPayload(AssistantCreate)
       .addSuccess(success(Assistant, { identifier: "AssistantCreatedResponse", status: 201 }))
       .addError(AccountNotFoundResponse)
@@ -142,11 +150,13 @@ export class AdminApi extends HttpApiGroup.make("admin")
   )
   .add(
     HttpApiEndpoint.get("getAssistant")`/assistants/${assistantPath}`
+      .annotate(OpenApi.Summary, "Get an assistant")
       .addSuccess(AssistantResponse)
       .addError(AssistantNotFoundResponse)
   )
   .add(
     HttpApiEndpoint.patch("updateAssistant")`/assistants/${assistantPath}`
+      .annotate(OpenApi.Summary, "Update an assistant's settings")
       .setPayload(AssistantUpdate)
       .addSuccess(AssistantResponse)
       .addError(AssistantNotFoundResponse)
@@ -154,16 +164,20 @@ export class AdminApi extends HttpApiGroup.make("admin")
   )
   .add(
     HttpApiEndpoint.del("deleteAssistant")`/assistants/${assistantPath}`
+      .annotate(OpenApi.Summary, "Delete an assistant")
       .addSuccess(success(Assistant, { identifier: "AssistantDeletingResponse", status: 202 }))
       .addError(AssistantNotFoundResponse)
       .annotate(OpenApi.Description, "Moves the assistant to `deleting`; its data is removed in the background.")
   )
   .add(
     HttpApiEndpoint.post("createFolder")`/accounts/${accountPath}/folders`
+      .annotate(OpenApi.Summary, "Create a knowledge-base folder")
       .setPayload(FolderCreate)
       .addSuccess(success(Folder, { identifier: "FolderCreatedResponse", status: 201 }))
       .addError(AccountNotFoundResponse)
+      .addError(FolderNameTakenResponse)
   )
   .middleware(AdminAuth)
   .prefix("/admin/v1")
+  .annotate(OpenApi.Description, "Operator API (the console): accounts, API keys, assistants and folders. Bearer operator token.")
 {}

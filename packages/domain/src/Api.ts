@@ -29,6 +29,44 @@ const decodeErrorRef = "#/components/schemas/HttpApiDecodeError"
 const unusedComponents = new Set(["HttpApiDecodeError", "Issue", "PropertyKey"])
 const isDecodeErrorRef = (value: unknown) =>
   typeof value === "object" && value !== null && "$ref" in value && value.$ref === decodeErrorRef
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
+const integerHeader = (description: string) => ({ description, schema: { type: "integer" } })
+
+/**
+ * Response headers Effect's HttpApi does not model: the rate-limit headers on
+ * every key-protected `/v1` response that got past the limiter, `Retry-After` on 429.
+ */
+const documentRateLimitHeaders = (spec: Record<string, unknown>): Record<string, unknown> => {
+  const components = isRecord(spec.components) ? spec.components : {}
+  const headers = {
+    "X-RateLimit-Limit": integerHeader("Requests allowed per key and route in the window"),
+    "X-RateLimit-Remaining": integerHeader("Requests left in the current window"),
+    "X-RateLimit-Reset": integerHeader("Seconds until the window resets"),
+    "Retry-After": integerHeader("Seconds to wait before retrying (60)")
+  }
+  const ref = (name: string) => ({ $ref: `#/components/headers/${name}` })
+  const paths = isRecord(spec.paths) ? spec.paths : {}
+  for (const [path, item] of Object.entries(paths)) {
+    if (!path.startsWith("/v1/") || !isRecord(item)) continue
+    for (const operation of Object.values(item)) {
+      if (!isRecord(operation) || !Array.isArray(operation.security) || !isRecord(operation.responses)) continue
+      for (const [status, response] of Object.entries(operation.responses)) {
+        if (!isRecord(response) || status === "401") continue
+        response.headers = status === "429"
+          ? { "Retry-After": ref("Retry-After") }
+          : {
+            "X-RateLimit-Limit": ref("X-RateLimit-Limit"),
+            "X-RateLimit-Remaining": ref("X-RateLimit-Remaining"),
+            "X-RateLimit-Reset": ref("X-RateLimit-Reset")
+          }
+      }
+    }
+  }
+  return { ...spec, components: { ...components, headers } }
+}
+
 const dropDecodeError = (spec: Record<string, unknown>): Record<string, unknown> =>
   JSON.parse(JSON.stringify(spec, (key, value: unknown) => {
     if (unusedComponents.has(key)) return undefined
@@ -58,6 +96,6 @@ export class DastyarApi extends HttpApi.make("dastyar")
     title: "Dastyar API",
     version: "1.0.0",
     description: "Assistants with a knowledge base, a product catalog and chat. Every response uses one envelope.",
-    transform: dropDecodeError
+    transform: (spec) => documentRateLimitHeaders(dropDecodeError(spec))
   }))
 {}

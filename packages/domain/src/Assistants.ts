@@ -52,9 +52,11 @@ export type Assistant = typeof Assistant.Type
 export class AssistantsApi extends HttpApiGroup.make("assistants")
   .add(
     HttpApiEndpoint.get("list", "/assistants")
+      .annotate(OpenApi.Summary, "List the account's assistants")
       .addSuccess(success(ListOf(Assistant), { identifier: "AssistantListResponse" }))
       .annotate(OpenApi.Description, "All assistants of the key's account; no pagination.")
   )
   .middleware(ApiKeyAuth)
   .prefix("/v1")
+  .annotate(OpenApi.Description, "The key's account's assistants.")
 {}

@@ -1,4 +1,4 @@
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import * as Schema from "effect/Schema"
 import { AssistantId } from "./Assistants"
 import { ApiKeyAuth } from "./Auth"
@@ -49,6 +49,7 @@ export const VoiceDisabledResponse = failure(VoiceDisabled, { status: 400, code:
 export class ChatApi extends HttpApiGroup.make("chat")
   .add(
     HttpApiEndpoint.post("send")`/assistants/${HttpApiSchema.param("assistantCode", AssistantId)}/chat`
+      .annotate(OpenApi.Summary, "Send a chat message")
       .setPayload(ChatRequest)
       .addSuccess(success(ChatReply, { identifier: "ChatReplyResponse" }))
       .addError(ChatAssistantNotFoundResponse)
@@ -58,4 +59,5 @@ export class ChatApi extends HttpApiGroup.make("chat")
   )
   .middleware(ApiKeyAuth)
   .prefix("/v1")
+  .annotate(OpenApi.Description, "Chat with an assistant, answered from its knowledge base and catalog.")
 {}

@@ -75,6 +75,7 @@ const JobList = success(ListOf(DocumentIngestJob), { identifier: "DocumentIngest
 export class DocumentsApi extends HttpApiGroup.make("documents")
   .add(
     HttpApiEndpoint.post("upload")`/assistants/${assistantPath}/documents`
+      .annotate(OpenApi.Summary, "Upload files")
       .setPayload(FileUpload)
       .addSuccess(JobList)
       .addError(UnsupportedFileTypeResponse)
@@ -82,20 +83,24 @@ export class DocumentsApi extends HttpApiGroup.make("documents")
   )
   .add(
     HttpApiEndpoint.post("uploadText")`/assistants/${assistantPath}/documents/text`
+      .annotate(OpenApi.Summary, "Upload a text document")
       .setPayload(TextUpload)
       .addSuccess(JobList)
   )
   .add(
     HttpApiEndpoint.get("job")`/assistants/${assistantPath}/documents/jobs/${HttpApiSchema.param("jobId", JobId)}`
+      .annotate(OpenApi.Summary, "Get an ingest job")
       .addSuccess(success(DocumentIngestJob, { identifier: "DocumentIngestJobResponse" }))
   )
   .add(
     HttpApiEndpoint.get("list")`/assistants/${assistantPath}/documents`
+      .annotate(OpenApi.Summary, "List documents")
       .setUrlParams(Schema.Struct({ folderId: Schema.optional(Constraint.FolderId) }))
       .addSuccess(success(ListOf(Document), { identifier: "DocumentListResponse" }))
   )
   .add(
     HttpApiEndpoint.del("delete")`/assistants/${assistantPath}/documents`
+      .annotate(OpenApi.Summary, "Delete documents")
       .setPayload(DocumentDelete)
       .addSuccess(success(Schema.Null, { identifier: "DocumentsDeletedResponse" }))
   )
@@ -104,4 +109,5 @@ export class DocumentsApi extends HttpApiGroup.make("documents")
   .addError(NotImplementedResponse)
   .middleware(ApiKeyAuth)
   .prefix("/v1")
+  .annotate(OpenApi.Description, "The knowledge base: asynchronous ingest jobs and finished documents.")
 {}

@@ -27,9 +27,11 @@ export type Model = typeof Model.Type
 export class ModelsApi extends HttpApiGroup.make("models")
   .add(
     HttpApiEndpoint.get("list", "/models")
+      .annotate(OpenApi.Summary, "List models")
       .addSuccess(success(ListOf(Model), { identifier: "ModelListResponse" }))
       .annotate(OpenApi.Description, "Models grouped by company, in display order. Cacheable for 60 s (private).")
   )
   .middleware(ApiKeyAuth)
   .prefix("/v1")
+  .annotate(OpenApi.Description, "Models an assistant can use, with availability for the caller's plan.")
 {}

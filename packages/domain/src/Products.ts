@@ -28,8 +28,8 @@ const reservedAttributes = ["price", "in_stock"]
 
 export const AttributeValue = Schema.Union(
   Constraint.text({ max: 500 }),
-  Schema.Number,
-  Schema.Boolean
+  Constraint.Number,
+  Constraint.Boolean
 ).annotations({ message: () => token("constraint.attributeValue") })
 
 export const Attributes = Schema.Record({ key: Constraint.text({ max: 200 }), value: AttributeValue }).pipe(
@@ -169,6 +169,7 @@ const externalIdPath = HttpApiSchema.param("externalId", Schema.String)
 export class ProductsApi extends HttpApiGroup.make("products")
   .add(
     HttpApiEndpoint.post("create")`/assistants/${assistantPath}/products`
+      .annotate(OpenApi.Summary, "Create a product")
       .setPayload(ProductCreate)
       .addSuccess(success(Product, { identifier: "ProductCreatedResponse", status: 201 }))
       .addError(ExternalIdTakenResponse)
@@ -176,12 +177,14 @@ export class ProductsApi extends HttpApiGroup.make("products")
   )
   .add(
     HttpApiEndpoint.get("list")`/assistants/${assistantPath}/products`
+      .annotate(OpenApi.Summary, "List products")
       .setUrlParams(ProductListQuery)
       .addSuccess(success(ProductPage, { identifier: "ProductPageResponse" }))
       .annotate(OpenApi.Description, "Paginated by cursor, in order of first creation; no count.")
   )
   .add(
     HttpApiEndpoint.post("import")`/assistants/${assistantPath}/products/import`
+      .annotate(OpenApi.Summary, "Import products")
       .setPayload(ProductImport)
       .addSuccess(success(ProductImportResult, { identifier: "ProductImportResponse" }))
       .addError(DuplicateExternalIdResponse)
@@ -189,34 +192,40 @@ export class ProductsApi extends HttpApiGroup.make("products")
   )
   .add(
     HttpApiEndpoint.post("bulkDelete")`/assistants/${assistantPath}/products/delete`
+      .annotate(OpenApi.Summary, "Delete products in bulk")
       .setPayload(ProductBulkDelete)
       .addSuccess(success(ProductBulkDeleteResult, { identifier: "ProductBulkDeleteResponse" }))
   )
   .add(
     HttpApiEndpoint.post("search")`/assistants/${assistantPath}/products/search`
+      .annotate(OpenApi.Summary, "Search products")
       .setPayload(ProductSearch)
       .addSuccess(success(ListOf(ProductSearchHit), { identifier: "ProductSearchResponse" }))
       .addError(SearchUnavailableResponse)
   )
   .add(
     HttpApiEndpoint.get("get")`/assistants/${assistantPath}/products/${externalIdPath}`
+      .annotate(OpenApi.Summary, "Get a product")
       .addSuccess(success(Product, { identifier: "ProductResponse" }))
       .addError(ProductNotFoundResponse)
   )
   .add(
     HttpApiEndpoint.put("replace")`/assistants/${assistantPath}/products/${externalIdPath}`
+      .annotate(OpenApi.Summary, "Create or replace a product")
       .setPayload(ProductReplace)
       .addSuccess(success(Product, { identifier: "ProductReplacedResponse" }))
       .addError(ProductLimitReachedResponse)
   )
   .add(
     HttpApiEndpoint.patch("update")`/assistants/${assistantPath}/products/${externalIdPath}`
+      .annotate(OpenApi.Summary, "Update a product")
       .setPayload(ProductPatch)
       .addSuccess(success(Product, { identifier: "ProductUpdatedResponse" }))
       .addError(ProductNotFoundResponse)
   )
   .add(
     HttpApiEndpoint.del("delete")`/assistants/${assistantPath}/products/${externalIdPath}`
+      .annotate(OpenApi.Summary, "Delete a product")
       .addSuccess(success(Schema.Null, { identifier: "ProductDeletedResponse" }))
       .addError(ProductNotFoundResponse)
   )
@@ -225,4 +234,5 @@ export class ProductsApi extends HttpApiGroup.make("products")
   .addError(NotImplementedResponse)
   .middleware(ApiKeyAuth)
   .prefix("/v1")
+  .annotate(OpenApi.Description, "The per-assistant product catalog, written by externalId and searched by keyword and meaning.")
 {}

@@ -11,13 +11,16 @@ export const NotReadyResponse = failure(NotReady, { status: 503, code: "service.
 export class SystemApi extends HttpApiGroup.make("system")
   .add(
     HttpApiEndpoint.get("health", "/health")
+      .annotate(OpenApi.Summary, "Liveness probe")
       .addSuccess(success(Health, { identifier: "HealthResponse" }))
       .annotate(OpenApi.Description, "200 while the process is up.")
   )
   .add(
     HttpApiEndpoint.get("ready", "/ready")
+      .annotate(OpenApi.Summary, "Readiness probe")
       .addSuccess(success(Health, { identifier: "ReadyResponse" }))
       .addError(NotReadyResponse)
       .annotate(OpenApi.Description, "200 only when the database is reachable and migrated.")
   )
+  .annotate(OpenApi.Description, "Liveness and readiness probes.")
 {}

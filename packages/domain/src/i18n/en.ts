@@ -23,6 +23,7 @@ export const en = {
   "plans.not_found": "No such plan",
   "models.not_usable": "This model is not available on the account's plan",
   "folders.not_found": "Folder not found",
+  "folders.name_taken": "The account already has a folder with this name",
   "chat.assistant_not_found": "Assistant not found",
   "chat.model_unavailable": "The assistant's model is not available right now; select a usable model and retry",
   "chat.voice_disabled": "This assistant does not accept voice messages",

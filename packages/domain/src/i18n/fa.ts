@@ -21,6 +21,7 @@ export const fa: Catalog = {
   "plans.not_found": "چنین طرحی وجود ندارد",
   "models.not_usable": "این مدل در طرح این حساب در دسترس نیست",
   "folders.not_found": "پوشه پیدا نشد",
+  "folders.name_taken": "این حساب پوشه‌ای با همین نام دارد",
   "chat.assistant_not_found": "دستیار پیدا نشد",
   "chat.model_unavailable": "مدل دستیار اکنون در دسترس نیست؛ یک مدل قابل استفاده انتخاب کنید و دوباره تلاش کنید",
   "chat.voice_disabled": "این دستیار پیام صوتی نمی‌پذیرد",

@@ -1,8 +1,9 @@
 /** Knowledge-base folders of an account (created through the operator API). */
-import { Constraint } from "@dastyar/domain"
+import { Admin, Constraint } from "@dastyar/domain"
 import { SqlClient, SqlSchema } from "@effect/sql"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
+import { isUniqueViolation } from "../Database/Constraints"
 import { newHexId } from "../Ids"
 
 const FolderRow = Schema.Struct({ id: Constraint.FolderId, name: Schema.String })
@@ -17,7 +18,13 @@ export class FoldersRepo extends Effect.Service<FoldersRepo>()("FoldersRepo", {
     })
     return {
       create: Effect.fn("Folders.create")(function*(accountId: string, name: string) {
-        return yield* insert({ id: newHexId(), accountId, name }).pipe(Effect.orDie)
+        return yield* insert({ id: newHexId(), accountId, name }).pipe(
+          Effect.catchTags({
+            SqlError: (error) => isUniqueViolation(error) ? Effect.fail(new Admin.FolderNameTaken()) : Effect.die(error),
+            ParseError: Effect.die,
+            NoSuchElementException: Effect.die
+          })
+        )
       })
     } as const
   })

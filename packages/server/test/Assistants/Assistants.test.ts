@@ -116,5 +116,8 @@ layer(TestApp({ OPENAI_API_KEY: "sk-test" }), { excludeTestServices: true })("as
       expect(pick(folder.json, "data", "name")).toBe("Manuals")
       const missing = yield* admin("POST", "/accounts/acc_missing/folders", { name: "X" })
       expect(missing.status).toBe(404)
+      const twice = yield* admin("POST", `/accounts/${accountId}/folders`, { name: "Manuals" })
+      expect(twice.status).toBe(409)
+      expect(twice.json).toMatchObject({ data: null, response: { status: "conflict", code: "folders.name_taken" } })
     }))
 })
