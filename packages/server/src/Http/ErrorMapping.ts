@@ -5,7 +5,7 @@
  * unknown routes, and any defect → a logged 500 in the envelope.
  * It wraps the router, before the API's error schemas encode the envelope.
  */
-import { DastyarApi, Errors, I18n } from "@dastyar/domain"
+import { DastyarApi, Errors, Validation } from "@dastyar/domain"
 import {
   HttpApiBuilder,
   HttpApiError,
@@ -20,34 +20,6 @@ import * as Option from "effect/Option"
 
 /** JSON bodies larger than this are refused before parsing (the Node server's own cap). */
 export const maxJsonBodyBytes = 10 * 1024 * 1024
-
-type Issue = typeof HttpApiError.Issue.Type
-
-/** A constraint token for one schema issue (translated when the envelope is written). */
-const constraintOf = (issue: Issue): string => {
-  if (issue._tag === "Missing") return I18n.token("constraint.required")
-  const key = issue.message.split("?")[0] ?? ""
-  return key.startsWith("constraint.") ? issue.message : I18n.token("constraint.invalid")
-}
-
-/** One element per invalid field, its constraints de-duplicated, in the order found. */
-export const fieldsOf = (issues: ReadonlyArray<Issue>): Array<Errors.FieldError> => {
-  const byProperty = new Map<string, Array<string>>()
-  for (const issue of issues) {
-    const property = issue.path.length === 0 ? "body" : issue.path.map(String).join(".")
-    const constraints = byProperty.get(property) ?? []
-    const constraint = constraintOf(issue)
-    if (!constraints.includes(constraint)) constraints.push(constraint)
-    byProperty.set(property, constraints)
-  }
-  // A union (e.g. an optional field) also reports its other members' generic
-  // mismatch; keep it only when nothing more specific was found.
-  const generic = I18n.token("constraint.invalid")
-  return Array.from(byProperty, ([property, constraints]) => {
-    const specific = constraints.filter((c) => c !== generic)
-    return { property, constraints: specific.length > 0 ? specific : constraints }
-  })
-}
 
 type EdgeError =
   | Errors.ValidationFailed
@@ -83,7 +55,7 @@ const recover = <E>(cause: Cause.Cause<E>): Effect.Effect<never, E | EdgeError> 
   if (Cause.isInterruptedOnly(cause)) return Effect.failCause(cause)
   const failure: unknown = Option.getOrUndefined(Cause.failureOption(cause))
   if (failure instanceof HttpApiError.HttpApiDecodeError) {
-    return Effect.fail(new Errors.ValidationFailed({ fields: fieldsOf(failure.issues) }))
+    return Effect.fail(new Errors.ValidationFailed({ fields: Validation.fieldsOf(failure.issues) }))
   }
   if (HttpServerError.isServerError(failure) && failure._tag === "RouteNotFound") {
     return Effect.fail(new Errors.RouteNotFound())

@@ -1,0 +1,13 @@
+/** The whole `dastyar` command tree, and running it on an argv. */
+import { Command } from "@effect/cli"
+import { adminCommand } from "./Commands/Admin"
+import { assistantsCommand } from "./Commands/Assistants"
+import { modelsCommand } from "./Commands/Models"
+import { root } from "./Root"
+
+export const command = root.pipe(
+  Command.withDescription("Dastyar from the command line: the public API with an API key, the operator API with the operator token"),
+  Command.withSubcommands([assistantsCommand, modelsCommand, adminCommand])
+)
+
+export const run = Command.run(command, { name: "dastyar", version: "0.1.0" })

@@ -1,0 +1,37 @@
+/** `dastyar admin accounts …`: creating and deleting accounts. */
+import { Admin, Auth } from "@dastyar/domain"
+import { Args, Command, Options } from "@effect/cli"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import { adminOptions } from "../../GlobalOptions"
+import { printData } from "../../Output"
+import { given } from "../../Payload"
+import { keyValues } from "../../Render"
+import { adminSession } from "../../Session"
+
+const create = Command.make("create", {
+  ...adminOptions,
+  name: Options.text("name").pipe(Options.withDescription("Account name")),
+  plan: Options.text("plan").pipe(Options.withDescription("Plan key (default: the server's default plan)"), Options.optional)
+}, ({ name, plan, ...options }) =>
+  Effect.gen(function*() {
+    const { checked, client, json } = yield* adminSession(options)
+    const payload = yield* checked(Admin.AccountCreate, { name, ...given("plan", plan) })
+    const account = yield* client.admin.createAccount({ payload })
+    yield* printData(Admin.Account, account, { json, human: keyValues })
+  })).pipe(Command.withDescription("Create an account"))
+
+const remove = Command.make("delete", {
+  ...adminOptions,
+  accountId: Args.text({ name: "accountId" }).pipe(Args.withSchema(Auth.AccountId))
+}, ({ accountId, ...options }) =>
+  Effect.gen(function*() {
+    const { client, json } = yield* adminSession(options)
+    const data = yield* client.admin.deleteAccount({ path: { accountId } })
+    yield* printData(Schema.Null, data, { json, human: () => `Deleted account ${accountId}; its keys no longer work.` })
+  })).pipe(Command.withDescription("Delete an account; its API keys stop working at once"))
+
+export const accountsCommand = Command.make("accounts").pipe(
+  Command.withDescription("Customer accounts"),
+  Command.withSubcommands([create, remove])
+)
