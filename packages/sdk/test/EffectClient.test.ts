@@ -75,6 +75,16 @@ layer(TestApp(), { excludeTestServices: true })("Effect client", (it) => {
       expect(account._tag).toBe("AccountNotFound")
     }))
 
+  it.effect("409: a second folder with the same name is FolderNameTaken", () =>
+    Effect.gen(function*() {
+      const baseUrl = yield* serverUrl
+      const { admin } = yield* client(baseUrl, adminToken)
+      const account = yield* admin.createAccount({ payload: { name: "Shop" } })
+      yield* admin.createFolder({ path: { accountId: account.id }, payload: { name: "Manuals" } })
+      const taken = yield* Effect.flip(admin.createFolder({ path: { accountId: account.id }, payload: { name: "Manuals" } }))
+      expect(taken).toMatchObject({ _tag: "FolderNameTaken", message: "The account already has a folder with this name" })
+    }))
+
   it.effect("invalid payloads fail locally with a ParseError; nothing is sent", () =>
     Effect.gen(function*() {
       const wire = yield* wireServer([{ status: 500, body: "{}" }])

@@ -64,6 +64,15 @@ layer(TestApp(), { excludeTestServices: true })("promise client", (it) => {
       expect(admin).toMatchObject({ httpStatus: 401, status: "bad_request", code: "admin_token.invalid" })
     }))
 
+  it.effect("409: a second folder with the same name is folders.name_taken", () =>
+    againstServer(async (baseUrl) => {
+      const { admin } = operator(baseUrl)
+      const account = await admin.createAccount({ name: "Acme" })
+      await admin.createFolder(account.id, { name: "Manuals" })
+      const taken = await apiError(admin.createFolder(account.id, { name: "Manuals" }))
+      expect(taken).toMatchObject({ httpStatus: 409, status: "conflict", code: "folders.name_taken", fields: [] })
+    }))
+
   it.effect("404: unknown and foreign assistants are assistants.not_found", () =>
     againstServer(async (baseUrl) => {
       const unknown = await apiError(operator(baseUrl).admin.getAssistant("unknown"))
