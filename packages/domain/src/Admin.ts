@@ -3,6 +3,7 @@
  * accounts, their API keys, assistants and folders.
  */
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import * as DateTime from "effect/DateTime"
 import * as Schema from "effect/Schema"
 import { Assistant, AssistantId, IdentitySettings, ImageDetail, Personality } from "./Assistants"
 import { AccountId, AdminAuth, ApiKeyId } from "./Auth"
@@ -16,23 +17,39 @@ export const Account = Schema.Struct({
   name: Schema.String,
   plan: Schema.String,
   createdAt: Schema.DateTimeUtc
-}).annotations({ identifier: "Account" })
+}).annotations({
+  identifier: "Account",
+  examples: [{
+    id: AccountId.make("acc_4f1c2b7e9a0d3c5e8b6a1f2d"),
+    name: "Acme Shop",
+    plan: "free",
+    createdAt: DateTime.unsafeMake("2026-11-01T09:30:00Z")
+  }]
+})
 
 export const AccountCreate = Schema.Struct({
   name: Constraint.text({ min: 1, max: 200 }),
   plan: Schema.optional(Constraint.text({ min: 1, max: 100 }))
-}).annotations({ identifier: "AccountCreate", parseOptions: { errors: "all" } })
+}).annotations({ identifier: "AccountCreate", parseOptions: { errors: "all" }, examples: [{ name: "Acme Shop", plan: "pro" }] })
 
 export const ApiKeyCreate = Schema.Struct({
   name: Schema.optional(Constraint.text({ min: 1, max: 200 }))
-}).annotations({ identifier: "ApiKeyCreate", parseOptions: { errors: "all" } })
+}).annotations({ identifier: "ApiKeyCreate", parseOptions: { errors: "all" }, examples: [{ name: "storefront" }] })
 
 export const CreatedApiKey = Schema.Struct({
   id: ApiKeyId,
   name: Schema.NullOr(Schema.String),
   key: Schema.String.annotations({ description: "The raw key; shown only in this response" }),
   createdAt: Schema.DateTimeUtc
-}).annotations({ identifier: "CreatedApiKey" })
+}).annotations({
+  identifier: "CreatedApiKey",
+  examples: [{
+    id: ApiKeyId.make("key_9b2e4d6f8a1c3e5b7d9f0a2c"),
+    name: "storefront",
+    key: "dsk_q3H1v9cX2mZp7LrT0bYkWf5NaJd8Ue4Gs6Ci1Ro2PxA",
+    createdAt: DateTime.unsafeMake("2026-11-01T09:31:00Z")
+  }]
+})
 
 const reasoningInput = Constraint.oneOf("none", "low", "medium", "high")
 
@@ -74,7 +91,17 @@ const optionalSettings = {
 export const AssistantCreate = Schema.Struct({
   name: Constraint.text({ min: 1, max: 200 }),
   ...optionalSettings
-}).annotations({ identifier: "AssistantCreate", parseOptions: { errors: "all" } })
+}).annotations({
+  identifier: "AssistantCreate",
+  parseOptions: { errors: "all" },
+  examples: [{
+    name: "Shop helper",
+    instruction: "Answer questions about our products and shipping.",
+    personality: "friendly",
+    language: "fa",
+    productSearch: true
+  }]
+})
 export type AssistantCreate = typeof AssistantCreate.Type
 
 export const AssistantUpdate = Schema.Struct({
@@ -87,10 +114,10 @@ export const FolderCreate = Schema.Struct({
   name: Constraint.text({ min: 1, max: 255 }).pipe(
     Schema.pattern(/^[^/\\]+$/, { message: () => token("constraint.pattern") })
   )
-}).annotations({ identifier: "FolderCreate", parseOptions: { errors: "all" } })
+}).annotations({ identifier: "FolderCreate", parseOptions: { errors: "all" }, examples: [{ name: "Manuals" }] })
 
 export const Folder = Schema.Struct({ id: Constraint.FolderId, name: Schema.String })
-  .annotations({ identifier: "Folder" })
+  .annotations({ identifier: "Folder", examples: [{ id: Constraint.FolderId.make("3f9a0c2e7b1d4e6f8a0b2c4d6e8f0a1b"), name: "Manuals" }] })
 
 export class AccountNotFound extends Schema.TaggedError<AccountNotFound>()("AccountNotFound", errorFields) {}
 export const AccountNotFoundResponse = failure(AccountNotFound, { status: 404, code: "accounts.not_found" })

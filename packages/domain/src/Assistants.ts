@@ -1,4 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import * as DateTime from "effect/DateTime"
 import * as Schema from "effect/Schema"
 import { ApiKeyAuth } from "./Auth"
 import * as Constraint from "./Constraint"
@@ -46,7 +47,30 @@ export const Assistant = Schema.Struct({
   productSearch: Schema.Boolean.annotations({ description: "Whether the product-search tool is on in chat" }),
   planLimits: Schema.NullOr(PlanLimits).annotations({ description: "Always null in the assistants list" }),
   createdAt: Schema.DateTimeUtc
-}).annotations({ identifier: "Assistant" })
+}).annotations({
+  identifier: "Assistant",
+  examples: [{
+    id: AssistantId.make("ast_7fc27f726e3a213c0d3dc633"),
+    name: "Shop helper",
+    instruction: "Answer questions about our products and shipping.",
+    model: "dastyar-local",
+    reasoning: "none",
+    status: "active",
+    description: null,
+    personality: "friendly",
+    language: "fa",
+    identitySettings: { fields: ["mobile"], otp: false },
+    ragK: null,
+    maxOutputTokens: null,
+    imageDetail: null,
+    operatorsCanViewCustomerFiles: false,
+    avatarUrl: null,
+    acceptVoice: false,
+    productSearch: true,
+    planLimits: null,
+    createdAt: DateTime.unsafeMake("2026-11-01T09:32:00Z")
+  }]
+})
 export type Assistant = typeof Assistant.Type
 
 export class AssistantsApi extends HttpApiGroup.make("assistants")

@@ -13,7 +13,11 @@ export const ChatRequest = Schema.Struct({
   }),
   message: Constraint.text({ min: 1, max: 32000 }),
   conversationId: Schema.optional(Constraint.text({ min: 1, max: 64 }))
-}).annotations({ identifier: "ChatRequest", parseOptions: { errors: "all" } })
+}).annotations({
+  identifier: "ChatRequest",
+  parseOptions: { errors: "all" },
+  examples: [{ principal: "customer-1042", message: "Do you ship to Shiraz?" }]
+})
 
 export const Source = Schema.Struct({
   fileId: Schema.String,

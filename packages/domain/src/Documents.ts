@@ -54,7 +54,11 @@ export const TextUpload = Schema.Struct({
   folderId: Schema.optional(Constraint.FolderId),
   filename: Constraint.pattern(/^[^/\\]+\.[A-Za-z0-9]+$/, "constraint.filename"),
   content: Constraint.text({ min: 1, max: 2_000_000 })
-}).annotations({ identifier: "TextUpload", parseOptions: { errors: "all" } })
+}).annotations({
+  identifier: "TextUpload",
+  parseOptions: { errors: "all" },
+  examples: [{ filename: "shipping.md", content: "# Shipping\nOrders ship within 2 working days." }]
+})
 
 export const DocumentDelete = Schema.Struct({
   fileIds: Constraint.arrayOf(Constraint.String, { min: 1, max: 1000 })

@@ -61,7 +61,7 @@ export const AssistantNotFoundResponse = failure(AssistantNotFound, { status: 40
 export const FieldError = Schema.Struct({
   property: Schema.String,
   constraints: Schema.Array(Schema.String)
-}).annotations({ identifier: "FieldError" })
+}).annotations({ identifier: "FieldError", examples: [{ property: "name", constraints: ["is required"] }] })
 export type FieldError = typeof FieldError.Type
 
 export class ValidationFailed extends Schema.TaggedError<ValidationFailed>()("ValidationFailed", {

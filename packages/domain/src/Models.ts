@@ -21,7 +21,19 @@ export const Model = Schema.Struct({
   available: Schema.Boolean.annotations({ description: "The chat service can run the model now" }),
   allowed: Schema.Boolean.annotations({ description: "The caller's plan includes the model" }),
   usable: Schema.Boolean.annotations({ description: "available && allowed" })
-}).annotations({ identifier: "Model" })
+}).annotations({
+  identifier: "Model",
+  examples: [{
+    key: "dastyar-local",
+    name: "Dastyar Local",
+    company: { slug: "dastyar", title: "Dastyar" },
+    description: "Built-in offline model.",
+    supportedReasoning: ["none"],
+    available: true,
+    allowed: true,
+    usable: true
+  }]
+})
 export type Model = typeof Model.Type
 
 export class ModelsApi extends HttpApiGroup.make("models")

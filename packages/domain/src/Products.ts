@@ -82,7 +82,20 @@ export const ProductReplace = Schema.Struct({
 export type ProductReplace = typeof ProductReplace.Type
 
 export const ProductCreate = Schema.Struct({ externalId: ExternalId, ...ProductReplace.fields })
-  .annotations({ identifier: "ProductCreate", parseOptions: { errors: "all" } })
+  .annotations({
+    identifier: "ProductCreate",
+    parseOptions: { errors: "all" },
+    examples: [{
+      externalId: ExternalId.make("sku-1042"),
+      title: "Ceramic teapot, 1 l",
+      category: "Kitchen",
+      attributes: { color: "blue", capacityMl: 1000, dishwasherSafe: true },
+      price: 890000,
+      currency: "IRR",
+      imageUrl: "https://shop.example.com/img/sku-1042.jpg",
+      url: "https://shop.example.com/p/sku-1042"
+    }]
+  })
 export type ProductCreate = typeof ProductCreate.Type
 
 export const ProductPatch = Schema.partial(Schema.Struct(writableFields))
@@ -112,7 +125,11 @@ export const ProductSearch = Schema.Struct({
   inStock: Schema.optional(Constraint.Boolean),
   limit: Schema.optional(Constraint.intBetween(1, 100)),
   offset: Schema.optional(Constraint.intBetween(0, 1000))
-}).annotations({ identifier: "ProductSearch", parseOptions: { errors: "all" } })
+}).annotations({
+  identifier: "ProductSearch",
+  parseOptions: { errors: "all" },
+  examples: [{ query: "blue teapot", maxPrice: 1000000, inStock: true, limit: 10 }]
+})
 
 export const ProductSearchHit = Schema.Struct({
   ...Product.fields,

@@ -394,6 +394,34 @@ export interface components {
                 message: string;
             };
         };
+        /**
+         * @example {
+         *       "id": "ast_7fc27f726e3a213c0d3dc633",
+         *       "name": "Shop helper",
+         *       "instruction": "Answer questions about our products and shipping.",
+         *       "model": "dastyar-local",
+         *       "reasoning": "none",
+         *       "status": "active",
+         *       "description": null,
+         *       "personality": "friendly",
+         *       "language": "fa",
+         *       "identitySettings": {
+         *         "fields": [
+         *           "mobile"
+         *         ],
+         *         "otp": false
+         *       },
+         *       "ragK": null,
+         *       "maxOutputTokens": null,
+         *       "imageDetail": null,
+         *       "operatorsCanViewCustomerFiles": false,
+         *       "avatarUrl": null,
+         *       "acceptVoice": false,
+         *       "productSearch": true,
+         *       "planLimits": null,
+         *       "createdAt": "2026-11-01T09:32:00.000Z"
+         *     }
+         */
         Assistant: {
             id: string;
             name: string;
@@ -448,6 +476,14 @@ export interface components {
             };
             fields: components["schemas"]["FieldError"][];
         };
+        /**
+         * @example {
+         *       "property": "name",
+         *       "constraints": [
+         *         "is required"
+         *       ]
+         *     }
+         */
         FieldError: {
             property: string;
             constraints: string[];
@@ -547,6 +583,23 @@ export interface components {
                 message: string;
             };
         };
+        /**
+         * @example {
+         *       "key": "dastyar-local",
+         *       "name": "Dastyar Local",
+         *       "company": {
+         *         "slug": "dastyar",
+         *         "title": "Dastyar"
+         *       },
+         *       "description": "Built-in offline model.",
+         *       "supportedReasoning": [
+         *         "none"
+         *       ],
+         *       "available": true,
+         *       "allowed": true,
+         *       "usable": true
+         *     }
+         */
         Model: {
             /** @description A model `key` from the models list */
             key: string;
@@ -566,6 +619,12 @@ export interface components {
             slug: string;
             title: string;
         };
+        /**
+         * @example {
+         *       "principal": "customer-1042",
+         *       "message": "Do you ship to Shiraz?"
+         *     }
+         */
         ChatRequest: {
             /**
              * minLength(1)
@@ -704,6 +763,12 @@ export interface components {
                 code: "documents.unsupported_file_type";
             };
         };
+        /**
+         * @example {
+         *       "filename": "shipping.md",
+         *       "content": "# Shipping\nOrders ship within 2 working days."
+         *     }
+         */
         TextUpload: {
             /** @description a string matching the pattern ^[0-9a-f]{32}$ */
             folderId?: string;
@@ -764,6 +829,22 @@ export interface components {
                 message: string;
             };
         };
+        /**
+         * @example {
+         *       "externalId": "sku-1042",
+         *       "title": "Ceramic teapot, 1 l",
+         *       "category": "Kitchen",
+         *       "attributes": {
+         *         "color": "blue",
+         *         "capacityMl": 1000,
+         *         "dishwasherSafe": true
+         *       },
+         *       "imageUrl": "https://shop.example.com/img/sku-1042.jpg",
+         *       "url": "https://shop.example.com/p/sku-1042",
+         *       "price": 890000,
+         *       "currency": "IRR"
+         *     }
+         */
         ProductCreate: {
             /**
              * minLength(1)
@@ -909,6 +990,14 @@ export interface components {
             deleted: components["schemas"]["Int"];
             notFound: components["schemas"]["Int"];
         };
+        /**
+         * @example {
+         *       "query": "blue teapot",
+         *       "maxPrice": 1000000,
+         *       "inStock": true,
+         *       "limit": 10
+         *     }
+         */
         ProductSearch: {
             /**
              * minLength(1)
@@ -1076,6 +1165,12 @@ export interface components {
                 message: string;
             };
         };
+        /**
+         * @example {
+         *       "name": "Acme Shop",
+         *       "plan": "pro"
+         *     }
+         */
         AccountCreate: {
             /**
              * minLength(1)
@@ -1096,6 +1191,14 @@ export interface components {
                 message: string;
             };
         };
+        /**
+         * @example {
+         *       "id": "acc_4f1c2b7e9a0d3c5e8b6a1f2d",
+         *       "name": "Acme Shop",
+         *       "plan": "free",
+         *       "createdAt": "2026-11-01T09:30:00.000Z"
+         *     }
+         */
         Account: {
             id: string;
             name: string;
@@ -1143,6 +1246,11 @@ export interface components {
                 code: "accounts.not_found";
             };
         };
+        /**
+         * @example {
+         *       "name": "storefront"
+         *     }
+         */
         ApiKeyCreate: {
             /**
              * minLength(1)
@@ -1158,6 +1266,14 @@ export interface components {
                 message: string;
             };
         };
+        /**
+         * @example {
+         *       "id": "key_9b2e4d6f8a1c3e5b7d9f0a2c",
+         *       "name": "storefront",
+         *       "key": "dsk_q3H1v9cX2mZp7LrT0bYkWf5NaJd8Ue4Gs6Ci1Ro2PxA",
+         *       "createdAt": "2026-11-01T09:31:00.000Z"
+         *     }
+         */
         CreatedApiKey: {
             id: string;
             name: string | null;
@@ -1184,6 +1300,15 @@ export interface components {
                 code: "keys.not_found";
             };
         };
+        /**
+         * @example {
+         *       "name": "Shop helper",
+         *       "instruction": "Answer questions about our products and shipping.",
+         *       "personality": "friendly",
+         *       "language": "fa",
+         *       "productSearch": true
+         *     }
+         */
         AssistantCreate: {
             /**
              * minLength(1)
@@ -1271,6 +1396,11 @@ export interface components {
                 message: string;
             };
         };
+        /**
+         * @example {
+         *       "name": "Manuals"
+         *     }
+         */
         FolderCreate: {
             /**
              * minLength(1)
@@ -1286,6 +1416,12 @@ export interface components {
                 message: string;
             };
         };
+        /**
+         * @example {
+         *       "id": "3f9a0c2e7b1d4e6f8a0b2c4d6e8f0a1b",
+         *       "name": "Manuals"
+         *     }
+         */
         Folder: {
             /** @description a string matching the pattern ^[0-9a-f]{32}$ */
             id: string;
