@@ -9,6 +9,7 @@ import { AssistantsApi } from "./Assistants"
 import { ChatApi } from "./Chat"
 import { DocumentsApi } from "./Documents"
 import {
+  BodyTooDeepResponse,
   InternalErrorResponse,
   MalformedJsonResponse,
   PayloadTooLargeResponse,
@@ -87,6 +88,7 @@ export class DastyarApi extends HttpApi.make("dastyar")
   .add(SystemApi)
   .addError(ValidationFailedResponse)
   .addError(MalformedJsonResponse)
+  .addError(BodyTooDeepResponse)
   .addError(UnsupportedContentTypeResponse)
   .addError(PayloadTooLargeResponse)
   .addError(TooManyPartsResponse)

@@ -27,6 +27,9 @@ export const TooManyRequestsResponse = genericFailure(TooManyRequests, {
 export class MalformedJson extends Schema.TaggedError<MalformedJson>()("MalformedJson", errorFields) {}
 export const MalformedJsonResponse = failure(MalformedJson, { status: 400, code: "request.malformed_json" })
 
+export class BodyTooDeep extends Schema.TaggedError<BodyTooDeep>()("BodyTooDeep", errorFields) {}
+export const BodyTooDeepResponse = failure(BodyTooDeep, { status: 400, code: "request.too_deep" })
+
 export class UnsupportedContentType extends Schema.TaggedError<UnsupportedContentType>()(
   "UnsupportedContentType",
   errorFields

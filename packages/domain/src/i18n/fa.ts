@@ -5,6 +5,7 @@ export const fa: Catalog = {
   "success": "موفق",
   "validation.failed": "اعتبارسنجی ناموفق بود",
   "request.malformed_json": "بدنهٔ درخواست JSON معتبر نیست",
+  "request.too_deep": "ساختار بدنهٔ درخواست بیش از حد تودرتو است",
   "request.unsupported_content_type": "نوع محتوا پشتیبانی نمی‌شود: application/json (یا برای بارگذاری فایل multipart/form-data) بفرستید",
   "request.payload_too_large": "بدنهٔ درخواست بیش از حد بزرگ است",
   "request.too_many_parts": "تعداد فایل‌ها یا فیلدهای بارگذاری بیش از حد مجاز است",

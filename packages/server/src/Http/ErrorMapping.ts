@@ -7,8 +7,10 @@
  */
 import { DastyarApi, Errors, Validation } from "@dastyar/domain"
 import {
+  HttpApi,
   HttpApiBuilder,
   HttpApiError,
+  HttpApiSchema,
   HttpMethod,
   HttpServerError,
   HttpServerRequest,
@@ -26,6 +28,7 @@ type EdgeError =
   | Errors.RouteNotFound
   | Errors.TooManyParts
   | Errors.MalformedJson
+  | Errors.BodyTooDeep
   | Errors.PayloadTooLarge
   | Errors.UnsupportedContentType
   | Errors.InternalError
@@ -41,6 +44,10 @@ const fromDefect = (defect: unknown): Option.Option<EdgeError> => {
       default:
         return Option.some(new Errors.PayloadTooLarge())
     }
+  }
+  // Decoding a body nested thousands of levels deep overflows the stack.
+  if (defect instanceof RangeError && defect.message.includes("call stack")) {
+    return Option.some(new Errors.BodyTooDeep())
   }
   if (HttpServerError.isServerError(defect) && defect._tag === "RequestError") {
     // The Node server caps bodies it reads (10 MB, like `maxJsonBodyBytes`).
@@ -66,8 +73,33 @@ const recover = <E>(cause: Cause.Cause<E>): Effect.Effect<never, E | EdgeError> 
   return Effect.logError("unhandled defect", cause).pipe(Effect.zipRight(Effect.fail(new Errors.InternalError())))
 }
 
-const isAcceptedBody = (contentType: string) =>
-  contentType.includes("application/json") || contentType.includes("multipart/form-data")
+/** `METHOD path` patterns of the endpoints whose payload the domain declares as multipart. */
+const multipartRoutes: ReadonlyArray<{ readonly method: string; readonly path: RegExp }> = (() => {
+  const routes: Array<{ readonly method: string; readonly path: RegExp }> = []
+  HttpApi.reflect(DastyarApi, {
+    onGroup: () => {},
+    onEndpoint: ({ endpoint }) => {
+      const multipart = Option.exists(
+        endpoint.payloadSchema,
+        (schema) => HttpApiSchema.getMultipart(schema.ast) !== undefined
+      )
+      if (!multipart) return
+      const pattern = endpoint.path.split("/").map((segment) => segment.startsWith(":") ? "[^/]+" : segment)
+      routes.push({ method: endpoint.method, path: new RegExp(`^${pattern.join("/")}/?$`) })
+    }
+  })
+  return routes
+})()
+
+const acceptsMultipart = (method: string, url: string) => {
+  const path = url.split("?")[0] ?? ""
+  return multipartRoutes.some((route) => route.method === method && route.path.test(path))
+}
+
+/** JSON everywhere; multipart only where the domain declares a multipart payload. */
+const isAcceptedBody = (contentType: string, method: string, url: string) =>
+  contentType.includes("application/json") ||
+  (contentType.includes("multipart/form-data") && acceptsMultipart(method, url))
 
 /** Refuses, before routing, bodies the API can never accept. */
 const checkRequestShape = Effect.gen(function*() {
@@ -75,7 +107,8 @@ const checkRequestShape = Effect.gen(function*() {
   if (!HttpMethod.hasBody(request.method)) return
   const contentType = request.headers["content-type"]?.toLowerCase()
   const length = Number(request.headers["content-length"] ?? "0")
-  if (contentType !== undefined && !isAcceptedBody(contentType) && length > 0) {
+  const hasBody = length > 0 || request.headers["transfer-encoding"] !== undefined
+  if (contentType !== undefined && hasBody && !isAcceptedBody(contentType, request.method, request.url)) {
     return yield* new Errors.UnsupportedContentType()
   }
   if (contentType !== undefined && contentType.includes("application/json") && length > maxJsonBodyBytes) {
