@@ -5,7 +5,7 @@ import { failure, errorFields, success } from "./Envelope"
 export const Health = Schema.Struct({ status: Schema.Literal("up", "ready") }).annotations({ identifier: "Health" })
 
 export class NotReady extends Schema.TaggedError<NotReady>()("NotReady", errorFields) {}
-export const NotReadyResponse = failure(NotReady, { status: 503, code: "service.not_ready", message: "internal.error" })
+export const NotReadyResponse = failure(NotReady, { status: 503, code: "service.not_ready" })
 
 /** Probes for load balancers and orchestrators; no key. */
 export class SystemApi extends HttpApiGroup.make("system")

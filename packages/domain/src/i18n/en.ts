@@ -15,6 +15,7 @@ export const en = {
   "route.not_found": "No such route",
   "endpoint.not_implemented": "This endpoint is not implemented yet",
   "internal.error": "Internal server error",
+  "service.not_ready": "The service is starting or cannot reach its database",
   "rate_limit.exceeded": "ThrottlerException: Too Many Requests",
   "api_key.invalid": "Invalid or revoked API key",
   "admin_token.invalid": "Invalid operator token",

@@ -12,6 +12,7 @@ export const fa: Catalog = {
   "route.not_found": "چنین مسیری وجود ندارد",
   "endpoint.not_implemented": "این نقطهٔ پایانی هنوز پیاده‌سازی نشده است",
   "internal.error": "خطای داخلی سرور",
+  "service.not_ready": "سرویس در حال راه‌اندازی است یا به پایگاه داده دسترسی ندارد",
   // The spec fixes this text; clients may match it, so it is not translated.
   "rate_limit.exceeded": "ThrottlerException: Too Many Requests",
   "api_key.invalid": "کلید API نامعتبر است یا باطل شده است",

@@ -1469,7 +1469,7 @@ export interface components {
                 message: string;
             };
         };
-        /** @description 503 internal.error */
+        /** @description 503 service.not_ready */
         NotReadyResponse: {
             data: null;
             response: {
@@ -4122,7 +4122,7 @@ export interface operations {
                     "application/json": components["schemas"]["InternalErrorResponse"];
                 };
             };
-            /** @description 503 internal.error */
+            /** @description 503 service.not_ready */
             503: {
                 headers: {
                     [name: string]: unknown;

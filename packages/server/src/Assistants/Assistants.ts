@@ -63,27 +63,11 @@ export class Assistants extends Effect.Service<Assistants>()("Assistants", {
     const sql = yield* SqlClient.SqlClient
     const lifecycle = yield* PersistedQueue.make({ name: "assistant-lifecycle", schema: LifecycleTask })
 
-    const toResponse = (row: AssistantRow, planLimits: Domain.Assistant["planLimits"]): Domain.Assistant => ({
-      id: row.id,
-      name: row.name,
-      instruction: row.instruction,
-      model: row.model,
-      reasoning: row.reasoning,
-      status: row.status,
-      description: row.description,
-      personality: row.personality,
-      language: row.language,
-      identitySettings: row.identitySettings,
-      ragK: row.ragK,
-      maxOutputTokens: row.maxOutputTokens,
-      imageDetail: row.imageDetail,
-      operatorsCanViewCustomerFiles: row.operatorsCanViewCustomerFiles,
-      avatarUrl: row.avatarUrl,
-      acceptVoice: row.acceptVoice,
-      productSearch: row.productSearch,
-      planLimits,
-      createdAt: row.createdAt
-    })
+    /** The public view: the row without its account and status reason, plus the plan's limits. */
+    const toResponse = (
+      { accountId: _accountId, statusReason: _statusReason, ...assistant }: AssistantRow,
+      planLimits: Domain.Assistant["planLimits"]
+    ): Domain.Assistant => ({ ...assistant, planLimits })
 
     const planLimitsOf = (plan: string) => ({ products: catalog.productLimit(plan) })
 

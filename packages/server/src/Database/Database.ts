@@ -26,7 +26,7 @@ const naming = {
 } as const
 
 /** Opens PGlite in `dataDir` (or in memory) and closes it with the scope. */
-export const openPglite = (dataDir: string | undefined) =>
+const openPglite = (dataDir: string | undefined) =>
   Effect.acquireRelease(
     Effect.tryPromise({
       try: async () => {
