@@ -17,6 +17,7 @@ import * as HttpApi from "./Http/Api"
 import { ModelCatalog } from "./Models/ModelCatalog"
 import * as Logging from "./Logging"
 import * as Queue from "./Queue/Queue"
+import * as Embedders from "./Search/Embedders"
 import * as Telemetry from "./Telemetry"
 
 const DatabaseLive = Migrator.layer.pipe(Layer.provideMerge(Database.layer))
@@ -26,7 +27,8 @@ const ServicesLive = Layer.mergeAll(
   AccountsRepo.Default,
   FoldersRepo.Default,
   ModelCatalog.Default,
-  AdminToken.Default
+  AdminToken.Default,
+  Embedders.layer
 ).pipe(
   Layer.provideMerge(Queue.layer),
   Layer.provideMerge(DatabaseLive)

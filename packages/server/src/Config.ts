@@ -17,6 +17,16 @@ export class AppConfig extends Effect.Service<AppConfig>()("AppConfig", {
     configFile: Config.option(Config.string("DASTYAR_CONFIG")),
     redisUrl: Config.option(Config.string("REDIS_URL")),
     seedDemo: Config.boolean("DASTYAR_SEED_DEMO").pipe(Config.withDefault(true)),
-    logLevel: Config.logLevel("DASTYAR_LOG_LEVEL").pipe(Config.withDefault(LogLevel.Info))
+    logLevel: Config.logLevel("DASTYAR_LOG_LEVEL").pipe(Config.withDefault(LogLevel.Info)),
+    /** Product search on or off for the deployment; writes and reads work either way. */
+    searchEnabled: Config.boolean("DASTYAR_SEARCH_ENABLED").pipe(Config.withDefault(true)),
+    /** An OpenAI-compatible `/v1/embeddings` provider; the built-in offline embedder when unset. */
+    embeddings: Config.all({
+      baseUrl: Config.option(Config.string("DASTYAR_EMBEDDINGS_BASE_URL")),
+      model: Config.string("DASTYAR_EMBEDDINGS_MODEL").pipe(Config.withDefault("text-embedding-3-small")),
+      apiKey: Config.option(Config.redacted("DASTYAR_EMBEDDINGS_API_KEY")),
+      dimensions: Config.option(Config.integer("DASTYAR_EMBEDDINGS_DIMENSIONS")),
+      batchSize: Config.integer("DASTYAR_EMBEDDINGS_BATCH_SIZE").pipe(Config.withDefault(64))
+    })
   })
 }) {}

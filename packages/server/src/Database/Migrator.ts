@@ -3,12 +3,22 @@ import { Migrator } from "@effect/sql"
 import { PgMigrator } from "@effect/sql-pg"
 import * as Layer from "effect/Layer"
 import core from "./migrations/0001_core"
+import catalog from "./migrations/0002_catalog"
+import knowledge from "./migrations/0003_knowledge"
+import conversations from "./migrations/0004_conversations"
+import content from "./migrations/0005_content"
+import channels from "./migrations/0006_channels"
 
 export const migrations = Migrator.fromRecord({
-  "0001_core": core
+  "0001_core": core,
+  "0002_catalog": catalog,
+  "0003_knowledge": knowledge,
+  "0004_conversations": conversations,
+  "0005_content": content,
+  "0006_channels": channels
 })
 
 export const layer = PgMigrator.layer({ loader: migrations }).pipe(Layer.orDie)
 
 /** The id of the newest migration; `/ready` compares the database against it. */
-export const latestMigration = 1
+export const latestMigration = 6

@@ -1,0 +1,33 @@
+/**
+ * Text embeddings behind one service. Every vector is stored with the
+ * `modelId` that made it and only vectors of the current `modelId` are ever
+ * compared, so changing the embedder re-indexes instead of mixing two spaces.
+ */
+import * as Context from "effect/Context"
+import type * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+
+export class EmbedderError extends Schema.TaggedError<EmbedderError>()("EmbedderError", {
+  message: Schema.String,
+  /** True when retrying later may succeed (429, 5xx, network). */
+  transient: Schema.Boolean
+}) {}
+
+export interface Embeddings {
+  /** One vector per input text, in input order, each of length 1 (cosine-ready). */
+  readonly vectors: ReadonlyArray<ReadonlyArray<number>>
+  /** Tokens the provider counted (estimated for the offline embedder); feeds the cost ledger. */
+  readonly tokens: number
+}
+
+export interface EmbedderShape {
+  /** Names the vector space: provider, model and dimensions. */
+  readonly modelId: string
+  readonly embed: (texts: ReadonlyArray<string>) => Effect.Effect<Embeddings, EmbedderError>
+}
+
+export class Embedder extends Context.Tag("Embedder")<Embedder, EmbedderShape>() {}
+
+/** pgvector's text form of a vector, for `${literal}::vector` parameters. */
+export const vectorLiteral = (vector: ReadonlyArray<number>): string =>
+  `[${vector.map((x) => (Number.isFinite(x) ? x.toPrecision(7) : "0")).join(",")}]`
