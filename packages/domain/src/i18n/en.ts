@@ -29,6 +29,11 @@ export const en = {
   "chat.assistant_not_found": "Assistant not found",
   "chat.model_unavailable": "The assistant's model is not available right now; select a usable model and retry",
   "chat.voice_disabled": "This assistant does not accept voice messages",
+  "chat.conversation_not_found": "Conversation not found for this assistant and principal",
+  "chat.assistant_not_active": "The assistant is not active; only active assistants can chat",
+  "chat.attachment_invalid": "An attachment is not a supported voice note or image, or is too large",
+  "chat.transcription_unavailable": "Voice notes cannot be transcribed right now; send the message as text",
+  "chat.quota_exhausted": "The account's monthly token allowance is spent",
   "documents.unsupported_file_type": "Unsupported file type",
   "products.external_id_taken": "A product with this externalId already exists; use PUT to upsert",
   "products.not_found": "Product not found",
@@ -61,7 +66,8 @@ export const en = {
   "constraint.reservedAttribute": "uses a reserved attribute name ({name}); use the product field instead",
   "constraint.attributeValue": "must be a string of at most 500 characters, a number or a boolean",
   "constraint.cursor": "is not a valid cursor",
-  "constraint.json": "must be valid JSON"
+  "constraint.json": "must be valid JSON",
+  "constraint.base64": "must be base64-encoded data"
 } as const
 
 export type MessageKey = keyof typeof en

@@ -27,6 +27,11 @@ export const fa: Catalog = {
   "chat.assistant_not_found": "دستیار پیدا نشد",
   "chat.model_unavailable": "مدل دستیار اکنون در دسترس نیست؛ یک مدل قابل استفاده انتخاب کنید و دوباره تلاش کنید",
   "chat.voice_disabled": "این دستیار پیام صوتی نمی‌پذیرد",
+  "chat.conversation_not_found": "گفتگویی با این شناسه برای این دستیار و این کاربر پیدا نشد",
+  "chat.assistant_not_active": "دستیار فعال نیست؛ فقط دستیارهای فعال می‌توانند گفتگو کنند",
+  "chat.attachment_invalid": "پیوست، پیام صوتی یا تصویر پشتیبانی‌شده نیست یا بیش از حد بزرگ است",
+  "chat.transcription_unavailable": "اکنون امکان تبدیل پیام صوتی به متن نیست؛ پیام را به صورت متنی بفرستید",
+  "chat.quota_exhausted": "سهمیهٔ توکن ماهانهٔ این حساب تمام شده است",
   "documents.unsupported_file_type": "نوع فایل پشتیبانی نمی‌شود",
   "products.external_id_taken": "محصولی با این externalId وجود دارد؛ برای درج یا جایگزینی از PUT استفاده کنید",
   "products.not_found": "محصول پیدا نشد",
@@ -58,5 +63,6 @@ export const fa: Catalog = {
   "constraint.reservedAttribute": "از نام ویژگی رزروشده ({name}) استفاده می‌کند؛ به‌جای آن از فیلد محصول استفاده کنید",
   "constraint.attributeValue": "باید رشته‌ای با حداکثر ۵۰۰ نویسه، عدد یا مقدار بولی باشد",
   "constraint.cursor": "نشانگر صفحه معتبر نیست",
-  "constraint.json": "باید JSON معتبر باشد"
+  "constraint.json": "باید JSON معتبر باشد",
+  "constraint.base64": "باید داده‌ای با کدگذاری base64 باشد"
 }
