@@ -3,6 +3,8 @@
  * returning the envelope's typed `data` and throwing `DastyarApiError` on
  * every non-2xx answer. `raw` is the typed openapi-fetch client for the rest.
  */
+import { type DocumentsClient, makeDocumentsClient } from "./Documents"
+import { makeProductsClient, type ProductsClient } from "./Products"
 import { createRawClient, type RawClient, type RawClientOptions } from "./RawClient"
 import type {
   Account,
@@ -31,6 +33,10 @@ export interface DastyarClient {
   readonly models: {
     readonly list: () => Promise<ModelList>
   }
+  /** An assistant's product catalog. */
+  readonly products: ProductsClient
+  /** An assistant's knowledge base: uploads, ingest jobs and documents. */
+  readonly documents: DocumentsClient
   /** The operator API; needs `adminToken`. */
   readonly admin: {
     readonly createAccount: (body: AccountCreate) => Promise<Account>
@@ -56,6 +62,8 @@ export const createDastyarClient = (options: DastyarClientOptions): DastyarClien
     raw,
     assistants: { list: () => unwrap(raw.GET("/v1/assistants")) },
     models: { list: () => unwrap(raw.GET("/v1/models")) },
+    products: makeProductsClient(raw),
+    documents: makeDocumentsClient(raw),
     admin: {
       createAccount: (body) => unwrap(raw.POST("/admin/v1/accounts", { body })),
       deleteAccount: (accountId) => unwrapNull(raw.DELETE("/admin/v1/accounts/{accountId}", account(accountId))),

@@ -1,5 +1,20 @@
 export * from "./EffectClient"
+export * from "./EffectDocuments"
+export * from "./EffectProducts"
 export { DastyarApiError, type DastyarApiErrorInit } from "./DastyarApiError"
+export { type DocumentsClient, type UploadOptions } from "./Documents"
+export {
+  type FileInput,
+  FileTooLargeError,
+  maxFileBytes,
+  maxFilesPerUpload,
+  type NamedData,
+  toUploadPart,
+  type UploadPart
+} from "./DocumentFiles"
+export { isFinal, JobWaitTimeoutError, type WaitOptions } from "./JobPolling"
+export { type BatchLimits, type ImportCounts, importBatches, importLimits, jsonBytes } from "./ProductBatches"
+export { type ImportAllOptions, type ImportedBatch, maxBulkDelete, type ProductListQuery, type ProductsClient } from "./Products"
 export { createDastyarClient, type DastyarClient, type DastyarClientOptions } from "./PromiseClient"
 export { createRawClient, type RawClient, type RawClientOptions } from "./RawClient"
 export { type Fetch, type RetryOptions } from "./RetryOn429"

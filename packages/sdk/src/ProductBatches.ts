@@ -1,0 +1,65 @@
+/**
+ * Splitting a product feed into import requests the server accepts: at most
+ * 1,000 products and at most the products body limit (3 MB) per request,
+ * measured as the exact UTF-8 size of the JSON body that will be sent.
+ */
+import { maxBodyBytes } from "@dastyar/domain/Products"
+
+export interface BatchLimits {
+  /** Products per request; the server takes up to 1,000. */
+  readonly maxItems: number
+  /** Bytes of the JSON body `{"products":[…]}`; the server refuses more than 3 MB. */
+  readonly maxBytes: number
+}
+
+export const importLimits: BatchLimits = { maxItems: 1000, maxBytes: maxBodyBytes }
+
+const encoder = new TextEncoder()
+
+/** UTF-8 bytes of a value's JSON text (what `fetch` sends for it). */
+export const jsonBytes = (value: unknown): number => encoder.encode(JSON.stringify(value)).length
+
+/** `{"products":[]}`: the body around the elements. */
+const envelopeBytes = jsonBytes({ products: [] })
+
+/**
+ * The products in order, cut into batches within both limits. A product too
+ * large to fit any body goes alone, so the server names the problem (413).
+ */
+export const importBatches = <P>(
+  products: Iterable<P>,
+  limits: Partial<BatchLimits> = {}
+): Array<Array<P>> => {
+  const maxItems = limits.maxItems ?? importLimits.maxItems
+  const maxBytes = limits.maxBytes ?? importLimits.maxBytes
+  const batches: Array<Array<P>> = []
+  let current: Array<P> = []
+  let currentBytes = envelopeBytes
+  for (const product of products) {
+    const bytes = jsonBytes(product)
+    // Every element after the first adds a comma.
+    if (current.length > 0 && (current.length >= maxItems || currentBytes + 1 + bytes > maxBytes)) {
+      batches.push(current)
+      current = []
+      currentBytes = envelopeBytes
+    }
+    currentBytes += current.length === 0 ? bytes : 1 + bytes
+    current.push(product)
+  }
+  if (current.length > 0) batches.push(current)
+  return batches
+}
+
+export interface ImportCounts {
+  readonly created: number
+  readonly updated: number
+  readonly unchanged: number
+}
+
+export const noCounts: ImportCounts = { created: 0, updated: 0, unchanged: 0 }
+
+export const addCounts = (left: ImportCounts, right: ImportCounts): ImportCounts => ({
+  created: left.created + right.created,
+  updated: left.updated + right.updated,
+  unchanged: left.unchanged + right.unchanged
+})

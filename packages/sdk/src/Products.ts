@@ -1,0 +1,170 @@
+/**
+ * The promise client's product methods: one per route of the catalog, plus
+ * iteration over every page and a whole-feed import that batches within the
+ * server's limits. All take the assistant's id (`assistantCode`) first.
+ */
+import { chunksOf } from "./Chunks"
+import { addCounts, type BatchLimits, type ImportCounts, importBatches, noCounts } from "./ProductBatches"
+import { present } from "./Present"
+import type { RawClient } from "./RawClient"
+import type {
+  Product,
+  ProductBulkDeleteResult,
+  ProductCreate,
+  ProductImportResult,
+  ProductPage,
+  ProductPatch,
+  ProductReplace,
+  ProductSearch,
+  ProductSearchList
+} from "./Schemas"
+import { unwrap, unwrapNull } from "./Unwrap"
+
+export interface ProductListQuery {
+  /** 1 to 200; default 50. */
+  readonly limit?: number | undefined
+  /** `nextCursor` of the previous page. */
+  readonly cursor?: string | undefined
+  /** Part of the title or externalId. */
+  readonly q?: string | undefined
+  readonly category?: string | undefined
+  readonly state?: "pending" | "synced" | "failed" | undefined
+}
+
+export interface ImportAllOptions {
+  /** Smaller limits than the server's (1,000 products, 3 MB); larger ones are the caller's risk. */
+  readonly limits?: Partial<BatchLimits> | undefined
+  /** Called after each batch is stored, e.g. for progress. */
+  readonly onBatch?: ((batch: ImportedBatch) => void) | undefined
+}
+
+export interface ImportedBatch {
+  /** 0-based. */
+  readonly index: number
+  readonly batches: number
+  readonly size: number
+  readonly result: ProductImportResult
+}
+
+/** The per-request maximum of `POST /products/delete`. */
+export const maxBulkDelete = 1000
+
+export interface ProductsClient {
+  /** 409 `products.external_id_taken` if it exists: use `replace` to upsert. */
+  readonly create: (assistantCode: string, product: ProductCreate) => Promise<Product>
+  /** 404 `products.not_found` if there is none. */
+  readonly get: (assistantCode: string, externalId: string) => Promise<Product>
+  /** Creates or fully replaces: a field not sent is cleared. */
+  readonly replace: (assistantCode: string, externalId: string, product: ProductReplace) => Promise<Product>
+  /** Only the fields sent change; null clears a nullable field. */
+  readonly update: (assistantCode: string, externalId: string, patch: ProductPatch) => Promise<Product>
+  readonly delete: (assistantCode: string, externalId: string) => Promise<null>
+  /** One page; pass its `nextCursor` for the next one. */
+  readonly list: (assistantCode: string, query?: ProductListQuery) => Promise<ProductPage>
+  /** Every page from the first (or from `query.cursor`) to the last, following `nextCursor`. */
+  readonly pages: (assistantCode: string, query?: ProductListQuery) => AsyncIterable<ProductPage>
+  /** Every product of every page, in order of first creation. */
+  readonly all: (assistantCode: string, query?: ProductListQuery) => AsyncIterable<Product>
+  /** One import request: up to 1,000 products and 3 MB, all or nothing. */
+  readonly import: (assistantCode: string, products: ReadonlyArray<ProductCreate>) => Promise<ProductImportResult>
+  /**
+   * Any number of products, sent in order in as many import requests as the
+   * limits need, with the counts summed. Each request is all or nothing; when
+   * one fails, the batches before it stay stored and the error is thrown.
+   */
+  readonly importAll: (
+    assistantCode: string,
+    products: Iterable<ProductCreate>,
+    options?: ImportAllOptions
+  ) => Promise<ImportCounts>
+  /** Deletes by externalId in requests of up to 1,000; unknown ids count as `notFound`. */
+  readonly bulkDelete: (assistantCode: string, externalIds: ReadonlyArray<string>) => Promise<ProductBulkDeleteResult>
+  /** Hybrid keyword and meaning search, best first. */
+  readonly search: (assistantCode: string, search: ProductSearch) => Promise<ProductSearchList>
+}
+
+const listQuery = (query: ProductListQuery) => ({
+  // The query string carries the number as text.
+  ...present("limit", query.limit === undefined ? undefined : String(query.limit)),
+  ...present("cursor", query.cursor),
+  ...present("q", query.q),
+  ...present("category", query.category),
+  ...present("state", query.state)
+})
+
+export const makeProductsClient = (raw: RawClient): ProductsClient => {
+  const onAssistant = (assistantCode: string) => ({ params: { path: { assistantCode } } })
+  const onProduct = (assistantCode: string, externalId: string) => ({ params: { path: { assistantCode, externalId } } })
+
+  const list = (assistantCode: string, query: ProductListQuery = {}) =>
+    unwrap(raw.GET("/v1/assistants/{assistantCode}/products", {
+      params: { path: { assistantCode }, query: listQuery(query) }
+    }))
+
+  async function* pages(assistantCode: string, query: ProductListQuery = {}): AsyncGenerator<ProductPage> {
+    let cursor = query.cursor
+    do {
+      const page = await list(assistantCode, { ...query, cursor })
+      yield page
+      cursor = page.nextCursor ?? undefined
+    } while (cursor !== undefined)
+  }
+
+  async function* all(assistantCode: string, query: ProductListQuery = {}): AsyncGenerator<Product> {
+    for await (const page of pages(assistantCode, query)) yield* page.list
+  }
+
+  const importOnce = (assistantCode: string, products: ReadonlyArray<ProductCreate>) =>
+    unwrap(raw.POST("/v1/assistants/{assistantCode}/products/import", {
+      ...onAssistant(assistantCode),
+      body: { products: [...products] }
+    }))
+
+  return {
+    create: (assistantCode, body) =>
+      unwrap(raw.POST("/v1/assistants/{assistantCode}/products", { ...onAssistant(assistantCode), body })),
+    get: (assistantCode, externalId) =>
+      unwrap(raw.GET("/v1/assistants/{assistantCode}/products/{externalId}", onProduct(assistantCode, externalId))),
+    replace: (assistantCode, externalId, body) =>
+      unwrap(raw.PUT("/v1/assistants/{assistantCode}/products/{externalId}", {
+        ...onProduct(assistantCode, externalId),
+        body
+      })),
+    update: (assistantCode, externalId, body) =>
+      unwrap(raw.PATCH("/v1/assistants/{assistantCode}/products/{externalId}", {
+        ...onProduct(assistantCode, externalId),
+        body
+      })),
+    delete: (assistantCode, externalId) =>
+      unwrapNull(raw.DELETE("/v1/assistants/{assistantCode}/products/{externalId}", onProduct(assistantCode, externalId))),
+    list,
+    pages,
+    all,
+    import: importOnce,
+    importAll: async (assistantCode, products, options = {}) => {
+      const batches = importBatches(products, options.limits)
+      let total = noCounts
+      for (const [index, batch] of batches.entries()) {
+        const result = await importOnce(assistantCode, batch)
+        total = addCounts(total, result)
+        options.onBatch?.({ index, batches: batches.length, size: batch.length, result })
+      }
+      return total
+    },
+    bulkDelete: async (assistantCode, externalIds) => {
+      let deleted = 0
+      let notFound = 0
+      for (const chunk of chunksOf(externalIds, maxBulkDelete)) {
+        const result = await unwrap(raw.POST("/v1/assistants/{assistantCode}/products/delete", {
+          ...onAssistant(assistantCode),
+          body: { externalIds: chunk }
+        }))
+        deleted += result.deleted
+        notFound += result.notFound
+      }
+      return { deleted, notFound }
+    },
+    search: (assistantCode, body) =>
+      unwrap(raw.POST("/v1/assistants/{assistantCode}/products/search", { ...onAssistant(assistantCode), body }))
+  }
+}
