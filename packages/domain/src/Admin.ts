@@ -8,7 +8,8 @@ import * as Schema from "effect/Schema"
 import { Assistant, AssistantId, IdentitySettings, ImageDetail, Personality } from "./Assistants"
 import { AccountId, AdminAuth, ApiKeyId } from "./Auth"
 import * as Constraint from "./Constraint"
-import { errorFields, failure, success } from "./Envelope"
+import * as Content from "./Content"
+import { errorFields, failure, ListOf, success } from "./Envelope"
 import { AssistantNotFoundResponse } from "./Errors"
 import { token } from "./i18n"
 
@@ -207,4 +208,45 @@ export class AdminApi extends HttpApiGroup.make("admin")
   .middleware(AdminAuth)
   .prefix("/admin/v1")
   .annotate(OpenApi.Description, "Operator API (the console): accounts, API keys, assistants and folders. Bearer operator token.")
+{}
+
+/** Site articles, written by the operator (drafts never reach the public content routes). */
+export class AdminContentApi extends HttpApiGroup.make("adminContent")
+  .add(
+    HttpApiEndpoint.get("listArticles", "/content/articles")
+      .annotate(OpenApi.Summary, "List articles, drafts included")
+      .setUrlParams(Content.AdminArticleListQuery)
+      .addSuccess(success(ListOf(Content.AdminArticleSummary), { identifier: "AdminArticleListResponse" }))
+      .annotate(
+        OpenApi.Description,
+        "Every article (optionally of one `type`, `status` or `language`), most recently updated first, without bodies. " +
+          "`limit` 1 to 500 (default 100), `offset`; `count` is the number of all matching articles."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("getArticle")`/content/${Content.typePath}/articles/${Content.slugPath}`
+      .annotate(OpenApi.Summary, "Get an article, draft or published")
+      .addSuccess(success(Content.AdminArticle, { identifier: "AdminArticleResponse" }))
+      .addError(Content.ArticleNotFoundResponse)
+  )
+  .add(
+    HttpApiEndpoint.put("putArticle")`/content/${Content.typePath}/articles/${HttpApiSchema.param("slug", Content.Slug)}`
+      .annotate(OpenApi.Summary, "Create or replace an article")
+      .setPayload(Content.ArticleWrite)
+      .addSuccess(success(Content.ArticleWritten, { identifier: "ArticleWrittenResponse" }))
+      .annotate(
+        OpenApi.Description,
+        "Full replacement by type and slug (a field not sent is cleared). The Markdown is rendered to sanitised HTML. " +
+          "Sending the stored fields again changes nothing (`outcome: unchanged`, `updatedAt` kept)."
+      )
+  )
+  .add(
+    HttpApiEndpoint.del("deleteArticle")`/content/${Content.typePath}/articles/${Content.slugPath}`
+      .annotate(OpenApi.Summary, "Delete an article")
+      .addSuccess(success(Schema.Null, { identifier: "ArticleDeletedResponse" }))
+      .addError(Content.ArticleNotFoundResponse)
+  )
+  .middleware(AdminAuth)
+  .prefix("/admin/v1")
+  .annotate(OpenApi.Description, "Operator API: site articles for the public content routes. Bearer operator token.")
 {}

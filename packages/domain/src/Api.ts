@@ -4,9 +4,10 @@
  * derive from this value.
  */
 import { HttpApi, OpenApi } from "@effect/platform"
-import { AdminApi } from "./Admin"
+import { AdminApi, AdminContentApi } from "./Admin"
 import { AssistantsApi } from "./Assistants"
 import { ChatApi } from "./Chat"
+import { ContentApi } from "./Content"
 import { DocumentsApi } from "./Documents"
 import {
   BodyTooDeepResponse,
@@ -42,7 +43,7 @@ const integerHeader = (description: string) => ({ description, schema: { type: "
 const documentRateLimitHeaders = (spec: Record<string, unknown>): Record<string, unknown> => {
   const components = isRecord(spec.components) ? spec.components : {}
   const headers = {
-    "X-RateLimit-Limit": integerHeader("Requests allowed per key and route in the window"),
+    "X-RateLimit-Limit": integerHeader("Requests allowed in the window: per key and route, or per client IP on the content routes"),
     "X-RateLimit-Remaining": integerHeader("Requests left in the current window"),
     "X-RateLimit-Reset": integerHeader("Seconds until the window resets"),
     "Retry-After": integerHeader("Seconds to wait before retrying (60)")
@@ -52,7 +53,9 @@ const documentRateLimitHeaders = (spec: Record<string, unknown>): Record<string,
   for (const [path, item] of Object.entries(paths)) {
     if (!path.startsWith("/v1/") || !isRecord(item)) continue
     for (const operation of Object.values(item)) {
-      if (!isRecord(operation) || !Array.isArray(operation.security) || !isRecord(operation.responses)) continue
+      // Key-protected routes, and the content routes (limited per client IP).
+      const limited = path.startsWith("/v1/content/") || (isRecord(operation) && Array.isArray(operation.security))
+      if (!isRecord(operation) || !limited || !isRecord(operation.responses)) continue
       for (const [status, response] of Object.entries(operation.responses)) {
         if (!isRecord(response) || status === "401") continue
         response.headers = status === "429"
@@ -85,6 +88,8 @@ export class DastyarApi extends HttpApi.make("dastyar")
   .add(DocumentsApi)
   .add(ProductsApi)
   .add(AdminApi)
+  .add(ContentApi)
+  .add(AdminContentApi)
   .add(SystemApi)
   .addError(ValidationFailedResponse)
   .addError(MalformedJsonResponse)

@@ -8,6 +8,7 @@ import { AccountsRepo } from "./Accounts/AccountsRepo"
 import { Assistants } from "./Assistants/Assistants"
 import * as LifecycleWorker from "./Assistants/LifecycleWorker"
 import { AdminToken } from "./Bootstrap/AdminToken"
+import { Articles } from "./Content/Articles"
 import * as DemoSeed from "./Bootstrap/DemoSeed"
 import { AppConfig } from "./Config"
 import * as Database from "./Database/Database"
@@ -28,6 +29,7 @@ const ServicesLive = Layer.mergeAll(
   FoldersRepo.Default,
   ModelCatalog.Default,
   AdminToken.Default,
+  Articles.Default,
   Embedders.layer
 ).pipe(
   Layer.provideMerge(Queue.layer),

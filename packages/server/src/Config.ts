@@ -14,6 +14,16 @@ export class AppConfig extends Effect.Service<AppConfig>()("AppConfig", {
       Config.validate({ message: "must be a positive integer", validation: (n) => n > 0 }),
       Config.withDefault(60)
     ),
+    /** Public content routes: requests per minute per client IP, one count for all of them. */
+    contentRateLimitPerMinute: Config.integer("DASTYAR_CONTENT_RATE_LIMIT_PER_MINUTE").pipe(
+      Config.validate({ message: "must be a positive integer", validation: (n) => n > 0 }),
+      Config.withDefault(1200)
+    ),
+    /** Proxy hops in front of the service; only then is the client IP read from `X-Forwarded-For`. */
+    trustProxy: Config.integer("DASTYAR_TRUST_PROXY").pipe(
+      Config.validate({ message: "must be the number of proxy hops (0 or more)", validation: (n) => n >= 0 }),
+      Config.withDefault(0)
+    ),
     configFile: Config.option(Config.string("DASTYAR_CONFIG")),
     redisUrl: Config.option(Config.string("REDIS_URL")),
     seedDemo: Config.boolean("DASTYAR_SEED_DEMO").pipe(Config.withDefault(true)),

@@ -4,6 +4,7 @@ import { HttpApiBuilder, HttpApiScalar } from "@effect/platform"
 import * as Layer from "effect/Layer"
 import { AdminHttpLive } from "../Admin/Http"
 import { AssistantsHttpLive } from "../Assistants/Http"
+import { AdminContentHttpLive, ContentHttpLive, ContentRateLimitLive } from "../Content/Http"
 import { ModelsHttpLive } from "../Models/Http"
 import { ChatHttpLive, DocumentsHttpLive, ProductsHttpLive } from "../Placeholders/Http"
 import { SystemHttpLive } from "../System/Http"
@@ -19,10 +20,12 @@ const groups = Layer.mergeAll(
   SystemHttpLive,
   ProductsHttpLive,
   DocumentsHttpLive,
-  ChatHttpLive
+  ChatHttpLive,
+  ContentHttpLive,
+  AdminContentHttpLive
 )
 
-const middlewares = Layer.mergeAll(ApiKeyAuthLive, AdminAuthLive).pipe(
+const middlewares = Layer.mergeAll(ApiKeyAuthLive, AdminAuthLive, ContentRateLimitLive).pipe(
   Layer.provide(RateLimit.Default),
   Layer.provide(layerLimiter)
 )

@@ -1,5 +1,7 @@
 /**
- * Per-key, per-route rate limit (fixed one-minute window), and its headers:
+ * Rate limits (fixed one-minute window): per key and route for the API, per
+ * route family for routes without a key (content per client IP, hooks per
+ * connection); and their headers:
  * `X-RateLimit-*` on every response that got past it, `Retry-After` on a 429.
  * The store is in memory, or Redis when `REDIS_URL` is set so several
  * instances share one exact count.
@@ -23,39 +25,52 @@ export class RateLimit extends Effect.Service<RateLimit>()("RateLimit", {
     const limiter = yield* RateLimiter.RateLimiter
     const { rateLimitPerMinute } = yield* AppConfig
 
+    /** Counts one request against `key`'s window; the headers (or the 429) follow from the result. */
+    const count = (key: string, limit: number) =>
+      Effect.gen(function*() {
+        const result = yield* limiter.consume({ algorithm: "fixed-window", onExceeded: "fail", window, limit, key }).pipe(
+          Effect.map(Option.some),
+          Effect.catchAll((error) =>
+            error.reason === "Exceeded"
+              ? HttpApp.appendPreResponseHandler((_, response) =>
+                Effect.succeed(HttpServerResponse.setHeader(response, "retry-after", retryAfterSeconds))
+              ).pipe(Effect.zipRight(new Errors.TooManyRequests()))
+              // A store outage must not take the API down with it: let the request through.
+              : Effect.logWarning("rate limit store unavailable; request not counted", error).pipe(
+                Effect.as(Option.none<RateLimiter.ConsumeResult>())
+              )
+          )
+        )
+        if (Option.isNone(result)) return
+        const { remaining, resetAfter } = result.value
+        yield* HttpApp.appendPreResponseHandler((_, response) =>
+          Effect.succeed(
+            response.status === 429 ? response : HttpServerResponse.setHeaders(response, {
+              "x-ratelimit-limit": String(limit),
+              "x-ratelimit-remaining": String(Math.max(0, remaining)),
+              "x-ratelimit-reset": String(Math.max(1, Math.ceil(Duration.toSeconds(resetAfter))))
+            })
+          )
+        )
+      })
+
     /**
      * Counts one request of `subject` (e.g. an API key id) on the current route
      * template, so `/assistants/a/products` and `/assistants/b/products` share a count.
      */
     const consume = Effect.fn("RateLimit.consume")(function*(subject: string, limit: number = rateLimitPerMinute) {
       const route = yield* HttpRouter.RouteContext
-      const key = `${subject}:${route.route.method}:${route.route.path}`
-      const result = yield* limiter.consume({ algorithm: "fixed-window", onExceeded: "fail", window, limit, key }).pipe(
-        Effect.map(Option.some),
-        Effect.catchAll((error) =>
-          error.reason === "Exceeded"
-            ? HttpApp.appendPreResponseHandler((_, response) =>
-              Effect.succeed(HttpServerResponse.setHeader(response, "retry-after", retryAfterSeconds))
-            ).pipe(Effect.zipRight(new Errors.TooManyRequests()))
-            // A store outage must not take the API down with it: let the request through.
-            : Effect.logWarning("rate limit store unavailable; request not counted", error).pipe(
-              Effect.as(Option.none<RateLimiter.ConsumeResult>())
-            )
-        )
-      )
-      if (Option.isNone(result)) return
-      const { remaining, resetAfter } = result.value
-      yield* HttpApp.appendPreResponseHandler((_, response) =>
-        Effect.succeed(
-          response.status === 429 ? response : HttpServerResponse.setHeaders(response, {
-            "x-ratelimit-limit": String(limit),
-            "x-ratelimit-remaining": String(Math.max(0, remaining)),
-            "x-ratelimit-reset": String(Math.max(1, Math.ceil(Duration.toSeconds(resetAfter))))
-          })
-        )
-      )
+      yield* count(`${subject}:${route.route.method}:${route.route.path}`, limit)
     })
-    return { consume } as const
+
+    /**
+     * Counts one request of `subject` in a family of routes that share one count
+     * (e.g. every content route per client IP, or one hook connection).
+     */
+    const consumeIn = Effect.fn("RateLimit.consumeIn")(function*(family: string, subject: string, limit: number) {
+      yield* count(`${family}:${subject}`, limit)
+    })
+    return { consume, consumeIn } as const
   })
 }) {}
 
