@@ -8,8 +8,12 @@ import { AssistantId } from "./Assistants"
 import { ApiKeyAuth } from "./Auth"
 import * as Constraint from "./Constraint"
 import { errorFields, failure, ListOf, success } from "./Envelope"
-import { AssistantNotFoundResponse, NotImplementedResponse, PayloadTooLargeResponse } from "./Errors"
+import { AssistantNotFoundResponse, PayloadTooLargeResponse } from "./Errors"
+import { MaxBodyBytes } from "./Limits"
 import { token } from "./i18n"
+
+/** Product request bodies larger than this are refused before parsing (413). */
+export const maxBodyBytes = 3 * 1024 * 1024
 
 export const ExternalId = Constraint.text({ min: 1, max: 191 }).pipe(
   Schema.pattern(/^[^\s/\\]+$/, { message: () => token("constraint.externalId") }),
@@ -174,6 +178,9 @@ export class ProductLimitReached extends Schema.TaggedError<ProductLimitReached>
 ) {}
 export const ProductLimitReachedResponse = failure(ProductLimitReached, { status: 403, code: "products.limit_reached" })
 
+export class InvalidCursor extends Schema.TaggedError<InvalidCursor>()("InvalidCursor", errorFields) {}
+export const InvalidCursorResponse = failure(InvalidCursor, { status: 400, code: "products.invalid_cursor" })
+
 export class SearchUnavailable extends Schema.TaggedError<SearchUnavailable>()("SearchUnavailable", errorFields) {}
 export const SearchUnavailableResponse = failure(SearchUnavailable, {
   status: 503,
@@ -197,6 +204,7 @@ export class ProductsApi extends HttpApiGroup.make("products")
       .annotate(OpenApi.Summary, "List products")
       .setUrlParams(ProductListQuery)
       .addSuccess(success(ProductPage, { identifier: "ProductPageResponse" }))
+      .addError(InvalidCursorResponse)
       .annotate(OpenApi.Description, "Paginated by cursor, in order of first creation; no count.")
   )
   .add(
@@ -248,8 +256,8 @@ export class ProductsApi extends HttpApiGroup.make("products")
   )
   .addError(AssistantNotFoundResponse)
   .addError(PayloadTooLargeResponse)
-  .addError(NotImplementedResponse)
   .middleware(ApiKeyAuth)
+  .annotate(MaxBodyBytes, maxBodyBytes)
   .prefix("/v1")
   .annotate(OpenApi.Description, "The per-assistant product catalog, written by externalId and searched by keyword and meaning.")
 {}

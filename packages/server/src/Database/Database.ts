@@ -20,9 +20,11 @@ import * as path from "node:path"
 import pg from "pg"
 import { AppConfig } from "../Config"
 
+/** Column names map between snake_case and camelCase; JSON values (product attributes) keep their keys. */
 const naming = {
   transformQueryNames: String.camelToSnake,
-  transformResultNames: String.snakeToCamel
+  transformResultNames: String.snakeToCamel,
+  transformJson: false
 } as const
 
 /** Opens PGlite in `dataDir` (or in memory) and closes it with the scope. */

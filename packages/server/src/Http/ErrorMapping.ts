@@ -5,18 +5,20 @@
  * unknown routes, and any defect → a logged 500 in the envelope.
  * It wraps the router, before the API's error schemas encode the envelope.
  */
-import { DastyarApi, Errors, Validation } from "@dastyar/domain"
+import { DastyarApi, Errors, Limits, Validation } from "@dastyar/domain"
 import {
   HttpApi,
   HttpApiBuilder,
   HttpApiError,
   HttpApiSchema,
+  HttpIncomingMessage,
   HttpMethod,
   HttpServerError,
   HttpServerRequest,
   Multipart
 } from "@effect/platform"
 import * as Cause from "effect/Cause"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 
@@ -73,6 +75,9 @@ const recover = <E>(cause: Cause.Cause<E>): Effect.Effect<never, E | EdgeError> 
   return Effect.logError("unhandled defect", cause).pipe(Effect.zipRight(Effect.fail(new Errors.InternalError())))
 }
 
+const routePattern = (path: string): RegExp =>
+  new RegExp(`^${path.split("/").map((segment) => segment.startsWith(":") ? "[^/]+" : segment).join("/")}/?$`)
+
 /** `METHOD path` patterns of the endpoints whose payload the domain declares as multipart. */
 const multipartRoutes: ReadonlyArray<{ readonly method: string; readonly path: RegExp }> = (() => {
   const routes: Array<{ readonly method: string; readonly path: RegExp }> = []
@@ -84,12 +89,32 @@ const multipartRoutes: ReadonlyArray<{ readonly method: string; readonly path: R
         (schema) => HttpApiSchema.getMultipart(schema.ast) !== undefined
       )
       if (!multipart) return
-      const pattern = endpoint.path.split("/").map((segment) => segment.startsWith(":") ? "[^/]+" : segment)
-      routes.push({ method: endpoint.method, path: new RegExp(`^${pattern.join("/")}/?$`) })
+      routes.push({ method: endpoint.method, path: routePattern(endpoint.path) })
     }
   })
   return routes
 })()
+
+/** Body limits the domain declares (`Limits.MaxBodyBytes` on a group or endpoint), by route pattern. */
+const bodyLimits: ReadonlyArray<{ readonly method: string; readonly path: RegExp; readonly maxBytes: number }> = (() => {
+  const limits: Array<{ readonly method: string; readonly path: RegExp; readonly maxBytes: number }> = []
+  HttpApi.reflect(DastyarApi, {
+    onGroup: () => {},
+    onEndpoint: ({ endpoint, group, mergedAnnotations }) => {
+      const maxBytes = Context.getOption(mergedAnnotations, Limits.MaxBodyBytes).pipe(
+        Option.orElse(() => Context.getOption(group.annotations, Limits.MaxBodyBytes))
+      )
+      if (Option.isNone(maxBytes)) return
+      limits.push({ method: endpoint.method, path: routePattern(endpoint.path), maxBytes: maxBytes.value })
+    }
+  })
+  return limits
+})()
+
+const bodyLimitOf = (method: string, url: string): number => {
+  const path = url.split("?")[0] ?? ""
+  return bodyLimits.find((limit) => limit.method === method && limit.path.test(path))?.maxBytes ?? maxJsonBodyBytes
+}
 
 const acceptsMultipart = (method: string, url: string) => {
   const path = url.split("?")[0] ?? ""
@@ -111,13 +136,18 @@ const checkRequestShape = Effect.gen(function*() {
   if (contentType !== undefined && hasBody && !isAcceptedBody(contentType, request.method, request.url)) {
     return yield* new Errors.UnsupportedContentType()
   }
-  if (contentType !== undefined && contentType.includes("application/json") && length > maxJsonBodyBytes) {
+  const maxBytes = bodyLimitOf(request.method, request.url)
+  if (contentType !== undefined && contentType.includes("application/json") && length > maxBytes) {
     return yield* new Errors.PayloadTooLarge()
   }
+  return maxBytes
 })
 
 export const layer = HttpApiBuilder.middleware(DastyarApi, (app) =>
   checkRequestShape.pipe(
-    Effect.zipRight(app),
+    // A chunked body has no Content-Length to check up front; reading stops at the same limit.
+    Effect.flatMap((maxBytes) =>
+      maxBytes === undefined ? app : HttpIncomingMessage.withMaxBodySize(app, Option.some(maxBytes))
+    ),
     Effect.catchAllCause(recover)
   ))

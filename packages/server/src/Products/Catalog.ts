@@ -1,0 +1,212 @@
+/**
+ * The product catalog's writes and reads: by externalId, idempotent, capped
+ * per assistant by the account's plan (writers of one assistant are
+ * serialised, so concurrent imports cannot pass the cap), and queued for
+ * search indexing when what search sees changes.
+ */
+import { Products } from "@dastyar/domain"
+import { SqlClient } from "@effect/sql"
+import { SqlError } from "@effect/sql/SqlError"
+import * as Effect from "effect/Effect"
+import * as ParseResult from "effect/ParseResult"
+import { newId } from "../Ids"
+import { ModelCatalog } from "../Models/ModelCatalog"
+import { normalizeText, categoryKey } from "../Search/TextNormalization"
+import { ProductCursor } from "./Cursor"
+import * as IndexQueue from "./IndexQueue"
+import { fieldsOf, type ProductRow, ProductsRepo, type ProductWrite, toProduct } from "./ProductsRepo"
+import { changedFields, needsReindex, type ProductFields } from "./SearchKeys"
+
+/** The assistant a request works on, already checked to belong to the caller's account. */
+export interface CatalogOwner {
+  readonly accountId: string
+  readonly assistantId: string
+}
+
+/** A PUT or import element: a field not sent is cleared, `inStock` back to true. */
+export const replacementFields = (input: Products.ProductReplace): ProductFields => ({
+  title: input.title,
+  category: input.category ?? null,
+  subcategory: input.subcategory ?? null,
+  attributes: input.attributes ?? {},
+  description: input.description ?? null,
+  imageUrl: input.imageUrl ?? null,
+  url: input.url ?? null,
+  price: input.price ?? null,
+  currency: input.currency ?? null,
+  inStock: input.inStock ?? true
+})
+
+/** A PATCH: sent fields replace (null clears), others keep their value; `attributes` is replaced whole. */
+export const patchedFields = (base: ProductFields, patch: Products.ProductPatch): ProductFields => ({
+  title: patch.title ?? base.title,
+  category: patch.category !== undefined ? patch.category : base.category,
+  subcategory: patch.subcategory !== undefined ? patch.subcategory : base.subcategory,
+  attributes: patch.attributes ?? base.attributes,
+  description: patch.description !== undefined ? patch.description : base.description,
+  imageUrl: patch.imageUrl !== undefined ? patch.imageUrl : base.imageUrl,
+  url: patch.url !== undefined ? patch.url : base.url,
+  price: patch.price !== undefined ? patch.price : base.price,
+  currency: patch.currency !== undefined ? patch.currency : base.currency,
+  inStock: patch.inStock ?? base.inStock
+})
+
+/** Database and row-decoding failures are defects here: no client input can cause them. */
+const isInfrastructureError = (error: unknown): error is SqlError | ParseResult.ParseError =>
+  error instanceof SqlError || ParseResult.isParseError(error)
+
+const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+
+export class Catalog extends Effect.Service<Catalog>()("Catalog", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const repo = yield* ProductsRepo
+    const cursors = yield* ProductCursor
+    const models = yield* ModelCatalog
+    const indexQueue = yield* IndexQueue.make
+
+    const productLimit = (accountId: string) =>
+      sql<{ readonly plan: string }>`SELECT plan FROM accounts WHERE id = ${accountId}`.pipe(
+        Effect.map((rows) => models.productLimit(rows[0]?.plan ?? ""))
+      )
+
+    const requireOne = (rows: ReadonlyArray<ProductRow>) =>
+      rows[0] === undefined ? Effect.fail(new Products.ProductNotFound()) : Effect.succeed(rows[0])
+
+    const read = (assistantId: string, externalId: string) =>
+      repo.findByExternalIds({ assistantId, externalIds: [externalId] }).pipe(Effect.orDie, Effect.flatMap(requireOne))
+
+    /** A product this request has just written (a concurrent delete in between is not a 404 of this write). */
+    const readWritten = (assistantId: string, externalId: string) =>
+      read(assistantId, externalId).pipe(Effect.catchTag("ProductNotFound", Effect.die))
+
+    /**
+     * Creates or replaces products in one transaction. Identical products are
+     * left untouched (not even `updatedAt`); `guard` may refuse what exists.
+     */
+    const write = <E = never>(
+      owner: CatalogOwner,
+      items: ReadonlyArray<{ readonly externalId: string; readonly fields: ProductFields }>,
+      guard: (existing: ReadonlyArray<ProductRow>) => Effect.Effect<void, E> = () => Effect.void
+    ) =>
+      Effect.gen(function*() {
+        yield* repo.lockCatalog(owner.assistantId)
+        const existing = yield* repo.findByExternalIds({
+          assistantId: owner.assistantId,
+          externalIds: items.map((item) => item.externalId)
+        })
+        yield* guard(existing)
+        const stored = new Map<string, ProductRow>(existing.map((row) => [row.externalId, row]))
+        const creates: Array<ProductWrite> = []
+        const updates: Array<ProductWrite> = []
+        let unchanged = 0
+        for (const item of items) {
+          const row = stored.get(item.externalId)
+          if (row === undefined) {
+            creates.push({ id: newId("prd"), externalId: item.externalId, fields: item.fields, reindex: true })
+            continue
+          }
+          const changed = changedFields(fieldsOf(row), item.fields)
+          if (changed.length === 0) unchanged++
+          else updates.push({ id: row.id, externalId: item.externalId, fields: item.fields, reindex: needsReindex(changed) })
+        }
+        if (creates.length > 0) {
+          const [count, limit] = yield* Effect.all([repo.count(owner.assistantId), productLimit(owner.accountId)])
+          if (count + creates.length > limit) return yield* new Products.ProductLimitReached()
+        }
+        yield* repo.insert(owner.assistantId, creates)
+        yield* repo.update(updates)
+        if (creates.length > 0 || updates.some((update) => update.reindex)) {
+          yield* IndexQueue.request(indexQueue, owner.assistantId)
+        }
+        return { created: creates.length, updated: updates.length, unchanged }
+      }).pipe(
+        sql.withTransaction,
+        Effect.catchIf(isInfrastructureError, Effect.die)
+      )
+
+    return {
+      get: Effect.fn("Catalog.get")(function*(assistantId: string, externalId: string) {
+        return toProduct(yield* read(assistantId, externalId))
+      }),
+
+      create: Effect.fn("Catalog.create")(function*(owner: CatalogOwner, input: Products.ProductCreate) {
+        yield* write(
+          owner,
+          [{ externalId: input.externalId, fields: replacementFields(input) }],
+          (existing) => existing.length > 0 ? Effect.fail(new Products.ExternalIdTaken()) : Effect.void
+        )
+        return toProduct(yield* readWritten(owner.assistantId, input.externalId))
+      }),
+
+      replace: Effect.fn("Catalog.replace")(
+        function*(owner: CatalogOwner, externalId: string, input: Products.ProductReplace) {
+          yield* write(owner, [{ externalId, fields: replacementFields(input) }])
+          return toProduct(yield* readWritten(owner.assistantId, externalId))
+        }
+      ),
+
+      update: Effect.fn("Catalog.update")(function*(assistantId: string, externalId: string, patch: Products.ProductPatch) {
+        yield* Effect.gen(function*() {
+          const row = yield* repo.lockByExternalIds({ assistantId, externalIds: [externalId] }).pipe(
+            Effect.flatMap(requireOne)
+          )
+          const fields = patchedFields(fieldsOf(row), patch)
+          const changed = changedFields(fieldsOf(row), fields)
+          if (changed.length === 0) return
+          const reindex = needsReindex(changed)
+          yield* repo.update([{ id: row.id, externalId, fields, reindex }])
+          if (reindex) yield* IndexQueue.request(indexQueue, assistantId)
+        }).pipe(sql.withTransaction, Effect.catchIf(isInfrastructureError, Effect.die))
+        return toProduct(yield* readWritten(assistantId, externalId))
+      }),
+
+      remove: Effect.fn("Catalog.remove")(function*(assistantId: string, externalId: string) {
+        const deleted = yield* repo.deleteByExternalIds(assistantId, [externalId]).pipe(Effect.orDie)
+        if (deleted === 0) return yield* new Products.ProductNotFound()
+      }),
+
+      importAll: Effect.fn("Catalog.import")(function*(owner: CatalogOwner, products: ReadonlyArray<Products.ProductCreate>) {
+        const seen = new Set<string>()
+        for (const product of products) {
+          if (seen.has(product.externalId)) return yield* new Products.DuplicateExternalId()
+          seen.add(product.externalId)
+        }
+        yield* Effect.annotateCurrentSpan("dastyar.products", products.length)
+        return yield* write(
+          owner,
+          products.map((product) => ({ externalId: product.externalId, fields: replacementFields(product) }))
+        )
+      }),
+
+      bulkDelete: Effect.fn("Catalog.bulkDelete")(function*(assistantId: string, externalIds: ReadonlyArray<string>) {
+        const unique = [...new Set(externalIds)]
+        const deleted = yield* repo.deleteByExternalIds(assistantId, unique).pipe(Effect.orDie)
+        return { deleted, notFound: unique.length - deleted }
+      }),
+
+      list: Effect.fn("Catalog.list")(function*(assistantId: string, query: typeof Products.ProductListQuery.Type) {
+        const limit = query.limit ?? 50
+        const afterPosition = query.cursor === undefined ? "0" : yield* cursors.decode(query.cursor, assistantId)
+        const lookup = query.q === undefined || normalizeText(query.q) === "" ? null : likePattern(normalizeText(query.q))
+        const rows = yield* repo.page({
+          assistantId,
+          afterPosition,
+          limit,
+          lookup,
+          categoryKey: query.category === undefined ? null : categoryKey(query.category),
+          state: query.state ?? null
+        }).pipe(Effect.orDie)
+        const page = rows.slice(0, limit)
+        const last = page.at(-1)
+        return {
+          list: page.map(toProduct),
+          nextCursor: rows.length > limit && last !== undefined
+            ? cursors.encode({ assistantId, position: last.position })
+            : null
+        }
+      })
+    } as const
+  }),
+  dependencies: [ProductsRepo.Default, ProductCursor.Default, ModelCatalog.Default]
+}) {}

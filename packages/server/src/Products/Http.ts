@@ -1,0 +1,52 @@
+/** The product routes: ownership of `:assistantCode`, then the catalog or search. */
+import { Auth, DastyarApi } from "@dastyar/domain"
+import { HttpApiBuilder } from "@effect/platform"
+import * as Effect from "effect/Effect"
+import { Assistants } from "../Assistants/Assistants"
+import { Catalog, type CatalogOwner } from "./Catalog"
+import { ProductSearch } from "./ProductSearch"
+
+export const ProductsHttpLive = HttpApiBuilder.group(DastyarApi, "products", (handlers) =>
+  Effect.gen(function*() {
+    const assistants = yield* Assistants
+    const catalog = yield* Catalog
+    const products = yield* ProductSearch
+
+    /** The caller's account and the assistant behind `:assistantCode`, or 404 `assistants.not_found`. */
+    const ownerOf = (assistantCode: string) =>
+      Effect.gen(function*() {
+        const { accountId } = yield* Auth.CurrentAccount
+        const assistant = yield* assistants.requireOwned(accountId, assistantCode)
+        return { accountId, assistantId: assistant.id } satisfies CatalogOwner
+      })
+
+    return handlers
+      .handle("create", ({ path, payload }) =>
+        ownerOf(path.assistantCode).pipe(Effect.flatMap((owner) => catalog.create(owner, payload))))
+      .handle("list", ({ path, urlParams }) =>
+        ownerOf(path.assistantCode).pipe(Effect.flatMap((owner) => catalog.list(owner.assistantId, urlParams))))
+      .handle("import", ({ path, payload }) =>
+        ownerOf(path.assistantCode).pipe(Effect.flatMap((owner) => catalog.importAll(owner, payload.products))))
+      .handle("bulkDelete", ({ path, payload }) =>
+        ownerOf(path.assistantCode).pipe(
+          Effect.flatMap((owner) => catalog.bulkDelete(owner.assistantId, payload.externalIds))
+        ))
+      .handle("search", ({ path, payload }) =>
+        ownerOf(path.assistantCode).pipe(
+          Effect.flatMap((owner) => products.search(owner.assistantId, payload)),
+          Effect.map((list) => ({ list, count: list.length }))
+        ))
+      .handle("get", ({ path }) =>
+        ownerOf(path.assistantCode).pipe(Effect.flatMap((owner) => catalog.get(owner.assistantId, path.externalId))))
+      .handle("replace", ({ path, payload }) =>
+        ownerOf(path.assistantCode).pipe(Effect.flatMap((owner) => catalog.replace(owner, path.externalId, payload))))
+      .handle("update", ({ path, payload }) =>
+        ownerOf(path.assistantCode).pipe(
+          Effect.flatMap((owner) => catalog.update(owner.assistantId, path.externalId, payload))
+        ))
+      .handle("delete", ({ path }) =>
+        ownerOf(path.assistantCode).pipe(
+          Effect.flatMap((owner) => catalog.remove(owner.assistantId, path.externalId)),
+          Effect.as(null)
+        ))
+  }))

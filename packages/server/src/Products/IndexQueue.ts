@@ -1,0 +1,21 @@
+/**
+ * Wake-ups for the product indexer, offered in the same transaction as the
+ * write. An element names an assistant; the indexer then takes every due
+ * product of it (the rows themselves hold what to index, with leases).
+ */
+import { PersistedQueue } from "@effect/experimental"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import { randomUUID } from "node:crypto"
+import { elementId } from "../Queue/Queue"
+
+export const IndexRequest = Schema.Struct({ assistantId: Schema.String })
+
+export const make = PersistedQueue.make({ name: "product-index", schema: IndexRequest })
+
+/**
+ * Asks for indexing; a fresh element id each time, so no wake-up is merged
+ * into one already taken. A queue failure is a defect (the transaction rolls back).
+ */
+export const request = (queue: Effect.Effect.Success<typeof make>, assistantId: string) =>
+  queue.offer({ assistantId }, { id: elementId("product-index", assistantId, randomUUID()) }).pipe(Effect.orDie)

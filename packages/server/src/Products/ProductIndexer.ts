@@ -1,0 +1,149 @@
+/**
+ * The durable background indexer. Wake-ups come through the persisted queue
+ * (offered with each write); the product rows say what is due and carry a
+ * lease, so several workers and instances share the work, a killed worker's
+ * batch is taken again once its lease expires, and a failed batch is retried
+ * with exponential backoff by the sweeper.
+ */
+import { SqlClient } from "@effect/sql"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schedule from "effect/Schedule"
+import { AppConfig } from "../Config"
+import { Embedder, vectorLiteral } from "../Search/Embedder"
+import * as IndexQueue from "./IndexQueue"
+import { embeddingText, keywordParts, type ProductFields } from "./SearchKeys"
+
+const batchSize = 256
+const leaseSeconds = 120
+const maxBackoffSeconds = 300
+const queueWorkers = 2
+
+interface DueProduct {
+  readonly id: string
+  readonly externalId: string
+  readonly indexVersion: number
+  readonly title: string
+  readonly category: string | null
+  readonly subcategory: string | null
+  readonly attributes: ProductFields["attributes"]
+}
+
+export class ProductIndexer extends Effect.Service<ProductIndexer>()("ProductIndexer", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const embedder = yield* Embedder
+    const queue = yield* IndexQueue.make
+
+    /** Takes up to a batch of due products (of one assistant, or any) under a lease. */
+    const claim = (assistantId: string | null) =>
+      sql<DueProduct>`
+        WITH due AS (
+          SELECT id FROM products WHERE ${
+        sql.and([
+          sql`index_state <> 'synced'`,
+          sql`index_due_at <= now()`,
+          sql`(index_lease_until IS NULL OR index_lease_until < now())`,
+          ...(assistantId === null ? [] : [sql`assistant_id = ${assistantId}`])
+        ])
+      }
+          ORDER BY index_due_at LIMIT ${batchSize} FOR UPDATE SKIP LOCKED
+        )
+        UPDATE products p SET index_lease_until = now() + make_interval(secs => ${leaseSeconds})
+        FROM due WHERE p.id = due.id
+        RETURNING p.id, p.external_id, p.index_version, p.title, p.category, p.subcategory, p.attributes`
+
+    /** Stores the search representation; a product written again meanwhile keeps its newer version pending. */
+    const store = (products: ReadonlyArray<DueProduct>, vectors: ReadonlyArray<ReadonlyArray<number>>) => {
+      const records = products.map((product, i) => {
+        const parts = keywordParts(product.externalId, { ...product, ...noDisplayFields })
+        return {
+          id: product.id,
+          version: product.indexVersion,
+          title: parts.title,
+          classification: parts.classification,
+          attributes: parts.attributes,
+          external_id: parts.externalId,
+          embedding: vectorLiteral(vectors[i] ?? [])
+        }
+      })
+      return sql`
+        UPDATE products p SET
+          search_document =
+            setweight(to_tsvector('simple', x.title), 'A') ||
+            setweight(to_tsvector('simple', x.classification), 'B') ||
+            setweight(to_tsvector('simple', x.attributes), 'C') ||
+            setweight(to_tsvector('simple', x.external_id), 'D'),
+          embedding = x.embedding::vector,
+          embedding_model = ${embedder.modelId},
+          index_state = CASE WHEN p.index_version = x.version THEN 'synced' ELSE p.index_state END,
+          indexed_at = CASE WHEN p.index_version = x.version THEN now() ELSE p.indexed_at END,
+          index_attempts = 0, index_error = NULL, index_lease_until = NULL
+        FROM jsonb_to_recordset(${JSON.stringify(records)}::jsonb)
+          AS x(id text, version integer, title text, classification text, attributes text, external_id text, embedding text)
+        WHERE p.id = x.id`
+    }
+
+    const markFailed = (products: ReadonlyArray<DueProduct>, reason: string) =>
+      sql`
+        UPDATE products SET index_state = 'failed', index_error = ${reason.slice(0, 500)},
+          index_attempts = index_attempts + 1, index_lease_until = NULL,
+          index_due_at = now() + make_interval(secs => least(${maxBackoffSeconds}, power(2, index_attempts + 1)))
+        WHERE id = ANY(${products.map((product) => product.id)})`
+
+    const indexBatch = (products: ReadonlyArray<DueProduct>) =>
+      embedder.embed(products.map((product) => embeddingText({ ...product, ...noDisplayFields }))).pipe(
+        Effect.flatMap(({ vectors }) => store(products, vectors)),
+        Effect.catchTag("EmbedderError", (error) =>
+          Effect.logWarning("product indexing failed; retrying with backoff", error.message).pipe(
+            Effect.zipRight(markFailed(products, error.message))
+          ))
+      )
+
+    /** Indexes due products until none is left. */
+    const indexDue = Effect.fn("ProductIndexer.indexDue")(function*(assistantId: string | null) {
+      let indexed = 0
+      while (true) {
+        const batch = yield* claim(assistantId)
+        if (batch.length === 0) return indexed
+        yield* indexBatch(batch)
+        indexed += batch.length
+      }
+    })
+
+    return {
+      /** Handles one wake-up from the queue; waits while the queue is empty. */
+      processNext: queue.take(({ assistantId }) => indexDue(assistantId)),
+      /** Retries failed products whose backoff has passed, and anything whose wake-up was lost. */
+      sweep: indexDue(null),
+      /** Vectors of another embedder are never compared with this one's: those products are indexed again. */
+      reindexOtherEmbedders: sql`
+        UPDATE products SET index_state = 'pending', index_version = index_version + 1, index_due_at = now(),
+          index_attempts = 0
+        WHERE embedding_model IS DISTINCT FROM ${embedder.modelId} AND index_state = 'synced'`.pipe(
+        Effect.tap(() => Effect.logDebug("checked product vectors against the current embedder"))
+      )
+    } as const
+  })
+}) {}
+
+/** Display-only fields do not reach the search representation. */
+const noDisplayFields = { description: null, imageUrl: null, url: null, price: null, currency: null, inStock: true }
+
+/**
+ * Runs the indexer while the server lives: queue workers and a sweeper. Off
+ * when search is disabled for the deployment (products then stay `pending`).
+ */
+export const layer = Layer.scopedDiscard(
+  Effect.gen(function*() {
+    const { searchEnabled } = yield* AppConfig
+    if (!searchEnabled) return
+    const indexer = yield* ProductIndexer
+    const logFailure = Effect.catchAllCause((cause) => Effect.logWarning("product indexer pass failed", cause))
+    yield* indexer.reindexOtherEmbedders.pipe(logFailure)
+    for (let worker = 0; worker < queueWorkers; worker++) {
+      yield* indexer.processNext.pipe(logFailure, Effect.repeat(Schedule.forever), Effect.forkScoped)
+    }
+    yield* indexer.sweep.pipe(logFailure, Effect.repeat(Schedule.spaced("2 seconds")), Effect.forkScoped)
+  })
+)
