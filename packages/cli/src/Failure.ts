@@ -13,6 +13,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Predicate from "effect/Predicate"
+import { CommandFailed } from "./CommandFailed"
 import { errorCatalog } from "./ErrorCatalog"
 import { ExitCode, ExitWith } from "./ExitCode"
 import { InvalidInput } from "./Input"
@@ -78,6 +79,7 @@ export const describe = (error: unknown): Report => {
   // @effect/cli has already printed what was wrong with the command line.
   if (ValidationError.isValidationError(error)) return { line: Option.none(), exitCode: ExitCode.usage }
   if (error instanceof UsageError) return say(error.message, ExitCode.usage)
+  if (error instanceof CommandFailed) return say(error.message, error.exitCode)
   // Caught before sending; worded like the server's validation error, minus the status.
   if (error instanceof InvalidInput) return say(`${error.message}: ${fieldList(error.fields)}`, ExitCode.usage)
   if (ConfigError.isConfigError(error)) return say(`configuration: ${String(error)}`, ExitCode.usage)

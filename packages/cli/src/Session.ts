@@ -19,6 +19,8 @@ import { root } from "./Root"
 export interface Session {
   readonly client: EffectClient
   readonly json: boolean
+  /** The language chosen with `--lang`, for texts the CLI words itself from the domain's catalog. */
+  readonly locale: I18n.Locale
   /** Checks a payload before it is sent, reporting invalid fields in the chosen language. */
   readonly checked: <A, I>(schema: Schema.Schema<A, I>, payload: A) => Effect.Effect<A, InvalidInput>
 }
@@ -82,6 +84,7 @@ const open = (
     const session: Session = {
       client,
       json: leaf.json || global.json,
+      locale,
       checked: (schema, payload) => checkPayload(schema, payload, locale)
     }
     return session
