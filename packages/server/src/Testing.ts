@@ -22,7 +22,7 @@ const tempDir = Effect.acquireRelease(
 )
 
 /** A new, empty database on the server of `DATABASE_URL`, dropped afterwards. */
-const freshPostgresDatabase = (baseUrl: string) =>
+export const freshPostgresDatabase = (baseUrl: string) =>
   Effect.acquireRelease(
     Effect.promise(async () => {
       const name = `dastyar_t_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`
@@ -42,6 +42,17 @@ const freshPostgresDatabase = (baseUrl: string) =>
         await client.end()
       }).pipe(Effect.ignore)
   )
+
+/**
+ * Settings that point several app instances, one after another or side by
+ * side, at one database: a fresh Postgres database, or one PGlite directory
+ * (PGlite allows one instance at a time).
+ */
+export const sharedDatabase = Effect.gen(function*() {
+  const baseUrl = process.env.DATABASE_URL
+  if (baseUrl) return { DATABASE_URL: (yield* freshPostgresDatabase(baseUrl)).url }
+  return { DASTYAR_DATA_DIR: yield* tempDir }
+})
 
 /** The service with test settings; `env` overrides them (e.g. the rate limit). */
 export const TestApp = (env: Record<string, string> = {}) =>
