@@ -37,6 +37,18 @@ export class AppConfig extends Effect.Service<AppConfig>()("AppConfig", {
       apiKey: Config.option(Config.redacted("DASTYAR_EMBEDDINGS_API_KEY")),
       dimensions: Config.option(Config.integer("DASTYAR_EMBEDDINGS_DIMENSIONS")),
       batchSize: Config.integer("DASTYAR_EMBEDDINGS_BATCH_SIZE").pipe(Config.withDefault(64))
+    }),
+    chat: Config.all({
+      /** Chunks scoring below this (0..1) are not given to the model, so unrelated questions get no sources. */
+      minRelevance: Config.number("DASTYAR_CHAT_MIN_RELEVANCE").pipe(
+        Config.validate({ message: "must be between 0 and 1", validation: (n) => n >= 0 && n <= 1 }),
+        Config.withDefault(0.3)
+      ),
+      /** Token budget of earlier messages sent with each turn (newest first; older ones are summarised). */
+      historyTokens: Config.integer("DASTYAR_CHAT_HISTORY_TOKENS").pipe(
+        Config.validate({ message: "must be 0 or more", validation: (n) => n >= 0 }),
+        Config.withDefault(3000)
+      )
     })
   })
 }) {}

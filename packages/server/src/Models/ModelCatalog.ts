@@ -20,12 +20,24 @@ const Reasoning = Schema.Literal("none", "low", "medium", "high")
 const ProviderBinding = Schema.Union(
   Schema.TaggedStruct("local", {}),
   Schema.TaggedStruct("openai-compatible", {
+    /** Up to and including the version segment: `https://api.openai.com/v1`, `http://localhost:11434/v1`… */
     baseUrl: Schema.String,
     /** Name of the environment variable holding the provider's key. */
     apiKeyEnv: Schema.String,
-    upstreamModel: Schema.String
+    upstreamModel: Schema.String,
+    /** Per request (each retry has its own); a streamed answer may take this long between chunks. */
+    timeoutMs: Schema.optionalWith(Schema.Int.pipe(Schema.positive()), { default: () => 60_000 }),
+    /** Retries after a 429, 5xx, timeout or network failure, before the offline fallback answers. */
+    maxRetries: Schema.optionalWith(Schema.Int.pipe(Schema.between(0, 5)), { default: () => 2 }),
+    /** OpenAI's reasoning models want `max_completion_tokens`; most other servers read `max_tokens`. */
+    maxTokensParameter: Schema.optionalWith(Schema.Literal("max_tokens", "max_completion_tokens"), {
+      default: () => "max_tokens"
+    }),
+    /** Whether the upstream model reads images (`image_url` parts); without it images are not sent. */
+    vision: Schema.optionalWith(Schema.Boolean, { default: () => false })
   })
 )
+export type ProviderBinding = typeof ProviderBinding.Type
 
 const ModelEntry = Schema.Struct({
   key: Schema.NonEmptyTrimmedString,
@@ -41,7 +53,9 @@ const PlanEntry = Schema.Struct({
   key: Schema.NonEmptyTrimmedString,
   /** Model keys the plan includes, or "*" for all. */
   models: Schema.Union(Schema.Literal("*"), Schema.Array(Schema.String)),
-  productLimit: Schema.optionalWith(Schema.Int.pipe(Schema.positive()), { default: () => 10_000 })
+  productLimit: Schema.optionalWith(Schema.Int.pipe(Schema.positive()), { default: () => 10_000 }),
+  /** Chat tokens (prompt + completion + embedding) per account per calendar month (UTC); null: no cap. */
+  monthlyTokens: Schema.optionalWith(Schema.NullOr(Schema.Int.pipe(Schema.positive())), { default: () => null })
 })
 
 export const CatalogFile = Schema.Struct({
@@ -107,7 +121,8 @@ export const builtInCatalog: typeof CatalogFile.Encoded = {
         _tag: "openai-compatible",
         baseUrl: "https://api.openai.com/v1",
         apiKeyEnv: "OPENAI_API_KEY",
-        upstreamModel: "gpt-4o-mini"
+        upstreamModel: "gpt-4o-mini",
+        vision: true
       }
     },
     {
@@ -120,7 +135,9 @@ export const builtInCatalog: typeof CatalogFile.Encoded = {
         _tag: "openai-compatible",
         baseUrl: "https://api.openai.com/v1",
         apiKeyEnv: "OPENAI_API_KEY",
-        upstreamModel: "o4-mini"
+        upstreamModel: "o4-mini",
+        maxTokensParameter: "max_completion_tokens",
+        vision: true
       }
     }
   ],
@@ -214,6 +231,8 @@ export class ModelCatalog extends Effect.Service<ModelCatalog>()("ModelCatalog",
     return {
       defaultPlan: file.defaultPlan,
       defaultModel: file.defaultModel,
+      /** The first model bound to the built-in offline model (chat's fallback reports it), if any. */
+      localModelKey: Option.fromNullable(file.models.find((model) => model.provider?._tag === "local")?.key),
       planOf,
       findModel,
       listFor,
@@ -221,7 +240,10 @@ export class ModelCatalog extends Effect.Service<ModelCatalog>()("ModelCatalog",
       /** A model an account on this plan may select for an assistant. */
       isUsable: (planKey: string, modelKey: string) =>
         isAvailable(modelKey) && Option.exists(planOf(planKey), (plan) => isAllowed(plan, modelKey)),
-      productLimit: (planKey: string) => Option.match(planOf(planKey), { onNone: () => 0, onSome: (p) => p.productLimit })
+      productLimit: (planKey: string) => Option.match(planOf(planKey), { onNone: () => 0, onSome: (p) => p.productLimit }),
+      /** The plan's monthly chat token allowance; null when it has none. */
+      monthlyTokens: (planKey: string) =>
+        Option.match(planOf(planKey), { onNone: () => null, onSome: (p) => p.monthlyTokens })
     } as const
   }),
   dependencies: [AppConfig.Default]

@@ -1,0 +1,325 @@
+/**
+ * The `ChatTurns` implementation. A turn is prepared first (everything that
+ * can refuse it with a named error: assistant, model, conversation, quota,
+ * attachments), then answered, then persisted with its ledger entry in one
+ * transaction. The answer never fails: a provider failure falls back to the
+ * offline model and a retrieval failure to no sources, both `degraded`.
+ */
+import { Chat, type Models } from "@dastyar/domain"
+import { SqlClient } from "@effect/sql"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
+import * as Stream from "effect/Stream"
+import { type AssistantRow, AssistantsRepo } from "../Assistants/AssistantsRepo"
+import { AppConfig } from "../Config"
+import { type ChunkHit, ChunkSearch } from "../Documents/ChunkSearch"
+import { newId } from "../Ids"
+import { ModelCatalog } from "../Models/ModelCatalog"
+import { ProductSearch } from "../Products/ProductSearch"
+import { Transcriber } from "../Transcription/Transcriber"
+import { readAttachments } from "./Attachments"
+import type { ChatModelError, ChatModelShape, ModelAnswer, ModelMessage, ModelRequest } from "./ChatModel"
+import { ChatModels, fitReasoning } from "./ChatModels"
+import { ChatTurns, type TurnEvent, type TurnInput } from "./ChatTurns"
+import { ConversationsRepo, type Owner } from "./ConversationsRepo"
+import { CostLedger } from "./CostLedger"
+import { boundHistory, type HistoryMessage } from "./History"
+import { configuredLanguage, detectLanguage } from "./Language"
+import { productSearchTool } from "./ProductTool"
+import { systemPrompt } from "./SystemPrompt"
+import { estimateTokens } from "./Tokens"
+
+const defaultRagK = 5
+const maxRagK = 20
+const defaultMaxOutputTokens = 1024
+/** Retrieval gets this long; past it the turn answers without sources. */
+const retrievalTimeout = Duration.seconds(15)
+
+const noHits: ReadonlyArray<ChunkHit> = []
+
+/** Everything the answer needs, settled before the model runs. */
+interface Prepared {
+  readonly owner: Owner
+  readonly assistant: AssistantRow
+  readonly allowance: number | null
+  readonly conversationId: string
+  readonly isNew: boolean
+  readonly modelKey: string
+  readonly model: ChatModelShape
+  /** The model is the offline one already: nothing to fall back to. */
+  readonly isOffline: boolean
+  readonly reasoning: Models.Reasoning
+  readonly request: ModelRequest
+  readonly sources: ReadonlyArray<Chat.Source>
+  readonly retrievalFailed: boolean
+  readonly embeddingTokens: number
+  readonly userContent: string
+  readonly attachmentMeta: ReadonlyArray<unknown>
+}
+
+/** A short follow-up ("and the price?") is searched together with the question before it. */
+const retrievalQuery = (question: string, history: ReadonlyArray<HistoryMessage>) => {
+  if (question.split(/\s+/).filter((word) => word.length > 0).length >= 4) return question
+  const previous = [...history].reverse().find((message) => message.role === "user")
+  return previous === undefined ? question : `${previous.content.slice(0, 500)}\n${question}`
+}
+
+export const layer = Layer.effect(
+  ChatTurns,
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const assistants = yield* AssistantsRepo
+    const catalog = yield* ModelCatalog
+    const models = yield* ChatModels
+    const conversations = yield* ConversationsRepo
+    const ledger = yield* CostLedger
+    const chunkSearch = yield* ChunkSearch
+    const productSearch = yield* ProductSearch
+    const transcriber = yield* Transcriber
+    const { chat: settings } = yield* AppConfig
+
+    const accountPlan = (accountId: string) =>
+      sql<{ readonly plan: string }>`SELECT plan FROM accounts WHERE id = ${accountId}`.pipe(
+        Effect.map((rows) => Option.fromNullable(rows[0]?.plan)),
+        Effect.orDie
+      )
+
+    /** Chunks above the relevance floor; a failure or timeout means none, and a degraded turn. */
+    const retrieve = (assistantId: string, query: string, limit: number) =>
+      chunkSearch.search({ assistantId, query: query.slice(0, 2000), limit }).pipe(
+        Effect.timeoutFail({ duration: retrievalTimeout, onTimeout: () => new Error("retrieval timed out") }),
+        Effect.map((hits) => ({
+          hits: hits.filter((hit) => hit.score >= settings.minRelevance).slice(0, limit),
+          failed: false
+        })),
+        Effect.catchAllCause((cause) =>
+          Effect.logWarning("retrieval failed; answering without sources", cause).pipe(
+            Effect.annotateLogs({ assistantId, degraded: "retrieval_failed" }),
+            Effect.as({ hits: noHits, failed: true })
+          )
+        )
+      )
+
+    const prepare = Effect.fn("Chat.prepare")(function*(input: TurnInput) {
+      const assistant = yield* assistants.findOwned(input.accountId, input.assistantId).pipe(
+        Effect.flatMap(Option.match({
+          onNone: () => Effect.fail(new Chat.ChatAssistantNotFound()),
+          onSome: Effect.succeed
+        }))
+      )
+      if (assistant.status !== "active") return yield* new Chat.AssistantNotActive()
+      const plan = yield* accountPlan(input.accountId)
+      if (Option.isNone(plan)) return yield* new Chat.ChatAssistantNotFound()
+      const entry = catalog.findModel(assistant.model)
+      const model = Option.isSome(entry) && catalog.isUsable(plan.value, assistant.model)
+        ? yield* models.forModel(assistant.model, { imageDetail: assistant.imageDetail })
+        : Option.none<ChatModelShape>()
+      if (Option.isNone(entry) || Option.isNone(model)) return yield* new Chat.ModelUnavailable()
+
+      const owner: Owner = { accountId: input.accountId, assistantId: assistant.id, principal: input.principal }
+      const existing = input.conversationId === undefined
+        ? Option.none<string>()
+        : yield* conversations.findOwned(input.conversationId, owner)
+      if (input.conversationId !== undefined && Option.isNone(existing)) return yield* new Chat.ConversationNotFound()
+
+      const allowance = catalog.monthlyTokens(plan.value)
+      if (allowance !== null && (yield* ledger.usedThisMonth(input.accountId)) >= allowance) {
+        return yield* new Chat.QuotaExhausted()
+      }
+
+      const attachments = yield* readAttachments(input.attachments ?? [], assistant.acceptVoice).pipe(
+        Effect.provideService(Transcriber, transcriber)
+      )
+      const question = [input.message.trim(), ...attachments.transcripts].filter((part) => part.length > 0).join("\n")
+      const history = Option.isSome(existing)
+        ? boundHistory(yield* conversations.recent(existing.value), settings.historyTokens)
+        : { messages: [], summary: undefined }
+
+      const ragK = Math.min(Math.max(assistant.ragK ?? defaultRagK, 1), maxRagK)
+      const query = retrievalQuery(question, history.messages)
+      const retrieval = query.length === 0
+        ? { hits: noHits, failed: false }
+        : yield* retrieve(assistant.id, query, ragK)
+      const passages = retrieval.hits.map((hit, index) => ({ n: index + 1, path: hit.path, text: hit.text }))
+
+      const binding = entry.value.provider
+      const isOffline = binding?._tag === "local"
+      const vision = binding?._tag === "openai-compatible" && binding.vision
+      const maxOutputTokens = assistant.maxOutputTokens ?? defaultMaxOutputTokens
+      const reasoning = fitReasoning(assistant.reasoning, entry.value.supportedReasoning)
+      const language = configuredLanguage(assistant.language) ?? detectLanguage(question)
+      const system = systemPrompt({
+        name: assistant.name,
+        instruction: assistant.instruction,
+        personality: assistant.personality,
+        language: assistant.language,
+        maxOutputTokens,
+        passages,
+        productSearch: assistant.productSearch,
+        imagesUnseen: vision ? 0 : attachments.images.length,
+        historySummary: history.summary
+      })
+      const messages: ReadonlyArray<ModelMessage> = [
+        { role: "system", content: system },
+        ...history.messages.map((message) => ({ role: message.role, content: message.content })),
+        { role: "user", content: question, images: attachments.images }
+      ]
+      const request: ModelRequest = {
+        messages,
+        tools: assistant.productSearch ? [productSearchTool(productSearch, assistant.id)] : [],
+        maxOutputTokens,
+        reasoning,
+        grounding: {
+          question,
+          language,
+          passages,
+          assistantName: assistant.name,
+          imagesAttached: attachments.images.length
+        }
+      }
+      return {
+        owner,
+        assistant,
+        allowance,
+        conversationId: Option.getOrElse(existing, () => newId("conv")),
+        isNew: Option.isNone(existing),
+        modelKey: assistant.model,
+        model: model.value,
+        isOffline,
+        reasoning,
+        request,
+        sources: retrieval.hits.map(({ chunk, fileId, path }) => ({ fileId, path, chunk })),
+        retrievalFailed: retrieval.failed,
+        embeddingTokens: query.length === 0 ? 0 : estimateTokens(query),
+        userContent: question,
+        attachmentMeta: attachments.meta
+      } satisfies Prepared
+    })
+
+    const logFallback = (prepared: Prepared, error: ChatModelError) =>
+      Effect.logWarning("chat model failed; the offline model answered").pipe(
+        Effect.annotateLogs({
+          assistantId: prepared.assistant.id,
+          model: prepared.modelKey,
+          degraded: "model_fallback",
+          reason: error.reason,
+          error: error.message
+        })
+      )
+
+    /** Persists the turn and its ledger entry, then builds the reply. */
+    const finish = (prepared: Prepared, answer: ModelAnswer, fellBack: boolean) =>
+      Effect.gen(function*() {
+        const model = fellBack ? models.offlineKey : prepared.modelKey
+        const reasoning: Models.Reasoning = fellBack ? "none" : prepared.reasoning
+        const degraded = fellBack || prepared.retrievalFailed
+        const entry = {
+          accountId: prepared.owner.accountId,
+          assistantId: prepared.owner.assistantId,
+          conversationId: prepared.conversationId,
+          model,
+          promptTokens: answer.usage.promptTokens,
+          completionTokens: answer.usage.completionTokens,
+          embeddingTokens: prepared.embeddingTokens
+        }
+        yield* Effect.gen(function*() {
+          if (prepared.isNew) yield* conversations.create(prepared.conversationId, prepared.owner)
+          yield* conversations.append(prepared.conversationId, [
+            {
+              role: "user",
+              content: prepared.userContent,
+              tokens: estimateTokens(prepared.userContent),
+              meta: { attachments: prepared.attachmentMeta }
+            },
+            {
+              role: "assistant",
+              content: answer.text,
+              tokens: estimateTokens(answer.text),
+              meta: {
+                sources: prepared.sources,
+                products: answer.products.map((product) => product.externalId),
+                model,
+                reasoning,
+                degraded
+              }
+            }
+          ])
+          yield* ledger.record(entry)
+        }).pipe(sql.withTransaction, Effect.orDie)
+        const quota = yield* ledger.snapshot(prepared.owner.accountId, prepared.allowance, entry)
+        return {
+          conversationId: prepared.conversationId,
+          text: answer.text,
+          sources: prepared.sources,
+          products: answer.products,
+          model,
+          reasoning,
+          degraded,
+          quota
+        } satisfies Chat.ChatReply
+      }).pipe(Effect.withSpan("Chat.finish"))
+
+    /** The offline model cannot fail; a defect there is a bug, not a provider outage. */
+    const offlineGenerate = (request: ModelRequest) => Effect.orDie(models.offline.generate(request))
+
+    const reply = Effect.fn("Chat.reply")(function*(input: TurnInput) {
+      const prepared = yield* prepare(input)
+      const { answer, fellBack } = yield* prepared.model.generate(prepared.request).pipe(
+        Effect.map((answer) => ({ answer, fellBack: false })),
+        Effect.catchAll((error) =>
+          prepared.isOffline
+            ? Effect.die(error)
+            : logFallback(prepared, error).pipe(
+              Effect.zipRight(offlineGenerate(prepared.request)),
+              Effect.map((answer) => ({ answer, fellBack: true }))
+            )
+        )
+      )
+      return yield* finish(prepared, answer, fellBack)
+    })
+
+    const replyStream = Effect.fn("Chat.replyStream")(function*(input: TurnInput) {
+      const prepared = yield* prepare(input)
+      return Stream.suspend(() => {
+        // Per run: what the provider wrote before failing, if it did.
+        let written = ""
+        let fellBack = false
+        const fallback = (error: ChatModelError) =>
+          Stream.unwrap(logFallback(prepared, error).pipe(Effect.as(Stream.suspend(() => {
+            fellBack = true
+            // Text already sent stays; the offline answer follows it, and `done` carries both.
+            const separator = written.length > 0 ? "\n\n" : ""
+            let first = true
+            return models.offline.stream(prepared.request).pipe(
+              Stream.orDie,
+              Stream.map((event) => {
+                if (event._tag === "Completed") {
+                  return { ...event, answer: { ...event.answer, text: written + separator + event.answer.text } }
+                }
+                const text = first ? separator + event.text : event.text
+                first = false
+                return { ...event, text }
+              })
+            )
+          }))))
+        const events = prepared.model.stream(prepared.request).pipe(
+          Stream.tap((event) => Effect.sync(() => { if (event._tag === "Delta") written += event.text })),
+          Stream.catchAll((error) => prepared.isOffline ? Stream.die(error) : fallback(error))
+        )
+        return events.pipe(
+          Stream.mapEffect((event): Effect.Effect<TurnEvent> =>
+            event._tag === "Delta"
+              ? Effect.succeed({ _tag: "Delta", text: event.text })
+              : Effect.map(finish(prepared, event.answer, fellBack), (reply) => ({ _tag: "Done", reply }))
+          )
+        )
+      })
+    })
+
+    return ChatTurns.of({ reply, replyStream })
+  })
+).pipe(
+  Layer.provide(Layer.mergeAll(ChatModels.Default, ConversationsRepo.Default, CostLedger.Default, AssistantsRepo.Default))
+)

@@ -1,0 +1,235 @@
+/**
+ * The built-in offline model: no provider, no network, always available. It
+ * does not write prose of its own. It quotes the sentences of the retrieved
+ * passages that best match the question (weighted word overlap, with light
+ * stemming and Persian/Arabic letter folding), each with the document it came
+ * from, lists matching products from the product-search tool, and says
+ * "I don't know" when neither matched. Answers in the turn's language.
+ *
+ * Honest limits: it cannot reason, combine facts, follow a conversation's
+ * pronouns or read images; a question worded unlike the documents may get
+ * "I don't know" where a language model would have answered.
+ */
+import type { Products } from "@dastyar/domain"
+import * as Effect from "effect/Effect"
+import * as Stream from "effect/Stream"
+import { stem } from "../Search/OfflineEmbedder"
+import { wordsOf } from "../Search/TextNormalization"
+import type { ChatModelShape, ModelAnswer, ModelEvent, ModelRequest, Passage, Tool } from "./ChatModel"
+import type { AnswerLanguage } from "./Language"
+import { estimateTokens } from "./Tokens"
+
+const stopwords = new Set([
+  // English
+  ..."a an the is are was were be been being am do does did i you he she it we they me my your our their its this that these those what which who whom whose how when where why can could should would will shall may might must of in on at to for from by with about as and or but if not no yes please tell me there here have has had get got any some much many more most than then so also just there's what's how's i'm you're let know want need like one".split(" "),
+  // Persian and Arabic (normalised forms: Persian yeh and keheh)
+  ..."و در به از که این آن را با برای است هست هستند بود بودن می ها های یک تا هم یا اما ولی اگر چه چی چیه چیست چطور چگونه کجا کی کدام چرا آیا من تو او ما شما آنها خود شود شد کرد کنم کنی کنید کند کنند باید نیز دارد دارید دارم داره دارند نیست بر روی ای را چند چقدر لطفا میشه میشود میتوانم میتوانید توان توانم بگویید بگو بدانم دربارهٔ درباره مورد سلام ممنون مرسی هر همه فقط خیلی الان اکنون في من على الى إلى عن ما هل كيف متى أين لماذا هذا هذه ذلك التي الذي هو هي انا أنا نحن انت أنت كم".split(" ")
+])
+
+const greetings = new Set(
+  "hi hello hey hiya greetings good morning evening afternoon thanks thank you سلام درود وقت بخیر صبح عصر شب ممنون مرسی متشکرم سپاس مرحبا اهلا شكرا".split(" ")
+)
+
+interface Term {
+  readonly root: string
+  readonly weight: number
+}
+
+/** Words of a text as stems, without stopwords or single letters. */
+const rootsOf = (text: string): ReadonlyArray<string> =>
+  wordsOf(text).filter((word) => word.length > 1 && !stopwords.has(word)).map(stem)
+
+/** Same stem, or one a prefix of the other (4+ letters): "ship" meets "shipping", "ارسال" meets "ارسالی". */
+const sameWord = (a: string, b: string) => {
+  if (a === b) return true
+  const [shorter, longer] = a.length <= b.length ? [a, b] : [b, a]
+  return shorter.length >= 4 && longer.startsWith(shorter)
+}
+
+const contains = (roots: ReadonlyArray<string>, root: string) => roots.some((candidate) => sameWord(candidate, root))
+
+/** Sentences of a passage: split after . ! ? ؟ and at line breaks; list markers and headings' # go. */
+const sentencesOf = (text: string): ReadonlyArray<string> =>
+  text
+    .split(/(?<=[.!?؟؛])\s+|\n+/u)
+    .map((sentence) => sentence.replace(/^[\s#>*\-•\d.)]+/u, "").trim())
+    .filter((sentence) => sentence.length >= 8 && /\p{L}/u.test(sentence))
+
+const maxQuote = 400
+
+const clip = (sentence: string) => sentence.length <= maxQuote ? sentence : `${sentence.slice(0, maxQuote - 1).trimEnd()}…`
+
+interface Scored {
+  readonly sentence: string
+  readonly passage: Passage
+  readonly score: number
+  readonly order: number
+}
+
+/**
+ * Sentences ranked by the share of the question's weight they cover; a term's
+ * weight is its rarity among all candidate sentences, so "Shiraz" counts more than "ship".
+ */
+const rankSentences = (question: ReadonlyArray<string>, passages: ReadonlyArray<Passage>): ReadonlyArray<Scored> => {
+  const candidates = passages.flatMap((passage) =>
+    sentencesOf(passage.text).map((sentence) => ({ sentence, passage, roots: rootsOf(sentence) }))
+  )
+  if (candidates.length === 0 || question.length === 0) return []
+  const unique = [...new Set(question)]
+  const terms: ReadonlyArray<Term> = unique.map((root) => {
+    const df = candidates.filter((candidate) => contains(candidate.roots, root)).length
+    return { root, weight: Math.log(1 + candidates.length / (1 + df)) + 0.1 }
+  })
+  const total = terms.reduce((sum, term) => sum + term.weight, 0)
+  return candidates
+    .map((candidate, order) => {
+      const covered = terms.reduce((sum, term) => sum + (contains(candidate.roots, term.root) ? term.weight : 0), 0)
+      // A small nudge for passages retrieval ranked higher breaks ties between equal matches.
+      const rank = 0.02 * (1 - (candidate.passage.n - 1) / Math.max(1, passages.length))
+      return { sentence: candidate.sentence, passage: candidate.passage, score: covered / total + rank, order }
+    })
+    .filter((scored) => scored.score > 0.05)
+    .sort((a, b) => b.score - a.score || a.order - b.order)
+}
+
+/** Best sentences: enough of the question covered, close to the best one, at most three, no repeats. */
+const pickQuotes = (ranked: ReadonlyArray<Scored>): ReadonlyArray<Scored> => {
+  const best = ranked[0]
+  if (best === undefined || best.score < 0.34) return []
+  const chosen: Array<Scored> = []
+  for (const candidate of ranked) {
+    if (chosen.length === 3 || candidate.score < Math.max(0.34, best.score * 0.6)) break
+    if (chosen.some((taken) => taken.sentence === candidate.sentence)) continue
+    chosen.push(candidate)
+  }
+  return chosen
+}
+
+const productText = (product: Products.Product) =>
+  [
+    product.title,
+    product.category ?? "",
+    product.subcategory ?? "",
+    ...Object.values(product.attributes).map((value) => typeof value === "string" ? value : "")
+  ].join(" ")
+
+/** Products whose title or category names something the question asks for. */
+const matchingProducts = (question: ReadonlyArray<string>, products: ReadonlyArray<Products.Product>) => {
+  const unique = [...new Set(question)]
+  if (unique.length === 0) return []
+  return products.filter((product) => {
+    const titleRoots = rootsOf(`${product.title} ${product.category ?? ""} ${product.subcategory ?? ""}`)
+    const allRoots = rootsOf(productText(product))
+    const covered = unique.filter((root) => contains(allRoots, root)).length
+    return unique.some((root) => contains(titleRoots, root)) && covered / unique.length >= 0.34
+  }).slice(0, 3)
+}
+
+const texts = {
+  en: {
+    single: (path: string, quote: string) => `According to ${path}: "${quote}"`,
+    intro: "Here is what I found:",
+    bullet: (path: string, quote: string) => `- "${quote}" (${path})`,
+    products: "Products that may fit:",
+    unknown:
+      "I don't know: I found nothing about that in my knowledge base or catalog. Could you rephrase it, or ask about something else?",
+    hello: (name: string) =>
+      `Hello! I'm ${name}. Ask me a question and I'll answer from my knowledge base and product catalog.`,
+    thanks: "You're welcome! Anything else I can help with?",
+    images: "(I can't see images; please describe in words what it shows.)",
+    price: (price: string, currency: string) => `${price}${currency ? ` ${currency}` : ""}`
+  },
+  fa: {
+    single: (path: string, quote: string) => `طبق ${path}: «${quote}»`,
+    intro: "این را در منابع پیدا کردم:",
+    bullet: (path: string, quote: string) => `- «${quote}» (${path})`,
+    products: "محصولاتی که شاید مناسب باشند:",
+    unknown: "نمی‌دانم: در منابع و کاتالوگ من چیزی دربارهٔ این موضوع پیدا نکردم. می‌توانید سؤال را طور دیگری بپرسید؟",
+    hello: (name: string) => `سلام! من ${name} هستم. سؤالتان را بپرسید تا از منابع و کاتالوگ محصولات پاسخ بدهم.`,
+    thanks: "خواهش می‌کنم! کار دیگری هست که بتوانم کمک کنم؟",
+    images: "(نمی‌توانم تصویر را ببینم؛ لطفاً آنچه در تصویر است را با کلمات توضیح دهید.)",
+    price: (price: string, currency: string) => `${price}${currency ? ` ${currency}` : ""}`
+  },
+  ar: {
+    single: (path: string, quote: string) => `وفقًا لـ ${path}: «${quote}»`,
+    intro: "هذا ما وجدته:",
+    bullet: (path: string, quote: string) => `- «${quote}» (${path})`,
+    products: "منتجات قد تناسبك:",
+    unknown: "لا أعرف: لم أجد شيئًا عن ذلك في قاعدة معرفتي أو الكتالوج. هل يمكنك إعادة صياغة السؤال؟",
+    hello: (name: string) => `مرحبًا! أنا ${name}. اسألني وسأجيب من قاعدة المعرفة وكتالوج المنتجات.`,
+    thanks: "على الرحب والسعة! هل هناك شيء آخر؟",
+    images: "(لا يمكنني رؤية الصور؛ يرجى وصف محتواها بالكلمات.)",
+    price: (price: string, currency: string) => `${price}${currency ? ` ${currency}` : ""}`
+  }
+} satisfies Record<AnswerLanguage, unknown>
+
+const productLine = (language: AnswerLanguage, product: Products.Product) => {
+  const t = texts[language]
+  const price = product.price === null ? null : t.price(product.price.toLocaleString("en-US"), product.currency ?? "")
+  return `- ${[product.title, price, product.url].filter((part) => part !== null && part !== "").join(" — ")}`
+}
+
+const isSmallTalk = (question: string) => {
+  const words = wordsOf(question)
+  return words.length > 0 && words.length <= 4 && words.every((word) => greetings.has(word) || stopwords.has(word))
+}
+
+const isThanks = (question: string) => wordsOf(question).some((word) => /^(thank|thanks|ممنون|مرسی|متشکرم|سپاس|شكرا)/.test(word))
+
+/** The offline model's product lookup: the question itself as the query, when the tool is offered. */
+const lookUpProducts = (tools: ReadonlyArray<Tool>, question: string) => {
+  const tool = tools.find((candidate) => candidate.name === "search_products")
+  return tool === undefined || rootsOf(question).length === 0
+    ? Effect.succeed<ReadonlyArray<Products.Product>>([])
+    : Effect.map(tool.run({ query: question.slice(0, 1000) }), (output) => output.products)
+}
+
+/** Composes the answer for one turn. Exposed for the quality evaluation. */
+export const compose = (request: ModelRequest, found: ReadonlyArray<Products.Product>): ModelAnswer => {
+  const { assistantName, imagesAttached, language, passages, question } = request.grounding
+  const t = texts[language]
+  const roots = rootsOf(question)
+  const parts: Array<string> = []
+  let products: ReadonlyArray<Products.Product> = []
+  if (isSmallTalk(question)) {
+    parts.push(isThanks(question) ? t.thanks : t.hello(assistantName))
+  } else {
+    const quotes = pickQuotes(rankSentences(roots, passages))
+    products = matchingProducts(roots, found)
+    if (quotes.length === 1 && quotes[0] !== undefined) {
+      parts.push(t.single(quotes[0].passage.path, clip(quotes[0].sentence)))
+    } else if (quotes.length > 1) {
+      parts.push([t.intro, ...quotes.map((quote) => t.bullet(quote.passage.path, clip(quote.sentence)))].join("\n"))
+    }
+    if (products.length > 0) parts.push([t.products, ...products.map((product) => productLine(language, product))].join("\n"))
+    if (parts.length === 0) parts.push(t.unknown)
+  }
+  if (imagesAttached > 0) parts.push(t.images)
+  const text = parts.join("\n\n")
+  const prompt = request.messages.map((message) => message.content).join("\n")
+  return {
+    text,
+    products,
+    usage: { promptTokens: estimateTokens(prompt), completionTokens: estimateTokens(text) }
+  }
+}
+
+/** A few words per delta, so a streamed offline answer arrives the way a model's would. */
+const chunksOf = (text: string): ReadonlyArray<string> => text.match(/\S+\s*/gu)?.reduce<Array<string>>((chunks, word, i) => {
+  if (i % 4 === 0) chunks.push(word)
+  else chunks[chunks.length - 1] += word
+  return chunks
+}, []) ?? []
+
+export const make: ChatModelShape = {
+  generate: (request) =>
+    Effect.map(lookUpProducts(request.tools, request.grounding.question), (found) => compose(request, found)),
+  stream: (request) =>
+    Stream.unwrap(
+      Effect.map(lookUpProducts(request.tools, request.grounding.question), (found) => {
+        const answer = compose(request, found)
+        const deltas = chunksOf(answer.text).map((text): ModelEvent => ({ _tag: "Delta", text }))
+        return Stream.fromIterable<ModelEvent>([...deltas, { _tag: "Completed", answer }])
+      })
+    )
+}
