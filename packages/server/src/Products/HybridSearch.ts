@@ -11,6 +11,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { AppConfig } from "../Config"
 import { Embedder, vectorLiteral } from "../Search/Embedder"
+import { stem } from "../Search/OfflineEmbedder"
 import { categoryKey, wordsOf } from "../Search/TextNormalization"
 import { ProductSearch, type ProductSearchShape } from "./ProductSearch"
 import { ProductsRepo, toProduct } from "./ProductsRepo"
@@ -24,10 +25,13 @@ const meaningFloor = 0.85
 
 type SearchParams = typeof Products.ProductSearch.Type
 
-/** `'word':*` alternatives: any query word, as a prefix once it has three letters. */
+/**
+ * `'word':*` alternatives: any query word or its stem ("دریل‌های" → "دریل",
+ * "kettles" → "kettle"), as a prefix once it has three letters.
+ */
 const keywordQuery = (query: string): string | null => {
-  const words = [...new Set(wordsOf(query))]
-  return words.length === 0 ? null : words.map((word) => word.length >= 3 ? `'${word}':*` : `'${word}'`).join(" | ")
+  const terms = new Set(wordsOf(query).flatMap((word) => [word, stem(word)]))
+  return terms.size === 0 ? null : [...terms].map((term) => term.length >= 3 ? `'${term}':*` : `'${term}'`).join(" | ")
 }
 
 export const layer = Layer.effect(

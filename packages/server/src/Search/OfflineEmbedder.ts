@@ -9,7 +9,7 @@ import type { EmbedderShape } from "./Embedder"
 import { wordsOf } from "./TextNormalization"
 
 export const dimensions = 512
-export const modelId = `offline-hash-v1:${dimensions}`
+export const modelId = `offline-hash-v2:${dimensions}`
 
 /** FNV-1a, 32 bits. */
 const hash = (feature: string): number => {
@@ -21,16 +21,26 @@ const hash = (feature: string): number => {
   return h >>> 0
 }
 
-const englishSuffixes = ["'s", "ies", "es", "s", "ing", "ed", "ly"]
 const persianSuffixes = ["هایی", "های", "ها", "ترین", "تر", "ات"]
+
+/** English plural, tense and adverb endings, then a final silent "e": "cables" and "cable" share "cabl". */
+const stemEnglish = (word: string): string => {
+  let root = word
+  if (root.endsWith("'s")) root = root.slice(0, -2)
+  else if (root.endsWith("ies") && root.length > 4) root = `${root.slice(0, -3)}y`
+  else if (/(ss|x|z|ch|sh)es$/.test(root)) root = root.slice(0, -2)
+  else if (root.endsWith("s") && !/(ss|us|is)$/.test(root) && root.length > 3) root = root.slice(0, -1)
+  else if (root.endsWith("ing") && root.length > 5) root = root.slice(0, -3)
+  else if (root.endsWith("ed") && root.length > 4) root = root.slice(0, -2)
+  else if (root.endsWith("ly") && root.length > 4) root = root.slice(0, -2)
+  return root.endsWith("e") && root.length > 3 ? root.slice(0, -1) : root
+}
 
 /** A light stemmer: plural and comparative endings go, so "teapots" meets "teapot" and "کتاب‌ها" meets "کتاب". */
 export const stem = (word: string): string => {
-  const suffixes = /[a-z]/.test(word) ? englishSuffixes : persianSuffixes
-  for (const suffix of suffixes) {
-    if (word.length - suffix.length >= 3 && word.endsWith(suffix)) {
-      return suffix === "ies" ? `${word.slice(0, -3)}y` : word.slice(0, -suffix.length)
-    }
+  if (/[a-z]/.test(word)) return stemEnglish(word)
+  for (const suffix of persianSuffixes) {
+    if (word.length - suffix.length >= 3 && word.endsWith(suffix)) return word.slice(0, -suffix.length)
   }
   return word
 }
