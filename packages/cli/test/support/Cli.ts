@@ -25,7 +25,7 @@ export const runCli = (args: ReadonlyArray<string>, env: Readonly<Record<string,
     const child = execFile(
       process.execPath,
       [bin, ...args],
-      { env: { ...cleanEnvironment(), ...env }, timeout: 30_000 },
+      { env: { ...cleanEnvironment(), ...env }, timeout: 90_000 },
       (error, stdout, stderr) => {
         // `error` is set for any non-zero exit; its `code` is then the exit code.
         const exitCode = error === null ? 0 : typeof error.code === "number" ? error.code : -1
