@@ -121,7 +121,7 @@ describe("checking a feed", () => {
 
 describe("sync plan", () => {
   const stored = (externalId: string, title: string) => ({
-    externalId,
+    externalId: ExternalId.make(externalId),
     title,
     category: null,
     subcategory: null,

@@ -144,6 +144,8 @@ layer(TestApp({ DASTYAR_RATE_LIMIT_PER_MINUTE: "100000" }), { excludeTestService
       ]))
       expect(error).toBeInstanceOf(DastyarApiError)
       expect(error).toMatchObject({ httpStatus: 415, code: "documents.unsupported_file_type" })
+      // The answer names the refused part by its position in the request.
+      expect(error instanceof DastyarApiError ? error.fields.map((field) => field.property) : []).toEqual(["files.1"])
       expect((await client.documents.list(assistant.id)).count).toBe(0)
     }), 60_000)
 })

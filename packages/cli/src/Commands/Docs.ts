@@ -78,7 +78,15 @@ const sendBatch = (
   folderId: string | undefined
 ): Effect.Effect<Array<Outcome>, unknown> =>
   Effect.gen(function*() {
-    const parts = yield* Effect.forEach(batch, (candidate) => Effect.promise(async () => toUploadPart(candidate.file)))
+    const parts = yield* Effect.forEach(batch, (candidate) =>
+      Effect.tryPromise({
+        try: async () => toUploadPart(candidate.file),
+        catch: (error) =>
+          new CommandFailed({
+            message: `cannot read ${candidate.file}: ${error instanceof Error ? error.message : String(error)}`,
+            exitCode: ExitCode.usage
+          })
+      }))
     const sent = yield* Effect.either(uploadBatch(client, code, parts, folderId))
     if (Either.isRight(sent)) {
       return batch.map((candidate, index): Outcome => {
