@@ -2,6 +2,7 @@
 import { Command } from "@effect/cli"
 import { adminCommand } from "./Commands/Admin"
 import { assistantsCommand } from "./Commands/Assistants"
+import { chatCommand } from "./Commands/Chat"
 import { docsCommand } from "./Commands/Docs"
 import { modelsCommand } from "./Commands/Models"
 import { productsCommand } from "./Commands/Products"
@@ -9,7 +10,7 @@ import { root } from "./Root"
 
 export const command = root.pipe(
   Command.withDescription("Dastyar from the command line: the public API with an API key, the operator API with the operator token"),
-  Command.withSubcommands([assistantsCommand, modelsCommand, productsCommand, docsCommand, adminCommand])
+  Command.withSubcommands([assistantsCommand, modelsCommand, chatCommand, productsCommand, docsCommand, adminCommand])
 )
 
 export const run = Command.run(command, { name: "dastyar", version: "0.1.0" })

@@ -6,6 +6,7 @@
  */
 import { I18n } from "@dastyar/domain"
 import { makeEffectClient, type EffectClient } from "@dastyar/sdk"
+import { HttpClient, HttpClientRequest } from "@effect/platform"
 import * as Config from "effect/Config"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
@@ -18,6 +19,8 @@ import { root } from "./Root"
 
 export interface Session {
   readonly client: EffectClient
+  /** The same server and credential as a plain HttpClient, for answers the client cannot decode (server-sent events). */
+  readonly http: HttpClient.HttpClient
   readonly json: boolean
   /** The language chosen with `--lang`, for texts the CLI words itself from the domain's catalog. */
   readonly locale: I18n.Locale
@@ -81,8 +84,19 @@ const open = (
       token: Redacted.value(token.value),
       language: Option.getOrUndefined(language)
     })
+    const http = (yield* HttpClient.HttpClient).pipe(HttpClient.mapRequest((request) => {
+      const authorised = HttpClientRequest.bearerToken(
+        HttpClientRequest.prependUrl(request, baseUrl.replace(/\/+$/, "")),
+        Redacted.value(token.value)
+      )
+      return Option.match(language, {
+        onNone: () => authorised,
+        onSome: (lang) => HttpClientRequest.setHeader(authorised, "accept-language", lang)
+      })
+    }))
     const session: Session = {
       client,
+      http,
       json: leaf.json || global.json,
       locale,
       checked: (schema, payload) => checkPayload(schema, payload, locale)

@@ -3,6 +3,7 @@
  * returning the envelope's typed `data` and throwing `DastyarApiError` on
  * every non-2xx answer. `raw` is the typed openapi-fetch client for the rest.
  */
+import { type ChatMethods, makeChatMethods } from "./Chat"
 import { type DocumentsClient, makeDocumentsClient } from "./Documents"
 import { makeProductsClient, type ProductsClient } from "./Products"
 import { createRawClient, type RawClient, type RawClientOptions } from "./RawClient"
@@ -23,7 +24,8 @@ import { unwrap, unwrapNull } from "./Unwrap"
 
 export type DastyarClientOptions = RawClientOptions
 
-export interface DastyarClient {
+/** `chat`, `chatStream` and `conversation` sit at the top level: `client.chat(assistantId, {principal, message})`. */
+export interface DastyarClient extends ChatMethods {
   /** Every declared route, typed; answers are returned as `{data, error, response}`, not thrown. */
   readonly raw: RawClient
   readonly assistants: {
@@ -64,6 +66,7 @@ export const createDastyarClient = (options: DastyarClientOptions): DastyarClien
     models: { list: () => unwrap(raw.GET("/v1/models")) },
     products: makeProductsClient(raw),
     documents: makeDocumentsClient(raw),
+    ...makeChatMethods(raw),
     admin: {
       createAccount: (body) => unwrap(raw.POST("/admin/v1/accounts", { body })),
       deleteAccount: (accountId) => unwrapNull(raw.DELETE("/admin/v1/accounts/{accountId}", account(accountId))),
