@@ -7,7 +7,7 @@ import * as path from "node:path"
 import { sharedDatabase } from "../../src/Testing"
 import { fakeEmbeddings } from "../support/FakeEmbeddings"
 import { pick, setupAccount, TestApp } from "../support/TestApp"
-import { hitIds, productCall, type Shop, waitUntilSynced } from "./support"
+import { hitIds, listOf, nextCursorOf, productCall, type Shop, waitUntilSynced } from "./support"
 
 /** Runs `program` against a whole app instance started with `env`, then stops it. */
 const withApp = <A, E, R>(env: Record<string, string>, program: Effect.Effect<A, E, R>) =>
@@ -98,8 +98,8 @@ it.live("the plan's cap holds under concurrent imports: never above it, the over
     let cursor: string | null = null
     do {
       const page = yield* productCall(shop, "GET", `?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`)
-      count += (pick(page.json, "data", "list") as ReadonlyArray<unknown>).length
-      cursor = pick(page.json, "data", "nextCursor") as string | null
+      count += listOf(page).length
+      cursor = nextCursorOf(page)
     } while (cursor !== null)
     expect(count).toBe(24)
     // Replacing existing products is not growth; one more new product is.

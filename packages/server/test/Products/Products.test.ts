@@ -1,7 +1,7 @@
 import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import { call, pick, pickString, setupAccount, TestApp } from "../support/TestApp"
-import { productCall, type Shop, waitUntilSynced } from "./support"
+import { invalidProperties, listOf, nextCursorOf, productCall, type Shop, waitUntilSynced } from "./support"
 
 const teapot = {
   externalId: "sku-1042",
@@ -135,7 +135,7 @@ layer(TestApp(), { excludeTestServices: true })("products: writes and reads", (i
       })
       expect(reply.status).toBe(400)
       expect(reply.json).toMatchObject({ data: null, response: { status: "bad_request" } })
-      const properties = (pick(reply.json, "fields") as ReadonlyArray<{ property: string }>).map((f) => f.property)
+      const properties = invalidProperties(reply)
       for (const property of ["externalId", "title", "category", "description", "imageUrl", "url", "price", "currency", "inStock"]) {
         expect(properties).toContain(property)
       }
@@ -243,9 +243,8 @@ layer(TestApp(), { excludeTestServices: true })("products: list", (it) => {
         const reply = yield* productCall(s, "GET", `?limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`)
         expect(reply.status).toBe(200)
         expect(pick(reply.json, "data", "count")).toBeUndefined()
-        const list = pick(reply.json, "data", "list") as ReadonlyArray<{ externalId: string }>
-        seen.push(...list.map((p) => p.externalId))
-        cursor = pick(reply.json, "data", "nextCursor") as string | null
+        seen.push(...listOf(reply).map((p) => p.externalId))
+        cursor = nextCursorOf(reply)
         pages++
       } while (cursor !== null)
       expect(pages).toBe(3)
@@ -285,8 +284,7 @@ layer(TestApp(), { excludeTestServices: true })("products: list", (it) => {
           { externalId: "SKU-Z9", title: "Something", category: "Kitchen Tools" }
         ]
       })
-      const ids = (reply: { readonly json: unknown }) =>
-        (pick(reply.json, "data", "list") as ReadonlyArray<{ externalId: string }>).map((p) => p.externalId)
+      const ids = (reply: { readonly json: unknown }) => listOf(reply).map((p) => p.externalId)
       expect(ids(yield* productCall(s, "GET", `?q=${encodeURIComponent("كتابهاي")}`))).toEqual(["fa-1"])
       expect(ids(yield* productCall(s, "GET", "?q=teapot"))).toEqual(["fa-2"])
       expect(ids(yield* productCall(s, "GET", "?q=sku-z"))).toEqual(["SKU-Z9"])

@@ -1,5 +1,6 @@
 /** Helpers shared by the catalog tests. */
 import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
 import { call, pick } from "../support/TestApp"
 
 export interface Shop {
@@ -33,7 +34,21 @@ export const waitUntilSynced = (shop: Shop) =>
   })
 
 /** External ids of a search reply, best first. */
-export const hitIds = (reply: { readonly json: unknown }): ReadonlyArray<string> => {
-  const list = pick(reply.json, "data", "list")
-  return Array.isArray(list) ? list.map((hit) => String(pick(hit, "externalId"))) : []
-}
+export const hitIds = (reply: { readonly json: unknown }): Array<string> => listOf(reply).map((hit) => hit.externalId)
+
+const Listed = Schema.Struct({ externalId: Schema.String, title: Schema.String, distance: Schema.optional(Schema.Number) })
+const Page = Schema.Struct({
+  data: Schema.Struct({ list: Schema.Array(Listed), nextCursor: Schema.optional(Schema.NullOr(Schema.String)) })
+})
+const FieldErrors = Schema.Struct({ fields: Schema.Array(Schema.Struct({ property: Schema.String })) })
+
+/** The products of a list or search reply. */
+export const listOf = (reply: { readonly json: unknown }) => Schema.decodeUnknownSync(Page)(reply.json).data.list
+
+/** The `nextCursor` of a list reply. */
+export const nextCursorOf = (reply: { readonly json: unknown }) =>
+  Schema.decodeUnknownSync(Page)(reply.json).data.nextCursor ?? null
+
+/** The invalid properties of a validation error. */
+export const invalidProperties = (reply: { readonly json: unknown }) =>
+  Schema.decodeUnknownSync(FieldErrors)(reply.json).fields.map((field) => field.property)
