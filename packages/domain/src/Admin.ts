@@ -7,6 +7,7 @@ import * as DateTime from "effect/DateTime"
 import * as Schema from "effect/Schema"
 import { Assistant, AssistantId, IdentitySettings, ImageDetail, Personality } from "./Assistants"
 import { AccountId, AdminAuth, ApiKeyId } from "./Auth"
+import * as Channels from "./Channels"
 import * as Constraint from "./Constraint"
 import * as Content from "./Content"
 import { errorFields, failure, ListOf, success } from "./Envelope"
@@ -249,4 +250,61 @@ export class AdminContentApi extends HttpApiGroup.make("adminContent")
   .middleware(AdminAuth)
   .prefix("/admin/v1")
   .annotate(OpenApi.Description, "Operator API: site articles for the public content routes. Bearer operator token.")
+{}
+
+const connectionPath = HttpApiSchema.param("connectionCode", Schema.String)
+
+/** Messenger connections of an assistant (Telegram bots, custom webhooks). */
+export class AdminConnectionsApi extends HttpApiGroup.make("adminConnections")
+  .add(
+    HttpApiEndpoint.post("createConnection")`/assistants/${assistantPath}/connections`
+      .annotate(OpenApi.Summary, "Connect an assistant to a messenger")
+      .setPayload(Channels.ConnectionCreate)
+      .addSuccess(success(Channels.Connection, { identifier: "ConnectionCreatedResponse", status: 201 }))
+      .addError(AssistantNotFoundResponse)
+      .addError(Channels.TelegramRejectedResponse)
+      .addError(Channels.TelegramUnavailableResponse)
+      .addError(Channels.SecretKeyMissingResponse)
+      .annotate(
+        OpenApi.Description,
+        "`telegram`: checks the bot token and registers `hookUrl` with the Bot API (`setWebhook` with a random " +
+          "secret token); the bot answers at once. `webhook`: messages are POSTed to `hookUrl`, answers go to " +
+          "`callbackUrl`, both signed with `secret`. Secrets are stored encrypted and never returned."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("listConnections")`/assistants/${assistantPath}/connections`
+      .annotate(OpenApi.Summary, "List an assistant's connections")
+      .addSuccess(success(ListOf(Channels.Connection), { identifier: "ConnectionListResponse" }))
+      .addError(AssistantNotFoundResponse)
+  )
+  .add(
+    HttpApiEndpoint.post("disableConnection")`/assistants/${assistantPath}/connections/${connectionPath}/disable`
+      .annotate(OpenApi.Summary, "Disable a connection")
+      .addSuccess(success(Channels.Connection, { identifier: "ConnectionDisabledResponse" }))
+      .addError(Channels.ConnectionNotFoundResponse)
+      .annotate(
+        OpenApi.Description,
+        "The hook refuses its messages (404) until it is enabled again; a Telegram webhook is removed."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("enableConnection")`/assistants/${assistantPath}/connections/${connectionPath}/enable`
+      .annotate(OpenApi.Summary, "Enable a disabled or dead connection")
+      .addSuccess(success(Channels.Connection, { identifier: "ConnectionEnabledResponse" }))
+      .addError(Channels.ConnectionNotFoundResponse)
+      .addError(Channels.TelegramRejectedResponse)
+      .addError(Channels.TelegramUnavailableResponse)
+      .addError(Channels.SecretKeyMissingResponse)
+      .annotate(OpenApi.Description, "Telegram: registers the webhook again with a new secret token.")
+  )
+  .add(
+    HttpApiEndpoint.del("deleteConnection")`/assistants/${assistantPath}/connections/${connectionPath}`
+      .annotate(OpenApi.Summary, "Delete a connection")
+      .addSuccess(success(Schema.Null, { identifier: "ConnectionDeletedResponse" }))
+      .addError(Channels.ConnectionNotFoundResponse)
+  )
+  .middleware(AdminAuth)
+  .prefix("/admin/v1")
+  .annotate(OpenApi.Description, "Operator API: messenger connections of assistants. Bearer operator token.")
 {}

@@ -4,8 +4,9 @@
  * derive from this value.
  */
 import { HttpApi, OpenApi } from "@effect/platform"
-import { AdminApi, AdminContentApi } from "./Admin"
+import { AdminApi, AdminConnectionsApi, AdminContentApi } from "./Admin"
 import { AssistantsApi } from "./Assistants"
+import { HooksApi } from "./Channels"
 import { ChatApi } from "./Chat"
 import { ContentApi } from "./Content"
 import { DocumentsApi } from "./Documents"
@@ -90,6 +91,8 @@ export class DastyarApi extends HttpApi.make("dastyar")
   .add(AdminApi)
   .add(ContentApi)
   .add(AdminContentApi)
+  .add(AdminConnectionsApi)
+  .add(HooksApi)
   .add(SystemApi)
   .addError(ValidationFailedResponse)
   .addError(MalformedJsonResponse)

@@ -24,6 +24,17 @@ export class AppConfig extends Effect.Service<AppConfig>()("AppConfig", {
       Config.validate({ message: "must be the number of proxy hops (0 or more)", validation: (n) => n >= 0 }),
       Config.withDefault(0)
     ),
+    /** The service's public address; messenger hook URLs are built on it. */
+    publicUrl: Config.option(Config.string("DASTYAR_PUBLIC_URL")),
+    /** 32 bytes (base64 or 64 hex characters) encrypting messenger secrets at rest. */
+    secretKey: Config.option(Config.redacted("DASTYAR_SECRET_KEY")),
+    /** The Telegram Bot API, or a self-hosted Bot API server (and tests' stand-in). */
+    telegramApiBase: Config.string("DASTYAR_TELEGRAM_API_BASE").pipe(Config.withDefault("https://api.telegram.org")),
+    /** Messenger hooks: requests per minute per connection. */
+    hookRateLimitPerMinute: Config.integer("DASTYAR_HOOK_RATE_LIMIT_PER_MINUTE").pipe(
+      Config.validate({ message: "must be a positive integer", validation: (n) => n > 0 }),
+      Config.withDefault(600)
+    ),
     configFile: Config.option(Config.string("DASTYAR_CONFIG")),
     redisUrl: Config.option(Config.string("REDIS_URL")),
     seedDemo: Config.boolean("DASTYAR_SEED_DEMO").pipe(Config.withDefault(true)),

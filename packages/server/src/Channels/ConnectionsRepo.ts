@@ -1,0 +1,89 @@
+/** Connection rows, the updates already taken in, and the conversation of each chat. */
+import { Channels } from "@dastyar/domain"
+import { SqlClient, SqlSchema } from "@effect/sql"
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+
+export const ConnectionRow = Schema.Struct({
+  code: Schema.String,
+  assistantId: Schema.String,
+  driver: Channels.Driver,
+  status: Channels.ConnectionStatus,
+  statusReason: Schema.NullOr(Schema.String),
+  botUsername: Schema.NullOr(Schema.String),
+  callbackUrl: Schema.NullOr(Schema.String),
+  secrets: Schema.Uint8ArrayFromSelf,
+  createdAt: Schema.DateTimeUtcFromDate,
+  updatedAt: Schema.DateTimeUtcFromDate
+})
+export type ConnectionRow = typeof ConnectionRow.Type
+
+export interface NewConnection {
+  readonly code: string
+  readonly assistantId: string
+  readonly driver: Channels.Driver
+  readonly botUsername: string | null
+  readonly callbackUrl: string | null
+  readonly secrets: Uint8Array
+}
+
+export class ConnectionsRepo extends Effect.Service<ConnectionsRepo>()("ConnectionsRepo", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+
+    const find = SqlSchema.findOne({
+      Request: Schema.String,
+      Result: ConnectionRow,
+      execute: (code) => sql`SELECT * FROM channel_connections WHERE code = ${code}`
+    })
+    const listByAssistant = SqlSchema.findAll({
+      Request: Schema.String,
+      Result: ConnectionRow,
+      execute: (assistantId) =>
+        sql`SELECT * FROM channel_connections WHERE assistant_id = ${assistantId} ORDER BY created_at, code`
+    })
+
+    return {
+      find: (code: string) => find(code).pipe(Effect.orDie),
+      listByAssistant: (assistantId: string) => listByAssistant(assistantId).pipe(Effect.orDie),
+
+      insert: (row: NewConnection) =>
+        sql`
+          INSERT INTO channel_connections (code, assistant_id, driver, status, bot_username, callback_url, secrets)
+          VALUES (${row.code}, ${row.assistantId}, ${row.driver}, 'active', ${row.botUsername}, ${row.callbackUrl},
+            ${row.secrets})`.pipe(Effect.asVoid, Effect.orDie),
+
+      setStatus: (code: string, status: Channels.ConnectionStatus, reason: string | null) =>
+        sql`
+          UPDATE channel_connections SET status = ${status}, status_reason = ${reason}, updated_at = now()
+          WHERE code = ${code}`.pipe(Effect.asVoid, Effect.orDie),
+
+      /** New secrets (a re-registered Telegram webhook), and the connection active again. */
+      reactivate: (code: string, secrets: Uint8Array) =>
+        sql`
+          UPDATE channel_connections SET status = 'active', status_reason = NULL, secrets = ${secrets}, updated_at = now()
+          WHERE code = ${code}`.pipe(Effect.asVoid, Effect.orDie),
+
+      remove: (code: string) => sql`DELETE FROM channel_connections WHERE code = ${code}`.pipe(Effect.asVoid, Effect.orDie),
+
+      /** Records an update's key; false when it was seen before (a redelivery). */
+      recordUpdate: (code: string, key: string) =>
+        sql<{ readonly updateKey: string }>`
+          INSERT INTO channel_updates (connection_code, update_key) VALUES (${code}, ${key})
+          ON CONFLICT DO NOTHING RETURNING update_key`.pipe(Effect.map((rows) => rows.length > 0)),
+
+      conversationOf: (code: string, chatKey: string) =>
+        sql<{ readonly conversationId: string }>`
+          SELECT conversation_id FROM channel_conversations WHERE connection_code = ${code} AND chat_key = ${chatKey}`.pipe(
+          Effect.map((rows) => rows[0]?.conversationId),
+          Effect.orDie
+        ),
+
+      saveConversation: (code: string, chatKey: string, conversationId: string) =>
+        sql`
+          INSERT INTO channel_conversations (connection_code, chat_key, conversation_id) VALUES (${code}, ${chatKey}, ${conversationId})
+          ON CONFLICT (connection_code, chat_key) DO UPDATE SET conversation_id = EXCLUDED.conversation_id, updated_at = now()`
+          .pipe(Effect.asVoid, Effect.orDie)
+    } as const
+  })
+}) {}

@@ -1,0 +1,140 @@
+/**
+ * `POST /hooks/:driver/:connectionCode`: checks who is calling before anything
+ * else (unknown or inactive connection → 404, wrong secret or signature → 401,
+ * nothing read further), counts the connection's rate limit, then queues the
+ * message and answers at once. The answer travels back through the platform.
+ */
+import { Channels, Errors, Validation } from "@dastyar/domain"
+import { HttpServerRequest } from "@effect/platform"
+import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
+import * as ParseResult from "effect/ParseResult"
+import * as Schema from "effect/Schema"
+import { timingSafeEqual } from "node:crypto"
+import { AppConfig } from "../Config"
+import { RateLimit } from "../Http/RateLimit"
+import { Connections, type OpenConnection } from "./Connections"
+import { Inbox } from "./Inbox"
+import * as Signature from "./Webhook/Signature"
+
+const TelegramFile = Schema.Struct({
+  file_id: Schema.String,
+  mime_type: Schema.optional(Schema.String),
+  file_size: Schema.optional(Schema.Number)
+})
+
+/** The parts of a Telegram `Update` a connection answers; other update kinds are acknowledged and ignored. */
+const TelegramUpdate = Schema.Struct({
+  update_id: Schema.Int,
+  message: Schema.optional(Schema.Struct({
+    chat: Schema.Struct({ id: Schema.Number }),
+    from: Schema.optional(Schema.Struct({ language_code: Schema.optional(Schema.String) })),
+    text: Schema.optional(Schema.String),
+    caption: Schema.optional(Schema.String),
+    voice: Schema.optional(TelegramFile),
+    audio: Schema.optional(TelegramFile)
+  }))
+})
+
+const sameSecret = (given: string | undefined, expected: string) => {
+  if (given === undefined) return false
+  const left = Buffer.from(given)
+  const right = Buffer.from(expected)
+  return left.length === right.length && timingSafeEqual(left, right)
+}
+
+const invalid = (error: ParseResult.ParseError) =>
+  new Errors.ValidationFailed({ fields: Validation.fieldsOf(ParseResult.ArrayFormatter.formatErrorSync(error)) })
+
+/** The raw body, for signatures; the domain's `MaxBodyBytes` already caps how much is read. */
+const rawBody = (request: HttpServerRequest.HttpServerRequest) =>
+  request.arrayBuffer.pipe(
+    Effect.map((buffer) => new Uint8Array(buffer)),
+    Effect.mapError((error) =>
+      error.cause instanceof Error && error.cause.message === "maxBytes exceeded"
+        ? new Errors.PayloadTooLarge()
+        : new Errors.MalformedJson()
+    )
+  )
+
+const parseJson = (body: Uint8Array) =>
+  Effect.try({ try: (): unknown => JSON.parse(Buffer.from(body).toString("utf8")), catch: () => new Errors.MalformedJson() })
+
+export class Hooks extends Effect.Service<Hooks>()("Hooks", {
+  effect: Effect.gen(function*() {
+    const connections = yield* Connections
+    const inbox = yield* Inbox
+    const rateLimit = yield* RateLimit
+    const { hookRateLimitPerMinute } = yield* AppConfig
+
+    const telegram = (connection: OpenConnection, request: HttpServerRequest.HttpServerRequest) =>
+      Effect.gen(function*() {
+        if (connection.secrets._tag !== "telegram") return yield* new Channels.HookConnectionNotFound()
+        if (!sameSecret(request.headers["x-telegram-bot-api-secret-token"], connection.secrets.hookSecret)) {
+          return yield* new Channels.HookUnauthorized()
+        }
+        yield* rateLimit.consumeIn("hook", connection.row.code, hookRateLimitPerMinute)
+        const update = yield* rawBody(request).pipe(
+          Effect.flatMap(parseJson),
+          Effect.flatMap((json) => Schema.decodeUnknown(TelegramUpdate, { errors: "all" })(json).pipe(Effect.mapError(invalid)))
+        )
+        const message = update.message
+        if (message === undefined) return
+        const file = message.voice ?? message.audio
+        yield* inbox.accept({
+          _tag: "Telegram",
+          connectionCode: connection.row.code,
+          updateId: update.update_id,
+          chatId: message.chat.id,
+          languageCode: message.from?.language_code ?? null,
+          text: message.text ?? message.caption ?? null,
+          voice: file === undefined
+            ? null
+            : { fileId: file.file_id, mimeType: file.mime_type ?? null, fileSize: file.file_size ?? null }
+        }, `update:${update.update_id}`)
+      })
+
+    const webhook = (connection: OpenConnection, request: HttpServerRequest.HttpServerRequest) =>
+      Effect.gen(function*() {
+        if (connection.secrets._tag !== "webhook") return yield* new Channels.HookConnectionNotFound()
+        const body = yield* rawBody(request)
+        const headers = {
+          timestamp: request.headers[Channels.signatureHeaders.timestamp],
+          signature: request.headers[Channels.signatureHeaders.signature]
+        }
+        if (!Signature.verify(connection.secrets.secret, headers, body, new Date())) {
+          return yield* new Channels.HookUnauthorized()
+        }
+        yield* rateLimit.consumeIn("hook", connection.row.code, hookRateLimitPerMinute)
+        const inbound = yield* parseJson(body).pipe(
+          Effect.flatMap((json) => Schema.decodeUnknown(Channels.WebhookInbound)(json).pipe(Effect.mapError(invalid)))
+        )
+        // A signature covers the timestamp, so an exact replay inside the window has the same key.
+        const key = inbound.messageId === undefined ? `signature:${headers.signature}` : `message:${inbound.messageId}`
+        yield* inbox.accept({
+          _tag: "Webhook",
+          connectionCode: connection.row.code,
+          principal: inbound.principal,
+          message: inbound.message,
+          messageId: inbound.messageId ?? null
+        }, key)
+      })
+
+    return {
+      receive: Effect.fn("Hooks.receive")(function*(
+        driver: Channels.Driver,
+        code: string,
+        request: HttpServerRequest.HttpServerRequest
+      ) {
+        const connection = yield* connections.findActive(driver, code).pipe(
+          Effect.catchTag("SecretKeyMissing", () => Effect.succeed(Option.none<OpenConnection>()))
+        )
+        if (Option.isNone(connection)) return yield* new Channels.HookConnectionNotFound()
+        yield* Effect.annotateCurrentSpan({ "dastyar.connection_code": code, "dastyar.driver": driver })
+        yield* driver === "telegram" ? telegram(connection.value, request) : webhook(connection.value, request)
+        return null
+      })
+    } as const
+  }),
+  dependencies: [Connections.Default, Inbox.Default]
+}) {}
