@@ -187,7 +187,9 @@ layer(
       const bot = yield* connect(listening.assistantId, newToken())
       const transcribedBefore = fake.transcriptions.length
       expect((yield* deliver(bot.code, bot.secret, voice(502, "en"))).status).toBe(200)
-      yield* eventually(() => fake.callsOf("sendMessage", 502), (l) => l.length >= 1, "the answer to the voice note")
+      const answer = yield* eventually(() => fake.callsOf("sendMessage", 502), (l) => l.length >= 1, "the answer to the voice note")
+      // Answered from the transcript, not the "please type" fallback.
+      expect(texts(answer)).not.toContain("Please send your question as a text message.")
       expect(fake.callsOf("getFile").filter((c) => c.params.file_id === "voice-502")).toHaveLength(1)
       expect(fake.transcriptions.length).toBe(transcribedBefore + 1)
     }))
