@@ -68,7 +68,7 @@ layer(TestApp({ DASTYAR_RATE_LIMIT_PER_MINUTE: "100000" }), { excludeTestService
 
       const removed = yield* runCli(["docs", "delete", ...documents.list.map((document) => document.fileId)], env)
       expect(removed).toEqual({ exitCode: 0, stdout: "Deleted 3 documents (ids that were not documents are ignored).\n", stderr: "" })
-    }).pipe(Effect.scoped), 180_000)
+    }).pipe(Effect.scoped), 300_000)
 
   it.effect("a file the server refuses fails only itself: the others of its request are sent; exit 1", () =>
     Effect.gen(function*() {
@@ -86,7 +86,7 @@ layer(TestApp({ DASTYAR_RATE_LIMIT_PER_MINUTE: "100000" }), { excludeTestService
       const [, ...body] = rows(upload.stdout)
       expect(body.map(([file, status]) => [path.basename(file ?? ""), status])).toEqual([["fake.doc", "refused"], ["notes.txt", "queued"]])
       expect(upload.stderr).toMatch(/^error: 1 of 2 files failed or were refused$/m)
-    }).pipe(Effect.scoped), 120_000)
+    }).pipe(Effect.scoped), 240_000)
 
   it.effect("a bad folder id or missing path is a usage error before any request", () =>
     Effect.gen(function*() {

@@ -106,7 +106,7 @@ layer(TestApp({ DASTYAR_RATE_LIMIT_PER_MINUTE: "100000" }), { excludeTestService
       expect(parsed(Products.ProductImportResult, jsonl.stdout)).toEqual({ created: 0, updated: 5, unchanged: 0 })
       const again = yield* runCli(["products", "import", file("feed.jsonl"), "--json"], env)
       expect(parsed(Products.ProductImportResult, again.stdout)).toEqual({ created: 0, updated: 0, unchanged: 5 })
-    }).pipe(Effect.scoped), 120_000)
+    }).pipe(Effect.scoped), 240_000)
 
   it.effect("sync --dry-run prints what would change and changes nothing; sync makes the catalog equal the feed", () =>
     Effect.gen(function*() {
@@ -150,7 +150,7 @@ layer(TestApp({ DASTYAR_RATE_LIMIT_PER_MINUTE: "100000" }), { excludeTestService
       expect(empty).toMatchObject({ exitCode: 2, stdout: "" })
       expect(empty.stderr).toMatch(/has no products; syncing it would delete the whole catalog/)
       expect((yield* ids).sort()).toEqual(["a", "b", "e"])
-    }).pipe(Effect.scoped), 120_000)
+    }).pipe(Effect.scoped), 240_000)
 
   it.effect("list, get, search with filters, delete; a missing assistant is a usage error", () =>
     Effect.gen(function*() {
@@ -201,5 +201,5 @@ layer(TestApp({ DASTYAR_RATE_LIMIT_PER_MINUTE: "100000" }), { excludeTestService
       expect(removed).toEqual({ exitCode: 0, stdout: "Deleted 1; not found 1.\n", stderr: "" })
       const gone = yield* runCli(["products", "get", "sku-1"], env)
       expect(gone).toEqual({ exitCode: 1, stdout: "", stderr: "error: 404 products.not_found: Product not found\n" })
-    }).pipe(Effect.scoped), 120_000)
+    }).pipe(Effect.scoped), 240_000)
 })
