@@ -8,14 +8,16 @@ import { AccountsRepo } from "./Accounts/AccountsRepo"
 import { Assistants } from "./Assistants/Assistants"
 import * as LifecycleWorker from "./Assistants/LifecycleWorker"
 import { AdminToken } from "./Bootstrap/AdminToken"
-import * as ChannelWorker from "./Channels/ChannelWorker"
-import { Connections } from "./Channels/Connections"
-import { Inbox } from "./Channels/Inbox"
 import { Articles } from "./Content/Articles"
 import * as DemoSeed from "./Bootstrap/DemoSeed"
 import { AppConfig } from "./Config"
 import * as Database from "./Database/Database"
 import * as Migrator from "./Database/Migrator"
+import { Documents } from "./Documents/Documents"
+import { DocumentsRepo } from "./Documents/DocumentsRepo"
+import * as HybridChunkSearch from "./Documents/HybridChunkSearch"
+import { Ingest } from "./Documents/Ingest"
+import * as IngestWorker from "./Documents/IngestWorker"
 import { FoldersRepo } from "./Folders/FoldersRepo"
 import * as HttpApi from "./Http/Api"
 import { ModelCatalog } from "./Models/ModelCatalog"
@@ -23,6 +25,7 @@ import * as Logging from "./Logging"
 import * as Queue from "./Queue/Queue"
 import * as Embedders from "./Search/Embedders"
 import * as Telemetry from "./Telemetry"
+import * as Transcribers from "./Transcription/Transcribers"
 
 const DatabaseLive = Migrator.layer.pipe(Layer.provideMerge(Database.layer))
 
@@ -32,6 +35,11 @@ const ServicesLive = Layer.mergeAll(
   FoldersRepo.Default,
   ModelCatalog.Default,
   AdminToken.Default,
+  Documents.Default,
+  DocumentsRepo.Default,
+  Ingest.Default.pipe(Layer.provide(Transcribers.layer), Layer.provide(Embedders.layer)),
+  HybridChunkSearch.layer.pipe(Layer.provide(Embedders.layer)),
+  Transcribers.layer,
   Articles.Default,
   Embedders.layer
 ).pipe(
@@ -39,12 +47,9 @@ const ServicesLive = Layer.mergeAll(
   Layer.provideMerge(DatabaseLive)
 )
 
-/** Messenger channels answer through chat (`ChatTurns`). */
-const ChannelsLive = Layer.mergeAll(Connections.Default, Inbox.Default).pipe(Layer.provideMerge(ServicesLive))
-
 /** The running service; its services (SQL client included) stay visible to tests. */
-export const AppLive = Layer.mergeAll(HttpApi.layer, LifecycleWorker.layer, ChannelWorker.layer, DemoSeed.layer).pipe(
-  Layer.provideMerge(ChannelsLive),
+export const AppLive = Layer.mergeAll(HttpApi.layer, LifecycleWorker.layer, IngestWorker.layer, DemoSeed.layer).pipe(
+  Layer.provideMerge(ServicesLive),
   Layer.provide(Logging.layer),
   Layer.provide(Telemetry.layer),
   Layer.provide(AppConfig.Default)

@@ -53,7 +53,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a chat message */
+        /**
+         * Send a chat message
+         * @description Answers one user message. With `stream: true` the answer is `text/event-stream`: `event: delta` lines with `{"text"}` as it is written, then one `event: done` whose data is the same object as the JSON answer's `data`. Errors found before answering (404, 402, 409, 503, 400) keep the JSON envelope.
+         */
         post: operations["chat.send"];
         delete?: never;
         options?: never;
@@ -68,15 +71,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List documents */
+        /**
+         * List documents
+         * @description Ready documents only (a job appears here under its `resultFileId` once `ready`).
+         */
         get: operations["documents.list"];
         put?: never;
         /**
          * Upload files
-         * @description Up to 10 files of 25 MB; one queued job per file. Answers 202.
+         * @description Up to 10 files of 25 MB; one queued job per file. Answers 202. The kind comes from the bytes: text (UTF-8 or UTF-16), PDF, Word (.docx, .doc), image (PNG, JPEG, WebP, GIF, TIFF, BMP; read by OCR, English and Persian) or audio (MP3, WAV, Ogg/Opus, M4A/AAC, FLAC, WebM; transcribed). `path` is the folder's name, `/`, and the file name; at the root, the file name alone. An existing path, or one with a job in flight, gives `kind: replace`.
          */
         post: operations["documents.upload"];
-        /** Delete documents */
+        /**
+         * Delete documents
+         * @description Removes the documents and their chunks at once (list and search). Identifiers that are not documents of this assistant are ignored: the answer is the same 200 with `data: null`.
+         */
         delete: operations["documents.delete"];
         options?: never;
         head?: never;
@@ -92,7 +101,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Upload a text document */
+        /**
+         * Upload a text document
+         * @description One queued job for a text document. Answers 202.
+         */
         post: operations["documents.uploadText"];
         delete?: never;
         options?: never;
@@ -107,7 +119,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Get an ingest job */
+        /**
+         * Get an ingest job
+         * @description Poll until `ready` or `failed`. `errorMessage` values: `no_text`, `encrypted`, `corrupt_file`, `transcription_not_configured`, `transcription_failed`, `transcription_unavailable`, `embeddings_failed`, `embeddings_unavailable`, `superseded` (a later upload to the same path became ready first), `timeout`, `ingest_failed` (anything else).
+         */
         get: operations["documents.job"];
         put?: never;
         post?: never;
@@ -334,6 +349,128 @@ export interface paths {
         /** Create a knowledge-base folder */
         post: operations["admin.createFolder"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/content/slugs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List every published slug
+         * @description Every published article of every type with its language and last update, newest first (for sitemaps). Cacheable for 60 s (`Cache-Control: public, max-age=60`, `ETag`; 304 on `If-None-Match`).
+         */
+        get: operations["content.slugs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/content/{type}/articles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List published articles
+         * @description Published articles of the type, newest first, without bodies. Filters: `category` (exact), `language`. Pagination: `limit` 1 to 100 (default 20) and `offset` (default 0); `count` is the number of all matching articles, not the length of the page. Cacheable for 60 s (`Cache-Control: public, max-age=60`, `ETag`; 304 on `If-None-Match`).
+         */
+        get: operations["content.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/content/{type}/articles/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a published article
+         * @description The article with its Markdown and the sanitised HTML rendered from it. Drafts and articles scheduled for later are 404. Cacheable for 60 s (`Cache-Control: public, max-age=60`, `ETag`; 304 on `If-None-Match`).
+         */
+        get: operations["content.get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/content/{type}/categories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List categories
+         * @description Categories of the type's published articles (optionally of one `language`) with their article counts, by name. Cacheable for 60 s (`Cache-Control: public, max-age=60`, `ETag`; 304 on `If-None-Match`).
+         */
+        get: operations["content.categories"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/content/articles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List articles, drafts included
+         * @description Every article (optionally of one `type`, `status` or `language`), most recently updated first, without bodies. `limit` 1 to 500 (default 100), `offset`; `count` is the number of all matching articles.
+         */
+        get: operations["adminContent.listArticles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/content/{type}/articles/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get an article, draft or published */
+        get: operations["adminContent.getArticle"];
+        /**
+         * Create or replace an article
+         * @description Full replacement by type and slug (a field not sent is cleared). The Markdown is rendered to sanitised HTML. Sending the stored fields again changes nothing (`outcome: unchanged`, `updatedAt` kept).
+         */
+        put: operations["adminContent.putArticle"];
+        post?: never;
+        /** Delete an article */
+        delete: operations["adminContent.deleteArticle"];
         options?: never;
         head?: never;
         patch?: never;
@@ -639,7 +776,7 @@ export interface components {
         ChatRequest: {
             /**
              * minLength(1)
-             * @description Which of the caller's own end users is chatting
+             * @description Which of the caller's own end users is chatting; namespaced by the key's account
              */
             principal: string;
             /**
@@ -649,9 +786,35 @@ export interface components {
             message: string;
             /**
              * minLength(1)
-             * @description a string at least 1 character(s) long
+             * @description Continue this conversation (same assistant and principal); omit to start a new one
              */
             conversationId?: string;
+            /**
+             * maxItems(4)
+             * @description an array of at most 4 item(s)
+             */
+            attachments?: components["schemas"]["ChatAttachment"][];
+            /** @description Answer as server-sent events: `delta` events with text, then one `done` event with the data object */
+            stream?: boolean;
+        };
+        ChatAttachment: {
+            /** @enum {string} */
+            kind: "voice" | "image";
+            /**
+             * minLength(4)
+             * @description Base64 of the file, at most 4194304 bytes decoded
+             */
+            data: string;
+            /**
+             * maxLength(100)
+             * @description a string at most 100 character(s) long
+             */
+            mimeType?: string;
+            /**
+             * maxLength(255)
+             * @description a string at most 255 character(s) long
+             */
+            filename?: string;
         };
         ChatReplyResponse: {
             data: components["schemas"]["ChatReply"];
@@ -664,14 +827,20 @@ export interface components {
         ChatReply: {
             conversationId: string;
             text: string;
+            /** @description Exactly the knowledge chunks given to the model */
             sources: components["schemas"]["Source"][];
+            /** @description Products the answer shows (from the product-search tool) */
+            products: components["schemas"]["Product"][];
             model: string;
-            /** @enum {string} */
+            /**
+             * @description Reasoning level actually used
+             * @enum {string}
+             */
             reasoning: "none" | "low" | "medium" | "high";
             degraded: boolean;
             /**
              * unknown
-             * @description Opaque cost ledger entry; do not parse
+             * @description Opaque snapshot of the account's cost ledger; do not parse
              */
             quota: unknown;
         };
@@ -679,6 +848,36 @@ export interface components {
             fileId: string;
             path: string;
             chunk: components["schemas"]["Int"];
+        };
+        Product: {
+            id: string;
+            /**
+             * minLength(1)
+             * @description a string matching the pattern ^[^\s/\\]+$
+             */
+            externalId: string;
+            /**
+             * minLength(1)
+             * @description a string at least 1 character(s) long
+             */
+            title: string;
+            category: string | null;
+            subcategory: string | null;
+            attributes: components["schemas"]["ProductAttributes"];
+            description: string | null;
+            imageUrl: string | null;
+            url: string | null;
+            price: number | null;
+            currency: string | null;
+            inStock: boolean;
+            /** @enum {string} */
+            indexState: "pending" | "synced" | "failed";
+            indexedAt: components["schemas"]["DateTimeUtc"] | null;
+            createdAt: components["schemas"]["DateTimeUtc"];
+            updatedAt: components["schemas"]["DateTimeUtc"];
+        };
+        ProductAttributes: {
+            [key: string]: string | number | boolean;
         };
         /** @description 400 chat.voice_disabled */
         VoiceDisabledResponse: {
@@ -689,6 +888,17 @@ export interface components {
                 message: string;
                 /** @enum {string} */
                 code: "chat.voice_disabled";
+            };
+        };
+        /** @description 400 chat.attachment_invalid */
+        AttachmentInvalidResponse: {
+            data: null;
+            response: {
+                /** @enum {string} */
+                status: "bad_request";
+                message: string;
+                /** @enum {string} */
+                code: "chat.attachment_invalid";
             };
         };
         /** @description 404 chat.assistant_not_found */
@@ -702,6 +912,28 @@ export interface components {
                 code: "chat.assistant_not_found";
             };
         };
+        /** @description 404 chat.conversation_not_found */
+        ConversationNotFoundResponse: {
+            data: null;
+            response: {
+                /** @enum {string} */
+                status: "not_found";
+                message: string;
+                /** @enum {string} */
+                code: "chat.conversation_not_found";
+            };
+        };
+        /** @description 409 chat.assistant_not_active */
+        AssistantNotActiveResponse: {
+            data: null;
+            response: {
+                /** @enum {string} */
+                status: "conflict";
+                message: string;
+                /** @enum {string} */
+                code: "chat.assistant_not_active";
+            };
+        };
         /** @description 503 chat.model_unavailable */
         ModelUnavailableResponse: {
             data: null;
@@ -711,6 +943,28 @@ export interface components {
                 message: string;
                 /** @enum {string} */
                 code: "chat.model_unavailable";
+            };
+        };
+        /** @description 503 chat.transcription_unavailable */
+        TranscriptionUnavailableResponse: {
+            data: null;
+            response: {
+                /** @enum {string} */
+                status: "service_unavailable";
+                message: string;
+                /** @enum {string} */
+                code: "chat.transcription_unavailable";
+            };
+        };
+        /** @description 402 chat.quota_exhausted */
+        QuotaExhaustedResponse: {
+            data: null;
+            response: {
+                /** @enum {string} */
+                status: "payment_required";
+                message: string;
+                /** @enum {string} */
+                code: "chat.quota_exhausted";
             };
         };
         /** @description 501 endpoint.not_implemented */
@@ -752,6 +1006,30 @@ export interface components {
             createdAt: components["schemas"]["DateTimeUtc"];
             updatedAt: components["schemas"]["DateTimeUtc"];
         };
+        /** @description 400: more than 10 files; `fields` names the first part over the limit */
+        TooManyFilesResponse: {
+            data: null;
+            response: {
+                /** @enum {string} */
+                status: "bad_request";
+                message: string;
+                /** @enum {string} */
+                code: "documents.too_many_files";
+            };
+            fields: components["schemas"]["FieldError"][];
+        };
+        /** @description 413: a file is larger than 25 MB; `fields` names each such part */
+        FileTooLargeResponse: {
+            data: null;
+            response: {
+                /** @enum {string} */
+                status: "bad_request";
+                message: string;
+                /** @enum {string} */
+                code: "documents.file_too_large";
+            };
+            fields: components["schemas"]["FieldError"][];
+        };
         /** @description 404 assistants.not_found */
         AssistantNotFoundResponse: {
             data: null;
@@ -763,7 +1041,18 @@ export interface components {
                 code: "assistants.not_found";
             };
         };
-        /** @description 415 documents.unsupported_file_type */
+        /** @description 404 folders.not_found */
+        FolderNotFoundResponse: {
+            data: null;
+            response: {
+                /** @enum {string} */
+                status: "not_found";
+                message: string;
+                /** @enum {string} */
+                code: "folders.not_found";
+            };
+        };
+        /** @description 415: a file is not text, PDF, Word, image or audio; `fields` names each such part (`files.N`) */
         UnsupportedFileTypeResponse: {
             data: null;
             response: {
@@ -773,6 +1062,7 @@ export interface components {
                 /** @enum {string} */
                 code: "documents.unsupported_file_type";
             };
+            fields: components["schemas"]["FieldError"][];
         };
         /**
          * @example {
@@ -797,6 +1087,17 @@ export interface components {
                 /** @enum {string} */
                 status: "success";
                 message: string;
+            };
+        };
+        /** @description 404 documents.job_not_found */
+        JobNotFoundResponse: {
+            data: null;
+            response: {
+                /** @enum {string} */
+                status: "not_found";
+                message: string;
+                /** @enum {string} */
+                code: "documents.job_not_found";
             };
         };
         DocumentListResponse: {
@@ -877,9 +1178,6 @@ export interface components {
             currency?: string | null;
             inStock?: boolean;
         };
-        ProductAttributes: {
-            [key: string]: string | number | boolean;
-        };
         ProductCreatedResponse: {
             data: components["schemas"]["Product"];
             response: {
@@ -887,33 +1185,6 @@ export interface components {
                 status: "success";
                 message: string;
             };
-        };
-        Product: {
-            id: string;
-            /**
-             * minLength(1)
-             * @description a string matching the pattern ^[^\s/\\]+$
-             */
-            externalId: string;
-            /**
-             * minLength(1)
-             * @description a string at least 1 character(s) long
-             */
-            title: string;
-            category: string | null;
-            subcategory: string | null;
-            attributes: components["schemas"]["ProductAttributes"];
-            description: string | null;
-            imageUrl: string | null;
-            url: string | null;
-            price: number | null;
-            currency: string | null;
-            inStock: boolean;
-            /** @enum {string} */
-            indexState: "pending" | "synced" | "failed";
-            indexedAt: components["schemas"]["DateTimeUtc"] | null;
-            createdAt: components["schemas"]["DateTimeUtc"];
-            updatedAt: components["schemas"]["DateTimeUtc"];
         };
         /** @description 409 products.external_id_taken */
         ExternalIdTakenResponse: {
@@ -950,6 +1221,17 @@ export interface components {
         ProductPage: {
             list: components["schemas"]["Product"][];
             nextCursor: string | null;
+        };
+        /** @description 400 products.invalid_cursor */
+        InvalidCursorResponse: {
+            data: null;
+            response: {
+                /** @enum {string} */
+                status: "bad_request";
+                message: string;
+                /** @enum {string} */
+                code: "products.invalid_cursor";
+            };
         };
         ProductImport: {
             /**
@@ -1449,6 +1731,274 @@ export interface components {
                 code: "folders.name_taken";
             };
         };
+        ContentSlugListResponse: {
+            data: {
+                list: components["schemas"]["ContentSlug"][];
+                count: components["schemas"]["Int"];
+            };
+            response: {
+                /** @enum {string} */
+                status: "success";
+                message: string;
+            };
+        };
+        /**
+         * @example {
+         *       "type": "blog",
+         *       "slug": "hello",
+         *       "language": "en",
+         *       "updatedAt": "2026-11-02T08:00:00.000Z"
+         *     }
+         */
+        ContentSlug: {
+            /** @enum {string} */
+            type: "blog" | "guides" | "changelog";
+            slug: string;
+            language: string;
+            updatedAt: components["schemas"]["DateTimeUtc"];
+        };
+        ArticlePageResponse: {
+            data: components["schemas"]["ArticlePage"];
+            response: {
+                /** @enum {string} */
+                status: "success";
+                message: string;
+            };
+        };
+        ArticlePage: {
+            list: components["schemas"]["ArticleSummary"][];
+            count: components["schemas"]["Int"];
+        };
+        /**
+         * @description A published article without its body; fetch it by `slug` for `markdown` and `html`
+         * @example {
+         *       "type": "guides",
+         *       "slug": "getting-started",
+         *       "title": "Getting started",
+         *       "summary": "Create an assistant and ask it a first question.",
+         *       "category": "Basics",
+         *       "language": "en",
+         *       "tags": [
+         *         "setup"
+         *       ],
+         *       "coverImageUrl": "https://cdn.example.com/covers/getting-started.png",
+         *       "publishedAt": "2026-11-02T08:00:00.000Z",
+         *       "updatedAt": "2026-11-02T08:00:00.000Z"
+         *     }
+         */
+        ArticleSummary: {
+            /** @enum {string} */
+            type: "blog" | "guides" | "changelog";
+            slug: string;
+            title: string;
+            summary: string | null;
+            category: string | null;
+            language: string;
+            tags: string[];
+            coverImageUrl: string | null;
+            publishedAt: components["schemas"]["DateTimeUtc"] | null;
+            updatedAt: components["schemas"]["DateTimeUtc"];
+        };
+        ArticleResponse: {
+            data: components["schemas"]["Article"];
+            response: {
+                /** @enum {string} */
+                status: "success";
+                message: string;
+            };
+        };
+        /**
+         * @example {
+         *       "type": "guides",
+         *       "slug": "getting-started",
+         *       "title": "Getting started",
+         *       "summary": "Create an assistant and ask it a first question.",
+         *       "category": "Basics",
+         *       "language": "en",
+         *       "tags": [
+         *         "setup"
+         *       ],
+         *       "coverImageUrl": "https://cdn.example.com/covers/getting-started.png",
+         *       "publishedAt": "2026-11-02T08:00:00.000Z",
+         *       "updatedAt": "2026-11-02T08:00:00.000Z",
+         *       "markdown": "# Getting started\n\nCreate an assistant…",
+         *       "html": "<h1>Getting started</h1>\n<p>Create an assistant…</p>\n"
+         *     }
+         */
+        Article: {
+            /** @enum {string} */
+            type: "blog" | "guides" | "changelog";
+            slug: string;
+            title: string;
+            summary: string | null;
+            category: string | null;
+            language: string;
+            tags: string[];
+            coverImageUrl: string | null;
+            publishedAt: components["schemas"]["DateTimeUtc"] | null;
+            updatedAt: components["schemas"]["DateTimeUtc"];
+            /** @description The article as written (Markdown) */
+            markdown: string;
+            /** @description The Markdown rendered to HTML and sanitised: no scripts, event handlers or `javascript:` links */
+            html: string;
+        };
+        /** @description 404 content.not_found */
+        ArticleNotFoundResponse: {
+            data: null;
+            response: {
+                /** @enum {string} */
+                status: "not_found";
+                message: string;
+                /** @enum {string} */
+                code: "content.not_found";
+            };
+        };
+        ContentCategoryListResponse: {
+            data: {
+                list: components["schemas"]["ContentCategory"][];
+                count: components["schemas"]["Int"];
+            };
+            response: {
+                /** @enum {string} */
+                status: "success";
+                message: string;
+            };
+        };
+        /**
+         * @example {
+         *       "name": "Basics",
+         *       "articles": 4
+         *     }
+         */
+        ContentCategory: {
+            name: string;
+            /**
+             * int
+             * @description Published articles in the category
+             */
+            articles: number;
+        };
+        AdminArticleListResponse: {
+            data: {
+                list: components["schemas"]["AdminArticleSummary"][];
+                count: components["schemas"]["Int"];
+            };
+            response: {
+                /** @enum {string} */
+                status: "success";
+                message: string;
+            };
+        };
+        AdminArticleSummary: {
+            /** @enum {string} */
+            type: "blog" | "guides" | "changelog";
+            slug: string;
+            title: string;
+            summary: string | null;
+            category: string | null;
+            language: string;
+            tags: string[];
+            coverImageUrl: string | null;
+            publishedAt: components["schemas"]["DateTimeUtc"] | null;
+            updatedAt: components["schemas"]["DateTimeUtc"];
+            /** @enum {string} */
+            status: "draft" | "published";
+            createdAt: components["schemas"]["DateTimeUtc"];
+        };
+        AdminArticleResponse: {
+            data: components["schemas"]["AdminArticle"];
+            response: {
+                /** @enum {string} */
+                status: "success";
+                message: string;
+            };
+        };
+        AdminArticle: {
+            /** @enum {string} */
+            type: "blog" | "guides" | "changelog";
+            slug: string;
+            title: string;
+            summary: string | null;
+            category: string | null;
+            language: string;
+            tags: string[];
+            coverImageUrl: string | null;
+            publishedAt: components["schemas"]["DateTimeUtc"] | null;
+            updatedAt: components["schemas"]["DateTimeUtc"];
+            /** @enum {string} */
+            status: "draft" | "published";
+            createdAt: components["schemas"]["DateTimeUtc"];
+            /** @description The article as written (Markdown) */
+            markdown: string;
+            /** @description The Markdown rendered to HTML and sanitised: no scripts, event handlers or `javascript:` links */
+            html: string;
+        };
+        /**
+         * @description A published article appears publicly once `publishedAt` has come. Without `publishedAt`, publishing keeps the earlier publish time, or sets it to now.
+         * @example {
+         *       "title": "Getting started",
+         *       "summary": "Create an assistant and ask it a first question.",
+         *       "markdown": "# Getting started\n\nCreate an assistant…",
+         *       "category": "Basics",
+         *       "language": "en",
+         *       "tags": [
+         *         "setup"
+         *       ],
+         *       "status": "published"
+         *     }
+         */
+        ArticleWrite: {
+            /**
+             * minLength(1)
+             * @description a string at least 1 character(s) long
+             */
+            title: string;
+            summary?: string | null;
+            /**
+             * minLength(1)
+             * @description a string at least 1 character(s) long
+             */
+            markdown: string;
+            category?: string | null;
+            /**
+             * maxLength(35)
+             * @description a string matching the pattern ^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$
+             */
+            language: string;
+            /**
+             * maxItems(20)
+             * @description an array of at most 20 item(s)
+             */
+            tags?: string[];
+            coverImageUrl?: string | null;
+            /** @enum {string} */
+            status: "draft" | "published";
+            publishedAt?: string | null;
+        };
+        ArticleWrittenResponse: {
+            data: components["schemas"]["ArticleWritten"];
+            response: {
+                /** @enum {string} */
+                status: "success";
+                message: string;
+            };
+        };
+        ArticleWritten: {
+            /**
+             * @description `unchanged` when the stored article already had these fields
+             * @enum {string}
+             */
+            outcome: "created" | "updated" | "unchanged";
+            article: components["schemas"]["AdminArticle"];
+        };
+        ArticleDeletedResponse: {
+            data: null;
+            response: {
+                /** @enum {string} */
+                status: "success";
+                message: string;
+            };
+        };
         HealthResponse: {
             data: components["schemas"]["Health"];
             response: {
@@ -1485,7 +2035,7 @@ export interface components {
     parameters: never;
     requestBodies: never;
     headers: {
-        /** @description Requests allowed per key and route in the window */
+        /** @description Requests allowed in the window: per key and route, or per client IP on the content routes */
         "X-RateLimit-Limit": number;
         /** @description Requests left in the current window */
         "X-RateLimit-Remaining": number;
@@ -1714,7 +2264,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"] | components["schemas"]["VoiceDisabledResponse"];
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"] | components["schemas"]["VoiceDisabledResponse"] | components["schemas"]["AttachmentInvalidResponse"];
                 };
             };
             /** @description 401 api_key.invalid */
@@ -1726,6 +2276,18 @@ export interface operations {
                     "application/json": components["schemas"]["InvalidApiKeyResponse"];
                 };
             };
+            /** @description 402 chat.quota_exhausted */
+            402: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuotaExhaustedResponse"];
+                };
+            };
             /** @description 404 route.not_found */
             404: {
                 headers: {
@@ -1735,7 +2297,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["ChatAssistantNotFoundResponse"];
+                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["ChatAssistantNotFoundResponse"] | components["schemas"]["ConversationNotFoundResponse"];
+                };
+            };
+            /** @description 409 chat.assistant_not_active */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantNotActiveResponse"];
                 };
             };
             /** @description 413 request.payload_too_large */
@@ -1793,7 +2367,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ModelUnavailableResponse"];
+                    "application/json": components["schemas"]["ModelUnavailableResponse"] | components["schemas"]["TranscriptionUnavailableResponse"];
                 };
             };
         };
@@ -1854,7 +2428,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["AssistantNotFoundResponse"];
+                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["AssistantNotFoundResponse"] | components["schemas"]["FolderNotFoundResponse"];
                 };
             };
             /** @description 413 request.payload_too_large */
@@ -1889,18 +2463,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InternalErrorResponse"];
-                };
-            };
-            /** @description 501 endpoint.not_implemented */
-            501: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotImplementedResponse"];
                 };
             };
         };
@@ -1945,7 +2507,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"] | components["schemas"]["TooManyFilesResponse"];
                 };
             };
             /** @description 401 api_key.invalid */
@@ -1966,7 +2528,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["AssistantNotFoundResponse"];
+                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["AssistantNotFoundResponse"] | components["schemas"]["FolderNotFoundResponse"];
                 };
             };
             /** @description 413 request.payload_too_large */
@@ -1978,10 +2540,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"] | components["schemas"]["FileTooLargeResponse"];
                 };
             };
-            /** @description 415 documents.unsupported_file_type */
+            /** @description 415: a file is not text, PDF, Word, image or audio; `fields` names each such part (`files.N`) */
             415: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2013,18 +2575,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InternalErrorResponse"];
-                };
-            };
-            /** @description 501 endpoint.not_implemented */
-            501: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotImplementedResponse"];
                 };
             };
         };
@@ -2123,18 +2673,6 @@ export interface operations {
                     "application/json": components["schemas"]["InternalErrorResponse"];
                 };
             };
-            /** @description 501 endpoint.not_implemented */
-            501: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotImplementedResponse"];
-                };
-            };
         };
     };
     "documents.uploadText": {
@@ -2194,7 +2732,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["AssistantNotFoundResponse"];
+                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["AssistantNotFoundResponse"] | components["schemas"]["FolderNotFoundResponse"];
                 };
             };
             /** @description 413 request.payload_too_large */
@@ -2229,18 +2767,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InternalErrorResponse"];
-                };
-            };
-            /** @description 501 endpoint.not_implemented */
-            501: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotImplementedResponse"];
                 };
             };
         };
@@ -2299,7 +2825,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["AssistantNotFoundResponse"];
+                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["AssistantNotFoundResponse"] | components["schemas"]["JobNotFoundResponse"];
                 };
             };
             /** @description 413 request.payload_too_large */
@@ -2334,18 +2860,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InternalErrorResponse"];
-                };
-            };
-            /** @description 501 endpoint.not_implemented */
-            501: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotImplementedResponse"];
                 };
             };
         };
@@ -2390,7 +2904,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"] | components["schemas"]["InvalidCursorResponse"];
                 };
             };
             /** @description 401 api_key.invalid */
@@ -2446,18 +2960,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InternalErrorResponse"];
-                };
-            };
-            /** @description 501 endpoint.not_implemented */
-            501: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotImplementedResponse"];
                 };
             };
         };
@@ -2580,18 +3082,6 @@ export interface operations {
                     "application/json": components["schemas"]["InternalErrorResponse"];
                 };
             };
-            /** @description 501 endpoint.not_implemented */
-            501: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotImplementedResponse"];
-                };
-            };
         };
     };
     "products.import": {
@@ -2700,18 +3190,6 @@ export interface operations {
                     "application/json": components["schemas"]["InternalErrorResponse"];
                 };
             };
-            /** @description 501 endpoint.not_implemented */
-            501: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotImplementedResponse"];
-                };
-            };
         };
     };
     "products.bulkDelete": {
@@ -2808,18 +3286,6 @@ export interface operations {
                     "application/json": components["schemas"]["InternalErrorResponse"];
                 };
             };
-            /** @description 501 endpoint.not_implemented */
-            501: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotImplementedResponse"];
-                };
-            };
         };
     };
     "products.search": {
@@ -2914,18 +3380,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InternalErrorResponse"];
-                };
-            };
-            /** @description 501 endpoint.not_implemented */
-            501: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotImplementedResponse"];
                 };
             };
             /** @description 503 products.search_unavailable */
@@ -3031,18 +3485,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InternalErrorResponse"];
-                };
-            };
-            /** @description 501 endpoint.not_implemented */
-            501: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotImplementedResponse"];
                 };
             };
         };
@@ -3154,18 +3596,6 @@ export interface operations {
                     "application/json": components["schemas"]["InternalErrorResponse"];
                 };
             };
-            /** @description 501 endpoint.not_implemented */
-            501: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotImplementedResponse"];
-                };
-            };
         };
     };
     "products.delete": {
@@ -3257,18 +3687,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InternalErrorResponse"];
-                };
-            };
-            /** @description 501 endpoint.not_implemented */
-            501: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotImplementedResponse"];
                 };
             };
         };
@@ -3366,18 +3784,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InternalErrorResponse"];
-                };
-            };
-            /** @description 501 endpoint.not_implemented */
-            501: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotImplementedResponse"];
                 };
             };
         };
@@ -3990,6 +4396,632 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FolderNameTakenResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+        };
+    };
+    "content.slugs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description ContentSlugListResponse */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContentSlugListResponse"];
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+        };
+    };
+    "content.list": {
+        parameters: {
+            query?: {
+                /** @description a string at least 1 character(s) long */
+                category?: string;
+                /** @description a string matching the pattern ^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$ */
+                language?: string;
+                /** @description a string to be decoded into a number */
+                limit?: string;
+                /** @description a string to be decoded into a number */
+                offset?: string;
+            };
+            header?: never;
+            path: {
+                type: "blog" | "guides" | "changelog";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description ArticlePageResponse */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArticlePageResponse"];
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+        };
+    };
+    "content.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                type: "blog" | "guides" | "changelog";
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description ArticleResponse */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArticleResponse"];
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["ArticleNotFoundResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+        };
+    };
+    "content.categories": {
+        parameters: {
+            query?: {
+                /** @description a string matching the pattern ^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$ */
+                language?: string;
+            };
+            header?: never;
+            path: {
+                type: "blog" | "guides" | "changelog";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description ContentCategoryListResponse */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContentCategoryListResponse"];
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+        };
+    };
+    "adminContent.listArticles": {
+        parameters: {
+            query?: {
+                type?: "blog" | "guides" | "changelog";
+                status?: "draft" | "published";
+                /** @description a string matching the pattern ^[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$ */
+                language?: string;
+                /** @description a string to be decoded into a number */
+                limit?: string;
+                /** @description a string to be decoded into a number */
+                offset?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description AdminArticleListResponse */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminArticleListResponse"];
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                };
+            };
+            /** @description 401 admin_token.invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidAdminTokenResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+        };
+    };
+    "adminContent.getArticle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                type: "blog" | "guides" | "changelog";
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description AdminArticleResponse */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminArticleResponse"];
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                };
+            };
+            /** @description 401 admin_token.invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidAdminTokenResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["ArticleNotFoundResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+        };
+    };
+    "adminContent.putArticle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                type: "blog" | "guides" | "changelog";
+                /** @description a string matching the pattern ^[\p{Ll}\p{Lo}\p{N}]+(?:-[\p{Ll}\p{Lo}\p{N}]+)*$ */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ArticleWrite"];
+            };
+        };
+        responses: {
+            /** @description ArticleWrittenResponse */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArticleWrittenResponse"];
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                };
+            };
+            /** @description 401 admin_token.invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidAdminTokenResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+        };
+    };
+    "adminContent.deleteArticle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                type: "blog" | "guides" | "changelog";
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description ArticleDeletedResponse */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ArticleDeletedResponse"];
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                };
+            };
+            /** @description 401 admin_token.invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidAdminTokenResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["ArticleNotFoundResponse"];
                 };
             };
             /** @description 413 request.payload_too_large */

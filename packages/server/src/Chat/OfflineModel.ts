@@ -23,7 +23,7 @@ const stopwords = new Set([
   // English
   ..."a an the is are was were be been being am do does did i you he she it we they me my your our their its this that these those what which who whom whose how when where why can could should would will shall may might must of in on at to for from by with about as and or but if not no yes please tell me there here have has had get got any some much many more most than then so also just there's what's how's i'm you're let know want need like one".split(" "),
   // Persian and Arabic (normalised forms: Persian yeh and keheh)
-  ..."و در به از که این آن را با برای است هست هستند بود بودن می ها های یک تا هم یا اما ولی اگر چه چی چیه چیست چطور چگونه کجا کی کدام چرا آیا من تو او ما شما آنها خود شود شد کرد کنم کنی کنید کند کنند باید نیز دارد دارید دارم داره دارند نیست بر روی ای را چند چقدر لطفا میشه میشود میتوانم میتوانید توان توانم بگویید بگو بدانم دربارهٔ درباره مورد سلام ممنون مرسی هر همه فقط خیلی الان اکنون في من على الى إلى عن ما هل كيف متى أين لماذا هذا هذه ذلك التي الذي هو هي انا أنا نحن انت أنت كم".split(" ")
+  ..."و در به از که این آن را با برای است هست هستند هستید هستیم هستم بود بودن می ها های یک تا هم یا اما ولی اگر چه چی چیه چیست چطور چگونه کجا کی کدام چرا آیا من تو او ما شما آنها خود شود شد کرد کنم کنی کنید کند کنند باید نیز دارد دارید دارم داره دارند نیست بر روی ای را چند چقدر لطفا میشه میشود میتوانم میتوانید توان توانم بگویید بگو بدانم دربارهٔ درباره مورد سلام ممنون مرسی هر همه فقط خیلی الان اکنون امکان ممکن وجود في من على الى إلى عن ما هل كيف متى أين لماذا هذا هذه ذلك التي الذي هو هي انا أنا نحن انت أنت كم".split(" ")
 ])
 
 const greetings = new Set(
@@ -32,8 +32,25 @@ const greetings = new Set(
 
 interface Term {
   readonly root: string
+  readonly alternatives: ReadonlyArray<string>
   readonly weight: number
 }
+
+/**
+ * A few words customers and shop documents use for the same thing. Small on
+ * purpose: the offline model has no notion of meaning beyond this.
+ */
+const synonymGroups: ReadonlyArray<ReadonlyArray<string>> = [
+  ["phone", "call", "telephone", "تلفن", "تماس"],
+  ["price", "cost", "تومان", "قیمت", "هزینه"],
+  ["ship", "deliver", "delivery", "send", "ارسال", "تحویل", "فرستاده"],
+  ["refund", "بازپرداخت"],
+  ["hour", "open", "ساعت", "باز"],
+  ["email", "mail", "ایمیل"]
+].map((group) => group.map(stem))
+
+const alternativesOf = (root: string): ReadonlyArray<string> =>
+  [root, ...synonymGroups.filter((group) => group.some((word) => sameWord(word, root))).flat()]
 
 /** Words of a text as stems, without stopwords or single letters. */
 const rootsOf = (text: string): ReadonlyArray<string> =>
@@ -48,12 +65,32 @@ const sameWord = (a: string, b: string) => {
 
 const contains = (roots: ReadonlyArray<string>, root: string) => roots.some((candidate) => sameWord(candidate, root))
 
-/** Sentences of a passage: split after . ! ? ؟ and at line breaks; list markers and headings' # go. */
+/** The term or one of its synonyms. */
+const mentions = (roots: ReadonlyArray<string>, term: Term) => term.alternatives.some((root) => contains(roots, root))
+
+/**
+ * A chunk's heading trail (`Shipping › Delivery times`, which the chunker puts
+ * first) and its body. The heading is not quoted, but its words count for
+ * the sentences under it: "installments?" finds the section titled so.
+ */
+const splitHeading = (text: string): { readonly heading: string; readonly body: string } => {
+  const at = text.indexOf("\n\n")
+  const first = at > 0 ? text.slice(0, at).trim() : ""
+  const isHeading = first.length > 0 && first.length <= 200 && !first.includes("\n") &&
+    (first.includes(" › ") || !/[.!?؟؛:,،]$/u.test(first))
+  return isHeading ? { heading: first, body: text.slice(at + 2) } : { heading: "", body: text }
+}
+
+/** Sentences of a passage body: split after . ! ? ؟ and at line breaks; Markdown headings and list markers go. */
 const sentencesOf = (text: string): ReadonlyArray<string> =>
   text
     .split(/(?<=[.!?؟؛])\s+|\n+/u)
-    .map((sentence) => sentence.replace(/^[\s#>*\-•\d.)]+/u, "").trim())
+    .filter((line) => !/^\s*#/.test(line))
+    .map((sentence) => sentence.replace(/^[\s>*\-•\d.)]+/u, "").trim())
     .filter((sentence) => sentence.length >= 8 && /\p{L}/u.test(sentence))
+
+/** Share of a term's weight a heading match earns, against a match in the sentence itself. */
+const headingCredit = 0.6
 
 const maxQuote = 400
 
@@ -71,19 +108,30 @@ interface Scored {
  * weight is its rarity among all candidate sentences, so "Shiraz" counts more than "ship".
  */
 const rankSentences = (question: ReadonlyArray<string>, passages: ReadonlyArray<Passage>): ReadonlyArray<Scored> => {
-  const candidates = passages.flatMap((passage) =>
-    sentencesOf(passage.text).map((sentence) => ({ sentence, passage, roots: rootsOf(sentence) }))
-  )
+  const candidates = passages.flatMap((passage) => {
+    const { body, heading } = splitHeading(passage.text)
+    const headingRoots = rootsOf(heading)
+    return sentencesOf(body).map((sentence) => ({ sentence, passage, roots: rootsOf(sentence), headingRoots }))
+  })
   if (candidates.length === 0 || question.length === 0) return []
   const unique = [...new Set(question)]
   const terms: ReadonlyArray<Term> = unique.map((root) => {
-    const df = candidates.filter((candidate) => contains(candidate.roots, root)).length
-    return { root, weight: Math.log(1 + candidates.length / (1 + df)) + 0.1 }
+    const alternatives = alternativesOf(root)
+    const df = candidates.filter((candidate) => alternatives.some((alternative) => contains(candidate.roots, alternative))).length
+    return { root, alternatives, weight: Math.log(1 + candidates.length / (1 + df)) + 0.1 }
   })
   const total = terms.reduce((sum, term) => sum + term.weight, 0)
   return candidates
     .map((candidate, order) => {
-      const covered = terms.reduce((sum, term) => sum + (contains(candidate.roots, term.root) ? term.weight : 0), 0)
+      const covered = terms.reduce(
+        (sum, term) =>
+          sum + (mentions(candidate.roots, term)
+            ? term.weight
+            : mentions(candidate.headingRoots, term)
+            ? term.weight * headingCredit
+            : 0),
+        0
+      )
       // A small nudge for passages retrieval ranked higher breaks ties between equal matches.
       const rank = 0.02 * (1 - (candidate.passage.n - 1) / Math.max(1, passages.length))
       return { sentence: candidate.sentence, passage: candidate.passage, score: covered / total + rank, order }

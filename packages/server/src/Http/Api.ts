@@ -4,10 +4,10 @@ import { HttpApiBuilder, HttpApiScalar } from "@effect/platform"
 import * as Layer from "effect/Layer"
 import { AdminHttpLive } from "../Admin/Http"
 import { AssistantsHttpLive } from "../Assistants/Http"
-import { ChannelsHttpLive } from "../Channels/Http"
 import { AdminContentHttpLive, ContentHttpLive, ContentRateLimitLive } from "../Content/Http"
 import { ModelsHttpLive } from "../Models/Http"
-import { ChatHttpLive, DocumentsHttpLive, ProductsHttpLive } from "../Placeholders/Http"
+import { DocumentsHttpLive } from "../Documents/Http"
+import { ChatHttpLive, ProductsHttpLive } from "../Placeholders/Http"
 import { SystemHttpLive } from "../System/Http"
 import { AdminAuthLive, ApiKeyAuthLive } from "./Auth"
 import * as ErrorMapping from "./ErrorMapping"
@@ -23,21 +23,15 @@ const groups = Layer.mergeAll(
   DocumentsHttpLive,
   ChatHttpLive,
   ContentHttpLive,
-  AdminContentHttpLive,
-  ChannelsHttpLive
+  AdminContentHttpLive
 )
-
-/** One limiter for the middlewares and the messenger hook (which counts per connection). */
-const RateLimitLive = RateLimit.Default.pipe(Layer.provide(layerLimiter))
 
 const middlewares = Layer.mergeAll(ApiKeyAuthLive, AdminAuthLive, ContentRateLimitLive).pipe(
-  Layer.provide(RateLimitLive)
+  Layer.provide(RateLimit.Default),
+  Layer.provide(layerLimiter)
 )
 
-const api = HttpApiBuilder.api(DastyarApi).pipe(
-  Layer.provide(groups.pipe(Layer.provide(RateLimitLive))),
-  Layer.provide(middlewares)
-)
+const api = HttpApiBuilder.api(DastyarApi).pipe(Layer.provide(groups), Layer.provide(middlewares))
 
 /**
  * The HTTP app: request log and locale outermost, then error mapping, then the

@@ -1,5 +1,5 @@
 /**
- * Products, documents and chat are declared in the domain (so the OpenAPI
+ * Products and chat are declared in the domain (so the OpenAPI
  * document is complete) but built in their own issues. Until then every route
  * authenticates, checks the assistant's ownership like the real one will,
  * and answers 501 in the envelope.
@@ -33,16 +33,6 @@ export const ProductsHttpLive = HttpApiBuilder.group(DastyarApi, "products", (ha
       .handle("get", placeholder)
       .handle("replace", placeholder)
       .handle("update", placeholder)
-      .handle("delete", placeholder)
-  ))
-
-export const DocumentsHttpLive = HttpApiBuilder.group(DastyarApi, "documents", (handlers) =>
-  Effect.succeed(
-    handlers
-      .handle("upload", placeholder)
-      .handle("uploadText", placeholder)
-      .handle("job", placeholder)
-      .handle("list", placeholder)
       .handle("delete", placeholder)
   ))
 

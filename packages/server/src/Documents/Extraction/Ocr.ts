@@ -1,0 +1,75 @@
+/**
+ * Text in images by OCR: tesseract.js (WASM, in a worker thread) with the
+ * English and Persian LSTM models shipped in `@tesseract.js-data/{eng,fas}`,
+ * read from node_modules, so nothing is downloaded at run time. One worker
+ * per server, created on first use and reused; images are read one at a time.
+ */
+import * as Effect from "effect/Effect"
+import * as fs from "node:fs"
+import { createRequire } from "node:module"
+import * as os from "node:os"
+import * as path from "node:path"
+import { createWorker, OEM, type Worker } from "tesseract.js"
+import { permanent } from "../IngestFailure"
+
+const require = createRequire(import.meta.url)
+
+const languages = ["eng", "fas"] as const
+
+/**
+ * tesseract.js reads every language from one `langPath`, while each model
+ * ships in its own package: a private directory of links to the gzipped LSTM
+ * ("best_int") models in node_modules serves as that path.
+ */
+const linkTrainedData = () => {
+  const directory = fs.mkdtempSync(path.join(os.tmpdir(), "dastyar-tessdata-"))
+  for (const code of languages) {
+    const packageDir = path.dirname(require.resolve(`@tesseract.js-data/${code}/package.json`))
+    fs.symlinkSync(path.join(packageDir, "4.0.0_best_int", `${code}.traineddata.gz`), path.join(directory, `${code}.traineddata.gz`))
+  }
+  return directory
+}
+
+export class Ocr extends Effect.Service<Ocr>()("Ocr", {
+  scoped: Effect.gen(function*() {
+    let worker: Promise<Worker> | undefined
+    const lock = yield* Effect.makeSemaphore(1)
+    const langPath = yield* Effect.acquireRelease(
+      Effect.sync(linkTrainedData),
+      (directory) => Effect.sync(() => fs.rmSync(directory, { recursive: true, force: true }))
+    )
+    const getWorker = () => {
+      if (worker === undefined) {
+        const started = createWorker(languages.join("+"), OEM.LSTM_ONLY, {
+          langPath,
+          cacheMethod: "none",
+          gzip: true,
+          // Without a handler tesseract.js rethrows a failed job outside its promise, which would end the process.
+          errorHandler: () => {}
+        })
+        // A worker that failed to start is not kept; the next image tries again.
+        started.catch(() => (worker = undefined))
+        worker = started
+      }
+      return worker
+    }
+
+    yield* Effect.addFinalizer(() =>
+      worker === undefined ? Effect.void : Effect.promise(async () => (await worker)?.terminate()).pipe(Effect.ignore)
+    )
+
+    const recognize = Effect.fn("Ocr.recognize")(function*(image: Uint8Array) {
+      return yield* Effect.tryPromise({
+        try: async () => {
+          const result = await (await getWorker()).recognize(Buffer.from(image.buffer, image.byteOffset, image.byteLength))
+          // Tesseract marks right-to-left lines with direction marks; they are no text.
+          return result.data.text.replace(/[\u200e\u200f]/g, "")
+        },
+        catch: (error) =>
+          permanent("corrupt_file", `the image cannot be read: ${error instanceof Error ? error.message : String(error)}`)
+      }).pipe(lock.withPermits(1))
+    })
+
+    return { recognize } as const
+  })
+}) {}

@@ -1,0 +1,162 @@
+/**
+ * One ingest job, start to end: read the uploaded bytes, extract the text
+ * (offline, by kind), chunk it, embed the chunks in batches into a staged
+ * document, then swap it in (see `DocumentsRepo.finish`). Transient failures
+ * (embeddings or transcription provider down) are retried with exponential
+ * backoff; everything else ends the job `failed` with its `errorMessage`.
+ */
+import * as Effect from "effect/Effect"
+import * as Duration from "effect/Duration"
+import * as Option from "effect/Option"
+import * as Schedule from "effect/Schedule"
+import { AppConfig } from "../Config"
+import { newId } from "../Ids"
+import { Embedder, type EmbedderError, vectorLiteral } from "../Search/Embedder"
+import { Transcriber, type TranscriptionError } from "../Transcription/Transcriber"
+import { chunkText } from "./Chunker"
+import { DocumentsRepo, type JobRow } from "./DocumentsRepo"
+import { Ocr } from "./Extraction/Ocr"
+import { extractPdf } from "./Extraction/Pdf"
+import { extractText } from "./Extraction/Text"
+import { extractDoc, extractDocx } from "./Extraction/Word"
+import { searchWords } from "./HybridChunkSearch"
+import { isEncryptedMarker } from "./FileKind"
+import { IngestFailure, permanent } from "./IngestFailure"
+
+/** A job whose worker died this many times (e.g. killed while reading it) is given up. */
+export const maxAttempts = 3
+/** Transient failures are retried this many times, the delay doubling from `DASTYAR_INGEST_RETRY_DELAY`. */
+const transientRetries = 5
+const embedBatchSize = 64
+
+const fromTranscription = (error: TranscriptionError) =>
+  error.reason === "not_configured"
+    ? permanent("transcription_not_configured", error.message)
+    : new IngestFailure({
+      errorMessage: error.transient ? "transcription_unavailable" : "transcription_failed",
+      detail: error.message,
+      transient: error.transient
+    })
+
+const fromEmbedder = (error: EmbedderError) =>
+  new IngestFailure({
+    errorMessage: error.transient ? "embeddings_unavailable" : "embeddings_failed",
+    detail: error.message,
+    transient: error.transient
+  })
+
+export class Ingest extends Effect.Service<Ingest>()("Ingest", {
+  effect: Effect.gen(function*() {
+    const repo = yield* DocumentsRepo
+    const embedder = yield* Embedder
+    const transcriber = yield* Transcriber
+    const ocr = yield* Ocr
+    const { ingest: settings } = yield* AppConfig
+
+    const extract = (job: JobRow, bytes: Uint8Array): Effect.Effect<string, IngestFailure> => {
+      if (isEncryptedMarker(job.mimeType)) return Effect.fail(permanent("encrypted", "the Word file is password-protected"))
+      switch (job.fileKind) {
+        case "text":
+          return Effect.sync(() => extractText(bytes, job.mimeType))
+        case "pdf":
+          return extractPdf(bytes)
+        case "docx":
+          return extractDocx(bytes)
+        case "doc":
+          return extractDoc(bytes)
+        case "image":
+          return ocr.recognize(bytes)
+        case "audio":
+          return transcriber.transcribe({ bytes, filename: job.filename, mimeType: job.mimeType }).pipe(
+            Effect.map((result) => result.text),
+            Effect.mapError(fromTranscription)
+          )
+      }
+    }
+
+    /** Extract, chunk, embed and stage; then swap in. */
+    const attempt = (job: JobRow) =>
+      Effect.gen(function*() {
+        yield* repo.removeStaging(job.id).pipe(Effect.orDie)
+        const bytes = yield* repo.readUpload(job.id, job.sizeBytes).pipe(
+          Effect.orDie,
+          Effect.flatMap(Option.match({
+            onNone: () => Effect.fail(permanent("ingest_failed", "the uploaded bytes are missing")),
+            onSome: Effect.succeed
+          }))
+        )
+        const text = yield* extract(job, bytes)
+        const chunks = chunkText(text)
+        if (chunks.length === 0) return yield* permanent("no_text", "no text was found in the file")
+        const fileId = newId("file")
+        yield* repo.insertStaging({
+          id: fileId,
+          assistantId: job.assistantId,
+          folderId: job.folderId,
+          jobId: job.id,
+          path: job.path,
+          nChunks: chunks.length,
+          sizeBytes: job.sizeBytes
+        }).pipe(Effect.orDie)
+        for (let start = 0; start < chunks.length; start += embedBatchSize) {
+          const batch = chunks.slice(start, start + embedBatchSize)
+          const { vectors } = yield* embedder.embed(batch).pipe(Effect.mapError(fromEmbedder))
+          yield* repo.insertChunks(fileId, batch.map((text, i) => ({
+            chunk: start + i,
+            text,
+            searchText: searchWords(text),
+            modelId: embedder.modelId,
+            embedding: vectorLiteral(vectors[i] ?? [])
+          }))).pipe(Effect.orDie)
+        }
+        return yield* repo.finish(job, fileId, chunks.length).pipe(Effect.orDie)
+      })
+
+    const retryTransient = Schedule.exponential(settings.retryDelay, 2).pipe(
+      Schedule.jittered,
+      Schedule.intersect(Schedule.recurs(transientRetries))
+    )
+
+    /**
+     * Processes the job once its queue element is taken. Ends with the job
+     * final, except when the database itself fails (the queue retries that).
+     */
+    const run = Effect.fn("Documents.ingest")(function*(jobId: string) {
+      const claimed = yield* repo.startAttempt(jobId).pipe(Effect.orDie)
+      if (Option.isNone(claimed)) return
+      const job = claimed.value
+      yield* Effect.annotateCurrentSpan({ "dastyar.job_id": job.id, "dastyar.file_kind": job.fileKind, attempt: job.attempts })
+      if (job.attempts > maxAttempts) {
+        yield* Effect.logWarning("ingest job given up after its workers stopped repeatedly").pipe(
+          Effect.annotateLogs({ jobId: job.id, attempts: job.attempts })
+        )
+        return yield* repo.fail(job.id, "ingest_failed").pipe(Effect.orDie)
+      }
+      const outcome = yield* attempt(job).pipe(
+        Effect.tapError((failure) =>
+          failure.transient
+            ? Effect.logInfo("ingest job hit a transient failure; retrying").pipe(
+              Effect.annotateLogs({ jobId: job.id, detail: failure.detail })
+            )
+            : Effect.void
+        ),
+        Effect.retry({ schedule: retryTransient, while: (failure) => failure.transient }),
+        Effect.timeoutFail({
+          duration: settings.timeout,
+          onTimeout: () => permanent("timeout", `processing took longer than ${Duration.format(settings.timeout)}`)
+        }),
+        Effect.either
+      )
+      if (outcome._tag === "Left") {
+        yield* Effect.logInfo("ingest job failed").pipe(
+          Effect.annotateLogs({ jobId: job.id, errorMessage: outcome.left.errorMessage, detail: outcome.left.detail })
+        )
+        return yield* repo.fail(job.id, outcome.left.errorMessage).pipe(Effect.orDie)
+      }
+      yield* Effect.logDebug("ingest job finished").pipe(Effect.annotateLogs({ jobId: job.id, outcome: outcome.right }))
+    })
+
+    return { run } as const
+  }),
+  dependencies: [DocumentsRepo.Default, Ocr.Default]
+}) {}

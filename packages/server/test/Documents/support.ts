@@ -1,0 +1,198 @@
+/** Helpers for the knowledge-base tests: multipart uploads, polling jobs, fixtures made on the fly. */
+import { HttpClient, HttpClientRequest } from "@effect/platform"
+import * as Effect from "effect/Effect"
+import * as fs from "node:fs"
+import * as http from "node:http"
+import { PDFDocument, StandardFonts } from "pdf-lib"
+import { Document, HeadingLevel, Packer, Paragraph } from "docx"
+import { call, pick, pickString, type Reply } from "../support/TestApp"
+
+const fixtures = new URL("../fixtures/documents/", import.meta.url)
+export const fixture = (name: string) => new Uint8Array(fs.readFileSync(new URL(name, fixtures)))
+
+export interface UploadFile {
+  readonly name: string
+  readonly bytes: Uint8Array
+  readonly type?: string
+}
+
+/** `POST /documents` as multipart, the way a browser or the SDK sends it. */
+export const upload = (
+  key: string,
+  assistantId: string,
+  files: ReadonlyArray<UploadFile>,
+  options: { readonly folderId?: string } = {}
+) =>
+  Effect.gen(function*() {
+    const client = yield* HttpClient.HttpClient
+    const form = new FormData()
+    for (const file of files) form.append("files", new Blob([file.bytes], { type: file.type ?? "application/octet-stream" }), file.name)
+    if (options.folderId !== undefined) form.append("folderId", options.folderId)
+    const request = HttpClientRequest.post(`/v1/assistants/${assistantId}/documents`).pipe(
+      HttpClientRequest.bearerToken(key),
+      HttpClientRequest.bodyFormData(form)
+    )
+    const response = yield* client.execute(request)
+    const text = yield* response.text
+    return { status: response.status, headers: response.headers, text, json: JSON.parse(text) } satisfies Reply
+  }).pipe(Effect.scoped, Effect.orDie)
+
+export const uploadText = (key: string, assistantId: string, body: Record<string, unknown>) =>
+  call("POST", `/v1/assistants/${assistantId}/documents/text`, { token: key, body })
+
+export const getJob = (key: string, assistantId: string, jobId: string) =>
+  call("GET", `/v1/assistants/${assistantId}/documents/jobs/${jobId}`, { token: key })
+
+/** Polls the job until it is `ready` or `failed`; returns its data. */
+export const waitForJob = (key: string, assistantId: string, jobId: string, timeoutMs = 60_000) =>
+  Effect.gen(function*() {
+    const deadline = Date.now() + timeoutMs
+    while (Date.now() < deadline) {
+      const reply = yield* getJob(key, assistantId, jobId)
+      const status = pick(reply.json, "data", "status")
+      if (status === "ready" || status === "failed") return pick(reply.json, "data")
+      yield* Effect.sleep("100 millis")
+    }
+    return yield* Effect.die(new Error(`job ${jobId} did not finish in ${timeoutMs} ms`))
+  })
+
+export const jobIdsOf = (reply: Reply): ReadonlyArray<string> => {
+  const list = pick(reply.json, "data", "list")
+  return Array.isArray(list) ? list.map((job) => pickString(job, "id")) : []
+}
+
+export const listDocuments = (key: string, assistantId: string, folderId?: string) =>
+  call("GET", `/v1/assistants/${assistantId}/documents${folderId ? `?folderId=${folderId}` : ""}`, { token: key })
+
+/** A PDF with one paragraph of text per page. */
+export const makePdf = (pages: ReadonlyArray<string>) =>
+  Effect.promise(async () => {
+    const pdf = await PDFDocument.create()
+    const font = await pdf.embedFont(StandardFonts.Helvetica)
+    for (const text of pages) {
+      const page = pdf.addPage([595, 842])
+      page.drawText(text, { x: 50, y: 780, size: 12, font, maxWidth: 495, lineHeight: 16 })
+    }
+    return await pdf.save()
+  })
+
+export const makeDocx = (sections: ReadonlyArray<{ readonly heading: string; readonly body: string }>) =>
+  Effect.promise(async () => {
+    const document = new Document({
+      sections: [{
+        children: sections.flatMap((section) => [
+          new Paragraph({ text: section.heading, heading: HeadingLevel.HEADING_1 }),
+          new Paragraph({ text: section.body })
+        ])
+      }]
+    })
+    return new Uint8Array(await Packer.toBuffer(document))
+  })
+
+/** A mono 16-bit PCM WAV of a short tone. */
+export const makeWav = (seconds = 0.5, sampleRate = 8000) => {
+  const samples = Math.floor(seconds * sampleRate)
+  const data = Buffer.alloc(samples * 2)
+  for (let i = 0; i < samples; i++) data.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / sampleRate)), i * 2)
+  const header = Buffer.alloc(44)
+  header.write("RIFF", 0)
+  header.writeUInt32LE(36 + data.length, 4)
+  header.write("WAVE", 8)
+  header.write("fmt ", 12)
+  header.writeUInt32LE(16, 16)
+  header.writeUInt16LE(1, 20)
+  header.writeUInt16LE(1, 22)
+  header.writeUInt32LE(sampleRate, 24)
+  header.writeUInt32LE(sampleRate * 2, 28)
+  header.writeUInt16LE(2, 32)
+  header.writeUInt16LE(16, 34)
+  header.write("data", 36)
+  header.writeUInt32LE(data.length, 40)
+  return new Uint8Array(Buffer.concat([header, data]))
+}
+
+/** The 64-byte header of a 64-bit Linux executable, followed by some code-like bytes. */
+export const makeElf = () => {
+  const bytes = Buffer.alloc(256)
+  Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0]).copy(bytes, 0)
+  bytes.writeUInt16LE(2, 16) // ET_EXEC
+  bytes.writeUInt16LE(0x3e, 18) // x86-64
+  bytes.writeUInt32LE(1, 20)
+  bytes.writeBigUInt64LE(0x401000n, 24)
+  bytes.writeBigUInt64LE(64n, 32)
+  bytes.writeUInt16LE(64, 52)
+  bytes.writeUInt16LE(56, 54)
+  bytes.writeUInt16LE(1, 56)
+  for (let i = 64; i < 256; i++) bytes[i] = (i * 37) & 0xff
+  return new Uint8Array(bytes)
+}
+
+/** A Windows executable: MZ header pointing at a PE signature. */
+export const makeExe = () => {
+  const bytes = Buffer.alloc(512)
+  bytes.write("MZ", 0, "latin1")
+  bytes.writeUInt32LE(0x80, 0x3c)
+  bytes.write("PE\u0000\u0000", 0x80, "latin1")
+  bytes.writeUInt16LE(0x14c, 0x84)
+  for (let i = 0x100; i < 512; i++) bytes[i] = (i * 91) & 0xff
+  return new Uint8Array(bytes)
+}
+
+export interface TranscriptionServer {
+  url: string
+  /** Requests received, with the form fields seen. */
+  readonly requests: Array<{ readonly model: string | undefined; readonly filename: string | undefined; readonly bytes: number }>
+  /** Answers this many requests with 503 before succeeding. */
+  failuresBeforeSuccess: number
+  /** When set, requests are held open and never answered (a stuck provider). */
+  hang: boolean
+  text: string
+}
+
+/**
+ * A local server speaking the OpenAI transcription protocol:
+ * `POST /v1/audio/transcriptions`, multipart `file` + `model`, answered `{"text": …}`.
+ */
+export const transcriptionServer = Effect.acquireRelease(
+  Effect.async<{ readonly state: TranscriptionServer; readonly server: http.Server }>((resume) => {
+    const state: TranscriptionServer = {
+      url: "",
+      requests: [],
+      failuresBeforeSuccess: 0,
+      hang: false,
+      text: "Spoken note: the kettle warranty lasts two years."
+    }
+    const server = http.createServer((request, response) => {
+      const chunks: Array<Buffer> = []
+      request.on("data", (chunk: Buffer) => chunks.push(chunk))
+      request.on("end", () => {
+        const body = Buffer.concat(chunks).toString("latin1")
+        const ok = request.method === "POST" && request.url === "/v1/audio/transcriptions" &&
+          (request.headers["content-type"] ?? "").startsWith("multipart/form-data")
+        const model = /name="model"\r\n\r\n([^\r]*)/.exec(body)?.[1]
+        const filename = /name="file"; filename="([^"]*)"/.exec(body)?.[1]
+        state.requests.push({ model, filename, bytes: body.length })
+        if (state.hang) return
+        if (!ok || model === undefined || filename === undefined) {
+          response.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "bad request" } }))
+          return
+        }
+        if (state.failuresBeforeSuccess > 0) {
+          state.failuresBeforeSuccess--
+          response.writeHead(503, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "busy" } }))
+          return
+        }
+        response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ text: state.text }))
+      })
+    })
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      state.url = `http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}/v1`
+      resume(Effect.succeed({ state, server }))
+    })
+  }),
+  ({ server }) => Effect.async<void>((resume) => {
+    server.closeAllConnections()
+    server.close(() => resume(Effect.void))
+  })
+)
