@@ -90,12 +90,12 @@ layer(TestApp(), { excludeTestServices: true })("promise client", (it) => {
         params: { path: { assistantCode: theirs.assistant.id } }
       })))
       expect(foreign).toMatchObject({ httpStatus: 404, status: "not_found", code: "assistants.not_found" })
-      // The raw client returns the answer instead of throwing; the route is declared but not built yet.
-      const own = await raw.GET("/v1/assistants/{assistantCode}/products", {
-        params: { path: { assistantCode: mine.assistant.id } }
+      // The raw client returns the answer instead of throwing.
+      const own = await raw.GET("/v1/assistants/{assistantCode}/products/{externalId}", {
+        params: { path: { assistantCode: mine.assistant.id, externalId: "nope" } }
       })
-      expect(own.response.status).toBe(501)
-      expect(own.error).toMatchObject({ data: null, response: { status: "not_implemented", code: "endpoint.not_implemented" } })
+      expect(own.response.status).toBe(404)
+      expect(own.error).toMatchObject({ data: null, response: { status: "not_found", code: "products.not_found" } })
     }))
 
   it.effect("400: validation errors carry fields and no code, in the requested language", () =>
