@@ -8,6 +8,9 @@ import { AccountsRepo } from "./Accounts/AccountsRepo"
 import { Assistants } from "./Assistants/Assistants"
 import * as LifecycleWorker from "./Assistants/LifecycleWorker"
 import { AdminToken } from "./Bootstrap/AdminToken"
+import * as ChannelWorker from "./Channels/ChannelWorker"
+import { Connections } from "./Channels/Connections"
+import { Inbox } from "./Channels/Inbox"
 import { Articles } from "./Content/Articles"
 import * as DemoSeed from "./Bootstrap/DemoSeed"
 import { AppConfig } from "./Config"
@@ -47,9 +50,12 @@ const ServicesLive = Layer.mergeAll(
   Layer.provideMerge(DatabaseLive)
 )
 
+/** Messenger channels answer through chat (`ChatTurns`). */
+const ChannelsLive = Layer.mergeAll(Connections.Default, Inbox.Default).pipe(Layer.provideMerge(ServicesLive))
+
 /** The running service; its services (SQL client included) stay visible to tests. */
-export const AppLive = Layer.mergeAll(HttpApi.layer, LifecycleWorker.layer, IngestWorker.layer, DemoSeed.layer).pipe(
-  Layer.provideMerge(ServicesLive),
+export const AppLive = Layer.mergeAll(HttpApi.layer, LifecycleWorker.layer, IngestWorker.layer, ChannelWorker.layer, DemoSeed.layer).pipe(
+  Layer.provideMerge(ChannelsLive),
   Layer.provide(Logging.layer),
   Layer.provide(Telemetry.layer),
   Layer.provide(AppConfig.Default)

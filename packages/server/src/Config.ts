@@ -1,5 +1,6 @@
 /** Every environment variable the server reads, validated once at start. */
 import * as Config from "effect/Config"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as LogLevel from "effect/LogLevel"
 
@@ -49,11 +50,26 @@ export class AppConfig extends Effect.Service<AppConfig>()("AppConfig", {
       dimensions: Config.option(Config.integer("DASTYAR_EMBEDDINGS_DIMENSIONS")),
       batchSize: Config.integer("DASTYAR_EMBEDDINGS_BATCH_SIZE").pipe(Config.withDefault(64))
     }),
+    /** An OpenAI-compatible `/v1/audio/transcriptions` provider (audio documents); audio jobs fail when unset. */
+    transcription: Config.all({
+      baseUrl: Config.option(Config.string("DASTYAR_TRANSCRIPTION_BASE_URL")),
+      model: Config.string("DASTYAR_TRANSCRIPTION_MODEL").pipe(Config.withDefault("whisper-1")),
+      apiKey: Config.option(Config.redacted("DASTYAR_TRANSCRIPTION_API_KEY"))
+    }),
+    /** Document ingest: worker fibers per instance, first backoff delay for transient failures, time limit per job. */
+    ingest: Config.all({
+      workers: Config.integer("DASTYAR_INGEST_WORKERS").pipe(
+        Config.validate({ message: "must be a positive integer", validation: (n) => n > 0 }),
+        Config.withDefault(2)
+      ),
+      retryDelay: Config.duration("DASTYAR_INGEST_RETRY_DELAY").pipe(Config.withDefault(Duration.seconds(5))),
+      timeout: Config.duration("DASTYAR_INGEST_TIMEOUT").pipe(Config.withDefault(Duration.minutes(15)))
+    }),
     chat: Config.all({
       /** Chunks scoring below this (0..1) are not given to the model, so unrelated questions get no sources. */
       minRelevance: Config.number("DASTYAR_CHAT_MIN_RELEVANCE").pipe(
         Config.validate({ message: "must be between 0 and 1", validation: (n) => n >= 0 && n <= 1 }),
-        Config.withDefault(0.35)
+        Config.withDefault(0.3)
       ),
       /** Token budget of earlier messages sent with each turn (newest first; older ones are summarised). */
       historyTokens: Config.integer("DASTYAR_CHAT_HISTORY_TOKENS").pipe(

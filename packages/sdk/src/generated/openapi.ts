@@ -476,6 +476,104 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/assistants/{assistantId}/connections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List an assistant's connections */
+        get: operations["adminConnections.listConnections"];
+        put?: never;
+        /**
+         * Connect an assistant to a messenger
+         * @description `telegram`: checks the bot token and registers `hookUrl` with the Bot API (`setWebhook` with a random secret token); the bot answers at once. `webhook`: messages are POSTed to `hookUrl`, answers go to `callbackUrl`, both signed with `secret`. Secrets are stored encrypted and never returned.
+         */
+        post: operations["adminConnections.createConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/assistants/{assistantId}/connections/{connectionCode}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable a connection
+         * @description The hook refuses its messages (404) until it is enabled again; a Telegram webhook is removed.
+         */
+        post: operations["adminConnections.disableConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/assistants/{assistantId}/connections/{connectionCode}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable a disabled or dead connection
+         * @description Telegram: registers the webhook again with a new secret token.
+         */
+        post: operations["adminConnections.enableConnection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/assistants/{assistantId}/connections/{connectionCode}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a connection */
+        delete: operations["adminConnections.deleteConnection"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/hooks/{driver}/{connectionCode}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Messenger hook
+         * @description Where messaging platforms deliver messages; API clients never call it. The answer is sent back through the platform, not in this response: the hook answers 200 at once and the message is processed from a durable queue. `telegram`: the `X-Telegram-Bot-Api-Secret-Token` header must carry the secret registered with `setWebhook`; a redelivered `update_id` is processed once. `webhook`: the body is `WebhookInbound`, signed: `X-Dastyar-Timestamp` (Unix seconds, within 5 minutes) and `X-Dastyar-Signature: sha256=<hex HMAC-SHA256 of "<timestamp>.<raw body>" with the connection's secret>`. Answers go to the callback URL as `WebhookDelivery`, signed the same way, retried with backoff. Bodies over 1 MB are refused (413); each connection has its own rate limit (429).
+         */
+        post: operations["hooks.deliver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -1997,6 +2095,202 @@ export interface components {
                 /** @enum {string} */
                 status: "success";
                 message: string;
+            };
+        };
+        TelegramConnectionCreate: {
+            /** @enum {string} */
+            driver: "telegram";
+            /**
+             * maxLength(200)
+             * @description The token @BotFather gave the bot; stored encrypted, never returned
+             */
+            botToken: string;
+        };
+        WebhookConnectionCreate: {
+            /** @enum {string} */
+            driver: "webhook";
+            /**
+             * maxLength(2048)
+             * @description Where answers are POSTed, signed like inbound requests
+             */
+            callbackUrl: string;
+            /**
+             * minLength(32)
+             * @description Shared HMAC-SHA256 key for both directions; stored encrypted, never returned
+             */
+            secret: string;
+        };
+        ConnectionCreatedResponse: {
+            data: components["schemas"]["Connection"];
+            response: {
+                /** @enum {string} */
+                status: "success";
+                message: string;
+            };
+        };
+        /**
+         * @example {
+         *       "connectionCode": "con_5d1c0e9f2b7a4c3e8f6a0b1d",
+         *       "assistantId": "ast_7c9e2a4b6d8f0a1c3e5b7d9f",
+         *       "driver": "telegram",
+         *       "hookUrl": "https://dastyar.example.com/hooks/telegram/con_5d1c0e9f2b7a4c3e8f6a0b1d",
+         *       "status": "active",
+         *       "statusReason": null,
+         *       "botUsername": "acme_shop_bot",
+         *       "callbackUrl": null,
+         *       "createdAt": "2026-11-03T10:00:00.000Z",
+         *       "updatedAt": "2026-11-03T10:00:00.000Z"
+         *     }
+         */
+        Connection: {
+            connectionCode: string;
+            assistantId: string;
+            /** @enum {string} */
+            driver: "telegram" | "webhook";
+            /** @description `DASTYAR_PUBLIC_URL` + `/hooks/:driver/:connectionCode` */
+            hookUrl: string;
+            /**
+             * @description `dead` when the platform refused the connection's credentials (e.g. a revoked bot token)
+             * @enum {string}
+             */
+            status: "active" | "disabled" | "dead";
+            statusReason: string | null;
+            /** @description Telegram: the bot's @username */
+            botUsername: string | null;
+            /** @description Webhook: where answers go */
+            callbackUrl: string | null;
+            createdAt: components["schemas"]["DateTimeUtc"];
+            updatedAt: components["schemas"]["DateTimeUtc"];
+        };
+        /** @description 400: the Bot API refused the token or the webhook registration */
+        TelegramRejectedResponse: {
+            data: null;
+            response: {
+                /** @enum {string} */
+                status: "bad_request";
+                message: string;
+                /** @enum {string} */
+                code: "connections.telegram_rejected";
+            };
+        };
+        /** @description 503 connections.telegram_unavailable */
+        TelegramUnavailableResponse: {
+            data: null;
+            response: {
+                /** @enum {string} */
+                status: "service_unavailable";
+                message: string;
+                /** @enum {string} */
+                code: "connections.telegram_unavailable";
+            };
+        };
+        /** @description 503: with an external database, connections need `DASTYAR_SECRET_KEY` */
+        SecretKeyMissingResponse: {
+            data: null;
+            response: {
+                /** @enum {string} */
+                status: "service_unavailable";
+                message: string;
+                /** @enum {string} */
+                code: "connections.secret_key_missing";
+            };
+        };
+        ConnectionListResponse: {
+            data: {
+                list: components["schemas"]["Connection"][];
+                count: components["schemas"]["Int"];
+            };
+            response: {
+                /** @enum {string} */
+                status: "success";
+                message: string;
+            };
+        };
+        ConnectionDisabledResponse: {
+            data: components["schemas"]["Connection"];
+            response: {
+                /** @enum {string} */
+                status: "success";
+                message: string;
+            };
+        };
+        /** @description 404 connections.not_found */
+        ConnectionNotFoundResponse: {
+            data: null;
+            response: {
+                /** @enum {string} */
+                status: "not_found";
+                message: string;
+                /** @enum {string} */
+                code: "connections.not_found";
+            };
+        };
+        ConnectionEnabledResponse: {
+            data: components["schemas"]["Connection"];
+            response: {
+                /** @enum {string} */
+                status: "success";
+                message: string;
+            };
+        };
+        ConnectionDeletedResponse: {
+            data: null;
+            response: {
+                /** @enum {string} */
+                status: "success";
+                message: string;
+            };
+        };
+        TelegramUpdate: {
+            update_id: components["schemas"]["Int"];
+        } & {
+            [key: string]: unknown;
+        };
+        WebhookInbound: {
+            /**
+             * minLength(1)
+             * @description Your end user; the assistant sees `webhook:<principal>`, one conversation per principal
+             */
+            principal: string;
+            /**
+             * minLength(1)
+             * @description a string at least 1 character(s) long
+             */
+            message: string;
+            /**
+             * minLength(1)
+             * @description Your id of the message, echoed in the answer; a repeated id is processed once
+             */
+            messageId?: string;
+        };
+        HookAcceptedResponse: {
+            data: null;
+            response: {
+                /** @enum {string} */
+                status: "success";
+                message: string;
+            };
+        };
+        /** @description 404: unknown, disabled or dead connection; nothing processed */
+        HookConnectionNotFoundResponse: {
+            data: null;
+            response: {
+                /** @enum {string} */
+                status: "not_found";
+                message: string;
+                /** @enum {string} */
+                code: "hooks.not_found";
+            };
+        };
+        /** @description 401: wrong or missing secret token (telegram), or bad signature or stale timestamp (webhook); nothing processed */
+        HookUnauthorizedResponse: {
+            data: null;
+            response: {
+                /** @enum {string} */
+                status: "bad_request";
+                message: string;
+                /** @enum {string} */
+                code: "hooks.unauthorized";
             };
         };
         HealthResponse: {
@@ -5031,6 +5325,447 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+        };
+    };
+    "adminConnections.listConnections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                assistantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description ConnectionListResponse */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectionListResponse"];
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                };
+            };
+            /** @description 401 admin_token.invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidAdminTokenResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["AssistantNotFoundResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+        };
+    };
+    "adminConnections.createConnection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                assistantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TelegramConnectionCreate"] | components["schemas"]["WebhookConnectionCreate"];
+            };
+        };
+        responses: {
+            /** @description ConnectionCreatedResponse */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectionCreatedResponse"];
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"] | components["schemas"]["TelegramRejectedResponse"];
+                };
+            };
+            /** @description 401 admin_token.invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidAdminTokenResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["AssistantNotFoundResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 connections.telegram_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TelegramUnavailableResponse"] | components["schemas"]["SecretKeyMissingResponse"];
+                };
+            };
+        };
+    };
+    "adminConnections.disableConnection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                assistantId: string;
+                connectionCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description ConnectionDisabledResponse */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectionDisabledResponse"];
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                };
+            };
+            /** @description 401 admin_token.invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidAdminTokenResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["ConnectionNotFoundResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+        };
+    };
+    "adminConnections.enableConnection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                assistantId: string;
+                connectionCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description ConnectionEnabledResponse */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectionEnabledResponse"];
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"] | components["schemas"]["TelegramRejectedResponse"];
+                };
+            };
+            /** @description 401 admin_token.invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidAdminTokenResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["ConnectionNotFoundResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 connections.telegram_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TelegramUnavailableResponse"] | components["schemas"]["SecretKeyMissingResponse"];
+                };
+            };
+        };
+    };
+    "adminConnections.deleteConnection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                assistantId: string;
+                connectionCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description ConnectionDeletedResponse */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConnectionDeletedResponse"];
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                };
+            };
+            /** @description 401 admin_token.invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidAdminTokenResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["ConnectionNotFoundResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+        };
+    };
+    "hooks.deliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                driver: "telegram" | "webhook";
+                connectionCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TelegramUpdate"] | components["schemas"]["WebhookInbound"];
+            };
+        };
+        responses: {
+            /** @description HookAcceptedResponse */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HookAcceptedResponse"];
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                };
+            };
+            /** @description 401: wrong or missing secret token (telegram), or bad signature or stale timestamp (webhook); nothing processed */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HookUnauthorizedResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["HookConnectionNotFoundResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsResponse"];
                 };
             };
             /** @description 500 internal.error */

@@ -4,6 +4,7 @@ import { HttpApiBuilder, HttpApiScalar } from "@effect/platform"
 import * as Layer from "effect/Layer"
 import { AdminHttpLive } from "../Admin/Http"
 import { AssistantsHttpLive } from "../Assistants/Http"
+import { ChannelsHttpLive } from "../Channels/Http"
 import { AdminContentHttpLive, ContentHttpLive, ContentRateLimitLive } from "../Content/Http"
 import { ModelsHttpLive } from "../Models/Http"
 import { DocumentsHttpLive } from "../Documents/Http"
@@ -23,15 +24,21 @@ const groups = Layer.mergeAll(
   DocumentsHttpLive,
   ChatHttpLive,
   ContentHttpLive,
-  AdminContentHttpLive
+  AdminContentHttpLive,
+  ChannelsHttpLive
 )
+
+/** One limiter for the middlewares and the messenger hook (which counts per connection). */
+const RateLimitLive = RateLimit.Default.pipe(Layer.provide(layerLimiter))
 
 const middlewares = Layer.mergeAll(ApiKeyAuthLive, AdminAuthLive, ContentRateLimitLive).pipe(
-  Layer.provide(RateLimit.Default),
-  Layer.provide(layerLimiter)
+  Layer.provide(RateLimitLive)
 )
 
-const api = HttpApiBuilder.api(DastyarApi).pipe(Layer.provide(groups), Layer.provide(middlewares))
+const api = HttpApiBuilder.api(DastyarApi).pipe(
+  Layer.provide(groups.pipe(Layer.provide(RateLimitLive))),
+  Layer.provide(middlewares)
+)
 
 /**
  * The HTTP app: request log and locale outermost, then error mapping, then the
