@@ -72,6 +72,12 @@ export class ConnectionsRepo extends Effect.Service<ConnectionsRepo>()("Connecti
           INSERT INTO channel_updates (connection_code, update_key) VALUES (${code}, ${key})
           ON CONFLICT DO NOTHING RETURNING update_key`.pipe(Effect.map((rows) => rows.length > 0)),
 
+      /** Update keys are only needed while a platform may still redeliver (Telegram: 24 hours). */
+      forgetOldUpdates: sql`DELETE FROM channel_updates WHERE received_at < now() - interval '7 days'`.pipe(
+        Effect.asVoid,
+        Effect.orDie
+      ),
+
       conversationOf: (code: string, chatKey: string) =>
         sql<{ readonly conversationId: string }>`
           SELECT conversation_id FROM channel_conversations WHERE connection_code = ${code} AND chat_key = ${chatKey}`.pipe(

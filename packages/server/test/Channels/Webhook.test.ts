@@ -4,6 +4,13 @@ import * as http from "node:http"
 import { sign, verify } from "../../src/Channels/Webhook/Signature"
 import { admin, call, pick, pickString, setupAccount, TestApp } from "../support/TestApp"
 
+/** The sorted `property` of each element of a validation error's `fields`. */
+const invalidProperties = (json: unknown) => {
+  const fields = pick(json, "fields")
+  return Array.isArray(fields) ? fields.map((field) => String(pick(field, "property"))).sort() : []
+}
+
+
 interface Received {
   readonly headers: http.IncomingHttpHeaders
   readonly body: string
@@ -117,7 +124,7 @@ layer(TestApp({ DASTYAR_PUBLIC_URL: "https://bot.example.com/", DASTYAR_SECRET_K
 
       const invalid = yield* signedCall(code, JSON.stringify({ message: "" }))
       expect(invalid.status).toBe(400)
-      expect((pick(invalid.json, "fields") as Array<{ property: string }>).map((f) => f.property).sort()).toEqual(["message", "principal"])
+      expect(invalidProperties(invalid.json)).toEqual(["message", "principal"])
 
       // A captured request replayed within the window is acknowledged but processed once.
       const replayAt = Math.floor(Date.now() / 1000)
