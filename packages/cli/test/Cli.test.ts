@@ -60,7 +60,7 @@ layer(TestApp(), { excludeTestServices: true })("dastyar CLI against the real se
       expect(row).toMatch(new RegExp(`^${assistant.id}\\s+Helper\\s+\\S+\\s+\\w+\\s+\\d{4}-`))
       expect(header?.indexOf("name")).toBe(row?.indexOf("Helper"))
       expect(rest).toEqual([])
-    }), 90_000)
+    }), 180_000)
 
   it.effect("models list --json is the models data; human keys output shows the raw key once", () =>
     Effect.gen(function*() {
