@@ -9,7 +9,6 @@ import { AssistantId } from "./Assistants"
 import { ApiKeyAuth } from "./Auth"
 import * as Constraint from "./Constraint"
 import { errorFields, failure, success } from "./Envelope"
-import { NotImplementedResponse } from "./Errors"
 import { token } from "./i18n"
 import { Reasoning } from "./Models"
 import { Product } from "./Products"
@@ -157,7 +156,6 @@ export class ChatApi extends HttpApiGroup.make("chat")
       .addError(AttachmentInvalidResponse)
       .addError(TranscriptionUnavailableResponse)
       .addError(QuotaExhaustedResponse)
-      .addError(NotImplementedResponse)
   )
   .middleware(ApiKeyAuth)
   .prefix("/v1")

@@ -6,6 +6,7 @@
 import * as Layer from "effect/Layer"
 import { AccountsRepo } from "./Accounts/AccountsRepo"
 import { Assistants } from "./Assistants/Assistants"
+import { AssistantsRepo } from "./Assistants/AssistantsRepo"
 import * as LifecycleWorker from "./Assistants/LifecycleWorker"
 import { AdminToken } from "./Bootstrap/AdminToken"
 import * as ChannelWorker from "./Channels/ChannelWorker"
@@ -13,6 +14,7 @@ import { Connections } from "./Channels/Connections"
 import { Inbox } from "./Channels/Inbox"
 import { Articles } from "./Content/Articles"
 import * as DemoSeed from "./Bootstrap/DemoSeed"
+import * as ChatTurnsLive from "./Chat/ChatTurnsLive"
 import { AppConfig } from "./Config"
 import * as Database from "./Database/Database"
 import * as Migrator from "./Database/Migrator"
@@ -29,32 +31,45 @@ import * as Queue from "./Queue/Queue"
 import * as Embedders from "./Search/Embedders"
 import * as Telemetry from "./Telemetry"
 import * as Transcribers from "./Transcription/Transcribers"
+import { Catalog } from "./Products/Catalog"
+import * as HybridSearch from "./Products/HybridSearch"
+import { ProductIndexer } from "./Products/ProductIndexer"
+import * as ProductIndexing from "./Products/ProductIndexer"
+import { ProductsRepo } from "./Products/ProductsRepo"
 
 const DatabaseLive = Migrator.layer.pipe(Layer.provideMerge(Database.layer))
 
+/** What every service may use: the database, the durable queue and the embedder. */
+const InfrastructureLive = Layer.mergeAll(Queue.layer, Embedders.layer).pipe(Layer.provideMerge(DatabaseLive))
+
 const ServicesLive = Layer.mergeAll(
   Assistants.Default,
+  AssistantsRepo.Default,
   AccountsRepo.Default,
   FoldersRepo.Default,
   ModelCatalog.Default,
   AdminToken.Default,
   Documents.Default,
   DocumentsRepo.Default,
-  Ingest.Default.pipe(Layer.provide(Transcribers.layer), Layer.provide(Embedders.layer)),
-  HybridChunkSearch.layer.pipe(Layer.provide(Embedders.layer)),
+  Ingest.Default.pipe(Layer.provide(Transcribers.layer)),
+  HybridChunkSearch.layer,
   Transcribers.layer,
   Articles.Default,
-  Embedders.layer
+  Catalog.Default,
+  ProductIndexer.Default,
+  HybridSearch.layer.pipe(Layer.provide(ProductsRepo.Default))
 ).pipe(
-  Layer.provideMerge(Queue.layer),
-  Layer.provideMerge(DatabaseLive)
+  Layer.provideMerge(InfrastructureLive)
 )
 
-/** Messenger channels answer through chat (`ChatTurns`). */
-const ChannelsLive = Layer.mergeAll(Connections.Default, Inbox.Default).pipe(Layer.provideMerge(ServicesLive))
+/** Chat sits on top: it uses retrieval, product search and transcription from the services above. */
+const ChatLive = ChatTurnsLive.layer.pipe(Layer.provideMerge(ServicesLive))
+
+/** Messenger channels answer through chat. */
+const ChannelsLive = Layer.mergeAll(Connections.Default, Inbox.Default).pipe(Layer.provideMerge(ChatLive))
 
 /** The running service; its services (SQL client included) stay visible to tests. */
-export const AppLive = Layer.mergeAll(HttpApi.layer, LifecycleWorker.layer, IngestWorker.layer, ChannelWorker.layer, DemoSeed.layer).pipe(
+export const AppLive = Layer.mergeAll(HttpApi.layer, LifecycleWorker.layer, IngestWorker.layer, ProductIndexing.layer, ChannelWorker.layer, DemoSeed.layer).pipe(
   Layer.provideMerge(ChannelsLive),
   Layer.provide(Logging.layer),
   Layer.provide(Telemetry.layer),

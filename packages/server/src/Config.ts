@@ -69,7 +69,7 @@ export class AppConfig extends Effect.Service<AppConfig>()("AppConfig", {
       /** Chunks scoring below this (0..1) are not given to the model, so unrelated questions get no sources. */
       minRelevance: Config.number("DASTYAR_CHAT_MIN_RELEVANCE").pipe(
         Config.validate({ message: "must be between 0 and 1", validation: (n) => n >= 0 && n <= 1 }),
-        Config.withDefault(0.3)
+        Config.withDefault(0.35)
       ),
       /** Token budget of earlier messages sent with each turn (newest first; older ones are summarised). */
       historyTokens: Config.integer("DASTYAR_CHAT_HISTORY_TOKENS").pipe(

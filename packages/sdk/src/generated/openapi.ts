@@ -1065,17 +1065,6 @@ export interface components {
                 code: "chat.quota_exhausted";
             };
         };
-        /** @description 501 endpoint.not_implemented */
-        NotImplementedResponse: {
-            data: null;
-            response: {
-                /** @enum {string} */
-                status: "not_implemented";
-                message: string;
-                /** @enum {string} */
-                code: "endpoint.not_implemented";
-            };
-        };
         /** Format: binary */
         PersistedFile: string;
         DocumentIngestJobListResponse: {
@@ -2638,18 +2627,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InternalErrorResponse"];
-                };
-            };
-            /** @description 501 endpoint.not_implemented */
-            501: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotImplementedResponse"];
                 };
             };
             /** @description 503 chat.model_unavailable */

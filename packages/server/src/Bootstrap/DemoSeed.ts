@@ -1,6 +1,7 @@
 /**
  * On an empty embedded database, a first start creates a demo account, an API
- * key and an active assistant, and prints the key and assistant id once so a
+ * key and an active assistant with a few documents and products to chat
+ * about (`DemoContent`), and prints the key and assistant id once so a
  * newcomer can call the API right away.
  */
 import { SqlClient } from "@effect/sql"
@@ -11,7 +12,10 @@ import { AccountsRepo } from "../Accounts/AccountsRepo"
 import { Assistants } from "../Assistants/Assistants"
 import { AppConfig } from "../Config"
 import { isEmbedded } from "../Database/Database"
+import { Documents } from "../Documents/Documents"
 import { ModelCatalog } from "../Models/ModelCatalog"
+import { Catalog } from "../Products/Catalog"
+import { demoDocuments, demoProducts } from "./DemoContent"
 
 const seed = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -19,6 +23,8 @@ const seed = Effect.gen(function*() {
   const assistants = yield* Assistants
   const catalog = yield* ModelCatalog
   const config = yield* AppConfig
+  const documents = yield* Documents
+  const products = yield* Catalog
   const [{ count }] = yield* sql<{ readonly count: number }>`SELECT count(*)::int AS count FROM accounts`
   if (count > 0) return
   const account = yield* accounts.create({ name: "Demo", plan: catalog.defaultPlan })
@@ -28,6 +34,9 @@ const seed = Effect.gen(function*() {
     instruction: "You are a helpful shop assistant. Answer from the knowledge base and the product catalog.",
     personality: "friendly"
   }).pipe(Effect.orDie)
+  // Something to chat about: ingest and indexing finish in the background within seconds.
+  for (const document of demoDocuments) yield* documents.uploadText(account.id, assistant.id, document).pipe(Effect.orDie)
+  yield* products.importAll({ accountId: account.id, assistantId: assistant.id }, demoProducts).pipe(Effect.orDie)
   // Wait for the lifecycle worker so the printed assistant can chat at once.
   yield* assistants.get(assistant.id).pipe(
     Effect.orDie,
@@ -41,6 +50,7 @@ const seed = Effect.gen(function*() {
       `  API key:      ${key.key}`,
       `  Assistant id: ${assistant.id}`,
       `  Try:          curl -H 'Authorization: Bearer ${key.key}' ${base}/v1/assistants`,
+      `  Chat:         DASTYAR_API_KEY=${key.key} pnpm cli chat ${assistant.id} -m 'Do you ship to Shiraz?'`,
       ""
     ].join("\n"))
   )
