@@ -83,6 +83,7 @@ export class ProductsRepo extends Effect.Service<ProductsRepo>()("ProductsRepo",
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
 
+    // `position` is sent as text; ORDER BY must name `products.position` to sort by the number, not the alias.
     const columns = sql`id, external_id, title, category, subcategory, attributes, description, image_url, url,
       price, currency, in_stock, index_state, indexed_at, created_at, updated_at, position::text AS position`
 
@@ -95,7 +96,7 @@ export class ProductsRepo extends Effect.Service<ProductsRepo>()("ProductsRepo",
       Result: ProductRow,
       execute: ({ assistantId, externalIds }) =>
         sql`SELECT ${columns} FROM products
-            WHERE assistant_id = ${assistantId} AND external_id = ANY(${externalIds}) ORDER BY position`
+            WHERE assistant_id = ${assistantId} AND external_id = ANY(${externalIds}) ORDER BY products.position`
     })
 
     return {
@@ -172,7 +173,7 @@ export class ProductsRepo extends Effect.Service<ProductsRepo>()("ProductsRepo",
               ...(request.categoryKey === null ? [] : [sql`category_key = ${request.categoryKey}`]),
               ...(request.state === null ? [] : [sql`index_state = ${request.state}`])
             ])
-          } ORDER BY position LIMIT ${request.limit + 1}`
+          } ORDER BY products.position LIMIT ${request.limit + 1}`
       }),
 
       byIds: SqlSchema.findAll({

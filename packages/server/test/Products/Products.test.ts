@@ -232,7 +232,8 @@ layer(TestApp(), { excludeTestServices: true })("products: list", (it) => {
   it.effect("pages in order of first creation with an opaque cursor; null on the last page; no count", () =>
     Effect.gen(function*() {
       const s = yield* shop
-      const products = Array.from({ length: 7 }, (_, i) => ({ externalId: `l-${i}`, title: `List item ${i}` }))
+      // More than ten, so positions gain a digit (an order by text would put 10 before 9).
+      const products = Array.from({ length: 14 }, (_, i) => ({ externalId: `l-${i}`, title: `List item ${i}` }))
       yield* productCall(s, "POST", "/import", { products })
       // Replacing a product keeps its place.
       yield* productCall(s, "PUT", "/l-0", { title: "List item zero" })
@@ -240,7 +241,7 @@ layer(TestApp(), { excludeTestServices: true })("products: list", (it) => {
       let cursor: string | null = null
       let pages = 0
       do {
-        const reply = yield* productCall(s, "GET", `?limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`)
+        const reply = yield* productCall(s, "GET", `?limit=5${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`)
         expect(reply.status).toBe(200)
         expect(pick(reply.json, "data", "count")).toBeUndefined()
         seen.push(...listOf(reply).map((p) => p.externalId))
@@ -249,6 +250,8 @@ layer(TestApp(), { excludeTestServices: true })("products: list", (it) => {
       } while (cursor !== null)
       expect(pages).toBe(3)
       expect(seen).toEqual(products.map((p) => p.externalId))
+      const one = yield* productCall(s, "POST", "/import", { products: [products[12], products[9], { externalId: "l-new", title: "New" }] })
+      expect(one.json).toMatchObject({ data: { created: 1, unchanged: 2 } })
     }))
 
   it.effect("a tampered or foreign cursor is a 400, not a 500; limit is checked", () =>
