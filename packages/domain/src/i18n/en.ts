@@ -57,6 +57,7 @@ export const en = {
   "products.duplicate_external_id": "The same externalId appears more than once in this import",
   "products.limit_reached": "The product catalog limit has been reached",
   "products.search_unavailable": "Product search is not available in this environment",
+  "products.invalid_cursor": "The cursor is not valid for this list; start again without a cursor",
   // validation constraints
   "constraint.required": "is required",
   "constraint.invalid": "has an invalid value",

@@ -55,6 +55,7 @@ export const fa: Catalog = {
   "products.duplicate_external_id": "یک externalId بیش از یک بار در این درون‌ریزی آمده است",
   "products.limit_reached": "به سقف تعداد محصولات کاتالوگ رسیده‌اید",
   "products.search_unavailable": "جستجوی محصول در این محیط در دسترس نیست",
+  "products.invalid_cursor": "این نشانگر صفحه برای این فهرست معتبر نیست؛ بدون نشانگر از نو شروع کنید",
   "constraint.required": "الزامی است",
   "constraint.invalid": "مقدار نامعتبری دارد",
   "constraint.type.string": "باید رشته باشد",
