@@ -1,0 +1,452 @@
+/**
+ * Catalog benchmark: import throughput to "all synced", time until a written
+ * product is searchable, search latency at 1k, 10k and 100k products in one
+ * assistant and for one assistant's 10k among ~200k rows of others, and the
+ * recall@10 of filtered HNSW search (pgvector) against the service's exact
+ * per-assistant scan.
+ *
+ *   pnpm bench:catalog [-- --queries 200 --warmup 10 --budget 60 --recall-queries 100 --probes 10 --noise 0.2]
+ *
+ * The service runs as a child process (packages/server/src/main.ts, offline
+ * embedder) on a fresh database of `DATABASE_URL`, dropped at the end. Without
+ * `DATABASE_URL` it runs on embedded PGlite and only the 1k and 10k steps run.
+ * Prints a table, then one JSON line. See scripts/bench/README.md.
+ */
+import { execFileSync } from "node:child_process"
+import * as os from "node:os"
+import { parseArgs } from "node:util"
+import type { Client } from "pg"
+import { vectorLiteral } from "../../packages/server/src/Search/Embedder"
+import { embedOne, modelId as offlineModelId } from "../../packages/server/src/Search/OfflineEmbedder"
+import { type BenchProduct, type BenchQuery, generateProducts, generateQueries, random } from "./catalog/products"
+import { createHnswIndex, indexName, measureRecall, type RecallFigures } from "./catalog/recall"
+import { replicate } from "./catalog/replicate"
+import {
+  cleanUp,
+  createShop,
+  field,
+  listField,
+  onCleanup,
+  pg,
+  repoRoot,
+  type Service,
+  type Shop,
+  sleep,
+  startService
+} from "./catalog/service"
+import { type Latency, round, since, summarize, table } from "./catalog/stats"
+
+const importBatch = 1000
+const searchLimit = 20
+const recallK = 10
+
+const parseOptions = () => {
+  const { values } = parseArgs({
+    args: process.argv.slice(2).filter((arg) => arg !== "--"),
+    options: {
+      queries: { type: "string", default: "200" },
+      warmup: { type: "string", default: "10" },
+      budget: { type: "string", default: "60" },
+      "recall-queries": { type: "string", default: "100" },
+      probes: { type: "string", default: "10" },
+      noise: { type: "string", default: "0.2" }
+    }
+  })
+  const count = (name: string, raw: string, min: number, max: number) => {
+    const value = Number(raw)
+    if (!Number.isInteger(value) || value < min || value > max) {
+      throw new Error(`--${name} must be a whole number from ${min} to ${max} (got ${raw})`)
+    }
+    return value
+  }
+  const noise = Number(values.noise)
+  if (!Number.isFinite(noise) || noise < 0 || noise > 2) throw new Error(`--noise must be from 0 to 2 (got ${values.noise})`)
+  return {
+    queries: count("queries", values.queries, 10, 10_000),
+    warmup: count("warmup", values.warmup, 0, 1_000),
+    /** Measuring stops at this many seconds per catalog (and for the recall), after at least 10 queries. */
+    budgetMs: count("budget", values.budget, 5, 3_600) * 1000,
+    recallQueries: count("recall-queries", values["recall-queries"], 10, 10_000),
+    probes: count("probes", values.probes, 1, 100),
+    noise
+  }
+}
+
+const started = performance.now()
+const progress = (message: string) => console.error(`[bench +${Math.round(since(started) / 1000)}s] ${message}`)
+
+const productsPath = (shop: Shop) => `/v1/assistants/${shop.assistantIds[0]}/products`
+
+interface ImportFigures {
+  readonly products: number
+  readonly batches: number
+  /** First request to the last import answered. */
+  readonly acceptedMs: number
+  /** First request to no product pending. */
+  readonly syncedMs: number
+  readonly productsPerSecond: number
+  readonly batchLatency: Latency
+}
+
+/** Imports in batches of 1,000, one after another (as the SDK's importAll), then polls until nothing is pending. */
+const importAndWait = async (service: Service, shop: Shop, products: ReadonlyArray<BenchProduct>): Promise<ImportFigures> => {
+  const start = performance.now()
+  const batchMs: Array<number> = []
+  for (let offset = 0; offset < products.length; offset += importBatch) {
+    const batch = products.slice(offset, offset + importBatch)
+    const batchStart = performance.now()
+    const result = await service.expect(200, "POST", `${productsPath(shop)}/import`, shop.key, { products: batch })
+    batchMs.push(since(batchStart))
+    if (field(result, "data", "created") !== batch.length) {
+      throw new Error(`import created ${JSON.stringify(field(result, "data"))}, expected ${batch.length} new products`)
+    }
+  }
+  const acceptedMs = since(start)
+  const deadline = performance.now() + 300_000
+  for (;;) {
+    const pending = listField(await service.expect(200, "GET", `${productsPath(shop)}?state=pending&limit=1`, shop.key))
+    if (pending.length === 0) break
+    if (performance.now() > deadline) throw new Error("products still pending 300 s after the import")
+    await sleep(50)
+  }
+  const syncedMs = since(start)
+  const failed = listField(await service.expect(200, "GET", `${productsPath(shop)}?state=failed&limit=1`, shop.key))
+  if (failed.length > 0) throw new Error(`products failed to index, e.g. ${JSON.stringify(failed[0])}`)
+  return {
+    products: products.length,
+    batches: batchMs.length,
+    acceptedMs: round(acceptedMs),
+    syncedMs: round(syncedMs),
+    productsPerSecond: round(products.length / (syncedMs / 1000), 0),
+    batchLatency: summarize(batchMs)
+  }
+}
+
+interface SearchableFigures {
+  readonly probes: number
+  readonly write: Latency
+  /** From the start of the PUT until the product is among the search results. */
+  readonly searchable: Latency
+}
+
+/** PUTs a new product with a made-up word in its title, then searches for that word until the product appears. */
+const timeToSearchable = async (service: Service, shop: Shop, probes: number): Promise<SearchableFigures> => {
+  const rng = random(7)
+  const writeMs: Array<number> = []
+  const visibleMs: Array<number> = []
+  for (let i = 0; i < probes; i++) {
+    const word = Array.from({ length: 9 }, () => String.fromCharCode(97 + rng.int(0, 25))).join("")
+    const externalId = `probe-${i}-${word}`
+    const start = performance.now()
+    await service.expect(200, "PUT", `${productsPath(shop)}/${externalId}`, shop.key, {
+      title: `Desk lamp ${word}`,
+      category: "Lighting",
+      price: 25
+    })
+    writeMs.push(since(start))
+    for (;;) {
+      const hits = listField(
+        await service.expect(200, "POST", `${productsPath(shop)}/search`, shop.key, { query: word, limit: 5 })
+      )
+      if (hits.some((hit) => field(hit, "externalId") === externalId)) break
+      if (since(start) > 30_000) throw new Error(`product ${externalId} not searchable 30 s after its write`)
+      await sleep(20)
+    }
+    visibleMs.push(since(start))
+    // Writes at random moments, not in step with the indexer's polling.
+    await sleep(200 + rng.next() * 800)
+  }
+  return { probes, write: summarize(writeMs), searchable: summarize(visibleMs) }
+}
+
+interface SearchFigures {
+  readonly label: string
+  readonly assistantProducts: number
+  readonly tableRows: number
+  readonly latency: Latency
+  readonly meanHits: number
+}
+
+/** Sequential searches (one in flight), the first `warmup` not counted, until the queries or the time budget run out. */
+const searchLatency = async (
+  service: Service,
+  shop: Shop,
+  label: string,
+  assistantProducts: number,
+  tableRows: number,
+  queries: ReadonlyArray<BenchQuery>,
+  options: { readonly warmup: number; readonly budgetMs: number }
+): Promise<SearchFigures> => {
+  progress(`search latency: ${label} (up to ${queries.length - options.warmup} queries after ${options.warmup} warm-up)…`)
+  const samples: Array<number> = []
+  let hits = 0
+  let measuring = 0
+  for (const [i, query] of queries.entries()) {
+    if (i === options.warmup) measuring = performance.now()
+    if (i > options.warmup && samples.length >= 10 && since(measuring) > options.budgetMs) break
+    const start = performance.now()
+    const list = listField(
+      await service.expect(200, "POST", `${productsPath(shop)}/search`, shop.key, { ...query, limit: searchLimit })
+    )
+    if (i < options.warmup) continue
+    samples.push(since(start))
+    hits += list.length
+  }
+  return {
+    label,
+    assistantProducts,
+    tableRows,
+    latency: summarize(samples),
+    meanHits: round(hits / Math.max(1, samples.length))
+  }
+}
+
+const countRows = async (db: Client) =>
+  (await db.query<{ n: number }>("SELECT count(*)::int AS n FROM products")).rows[0]?.n ?? 0
+
+const gitDescription = () => {
+  try {
+    const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: repoRoot, encoding: "utf8" }).trim()
+    const dirty = execFileSync("git", ["status", "--porcelain", "--untracked-files=no"], { cwd: repoRoot, encoding: "utf8" })
+      .trim() !== ""
+    return dirty ? `${commit} + uncommitted changes` : commit
+  } catch {
+    return "unknown"
+  }
+}
+
+const seconds = (ms: number) => (ms / 1000).toFixed(2)
+const ms = (value: number) => value.toFixed(1)
+
+const main = async () => {
+  const options = parseOptions()
+  const databaseBaseUrl = process.env.DATABASE_URL === undefined || process.env.DATABASE_URL === ""
+    ? undefined
+    : process.env.DATABASE_URL
+  const loadBefore = os.loadavg()
+  progress(`starting the service on ${databaseBaseUrl === undefined ? "embedded PGlite" : "a fresh Postgres database"}…`)
+  const service = await startService(databaseBaseUrl)
+  const queries = generateQueries(3, options.warmup + options.queries)
+  const latencyOptions = { warmup: options.warmup, budgetMs: options.budgetMs }
+
+  // 1. Import throughput and time to searchable, on an otherwise empty table.
+  const small = await createShop(service, "bench 1k", "free")
+  const medium = await createShop(service, "bench 10k", "free")
+  progress("importing 1,000 products…")
+  const import1k = await importAndWait(service, small, generateProducts(1, "s", 1_000))
+  progress("importing 10,000 products…")
+  const import10k = await importAndWait(service, medium, generateProducts(2, "m", 10_000))
+  progress(`time to searchable, ${options.probes} probes…`)
+  const searchable = await timeToSearchable(service, small, options.probes)
+
+  // 2. Search latency, growing the table as we go.
+  const baseRows = 11_000 + options.probes
+  const search: Array<SearchFigures> = [
+    await searchLatency(service, small, "1k in one assistant", 1_000 + options.probes, baseRows, queries, latencyOptions),
+    await searchLatency(service, medium, "10k in one assistant", 10_000, baseRows, queries, latencyOptions)
+  ]
+
+  let recall: RecallFigures | null = null
+  const setup: Record<string, number | string> = {}
+  let pgvectorVersion = "?"
+  if (service.databaseUrl !== null) {
+    const db = new pg.Client({ connectionString: service.databaseUrl })
+    await db.connect()
+    onCleanup("close the bench's SQL connection", () => db.end())
+    pgvectorVersion = (await db.query<{ v: string }>("SELECT extversion AS v FROM pg_extension WHERE extname = 'vector'"))
+      .rows[0]?.v ?? "?"
+    const models = (await db.query<{ model: string | null; dims: number | null }>(
+      "SELECT DISTINCT embedding_model AS model, vector_dims(embedding) AS dims FROM products"
+    )).rows
+    const model = models[0]
+    if (models.length !== 1 || model?.model !== offlineModelId || model.dims === null) {
+      throw new Error(`expected every product embedded by ${offlineModelId}, found ${JSON.stringify(models)}`)
+    }
+    const dims = model.dims
+
+    const source = medium.assistantIds[0] ?? ""
+    const big = await createShop(service, "bench 100k", "pro")
+    progress("copying the 10k catalog 10 times into one assistant (100k)…")
+    let start = performance.now()
+    await replicate(db, { sourceAssistant: source, targetAssistants: big.assistantIds, copies: 10, noise: options.noise, tag: "c" })
+    await db.query("ANALYZE products")
+    setup.replicate100kMs = round(since(start), 0)
+    search.push(
+      await searchLatency(service, big, "100k in one assistant", 100_000, await countRows(db), queries, latencyOptions)
+    )
+
+    // The measured assistant is a noisy copy like its neighbours, so no assistant's vectors are nearer to queries by construction.
+    const others = await createShop(service, "bench others", "pro", 9)
+    const among = await createShop(service, "bench 10k among others", "free")
+    progress("copying the 10k catalog into 10 more assistants, interleaved (another 100k rows)…")
+    start = performance.now()
+    await replicate(db, {
+      sourceAssistant: source,
+      targetAssistants: [...others.assistantIds, ...among.assistantIds],
+      copies: 1,
+      noise: options.noise,
+      tag: "o"
+    })
+    await db.query("ANALYZE products")
+    setup.replicateOthersMs = round(since(start), 0)
+    const totalRows = await countRows(db)
+    search.push(
+      await searchLatency(service, among, `10k among ${totalRows - 10_000} others`, 10_000, totalRows, queries, latencyOptions)
+    )
+
+    progress(`building an HNSW index over ${totalRows} rows…`)
+    setup.hnswBuildMs = round(await createHnswIndex(db, dims), 0)
+    progress(`recall@${recallK}: ${options.recallQueries} queries × 4 methods…`)
+    const recallWarmup = 5
+    const vectors = generateQueries(11, options.recallQueries + recallWarmup)
+      .map((query) => vectorLiteral(embedOne(query.query)))
+    recall = await measureRecall(db, {
+      assistantId: among.assistantIds[0] ?? "",
+      embeddingModel: offlineModelId,
+      dims,
+      queryVectors: vectors,
+      k: recallK,
+      warmup: recallWarmup,
+      budgetMs: options.budgetMs * 1.5
+    })
+
+    const sizes = (await db.query<{ heap: string; toast: string; indexes: string; hnsw: string; embedding: number }>(
+      `SELECT pg_size_pretty(pg_relation_size('products')) AS heap,
+         pg_size_pretty(coalesce(pg_relation_size(NULLIF(c.reltoastrelid, 0)), 0)) AS toast,
+         pg_size_pretty(pg_indexes_size('products')) AS indexes,
+         pg_size_pretty(pg_relation_size('${indexName}')) AS hnsw,
+         (SELECT avg(pg_column_size(embedding))::int FROM products TABLESAMPLE SYSTEM (1)) AS embedding
+       FROM pg_class c WHERE c.oid = 'products'::regclass`
+    )).rows[0]
+    if (sizes !== undefined) {
+      setup.tableHeap = sizes.heap
+      setup.tableToast = sizes.toast
+      setup.indexes = sizes.indexes
+      setup.hnswIndex = sizes.hnsw
+      setup.embeddingBytes = sizes.embedding
+    }
+  }
+
+  const loadAfter = os.loadavg()
+  const cpus = os.cpus()
+  const totalMs = since(started)
+  const lines: Array<string> = []
+  lines.push("", "Catalog benchmark: import, indexing and search", "")
+  const header: ReadonlyArray<readonly [string, string]> = [
+    ["node", `${process.version} (${os.platform()} ${os.arch()})`],
+    ["cpus", `${cpus.length} x ${cpus[0]?.model.trim() ?? "unknown"}`],
+    ["load average", `${loadBefore.map((x) => x.toFixed(1)).join(" ")} at start, ${loadAfter.map((x) => x.toFixed(1)).join(" ")} at end (shared machine: figures are noisy)`],
+    [
+      "database",
+      service.postgresVersion === null
+        ? "embedded PGlite (no DATABASE_URL): only the 1k and 10k steps ran"
+        : `PostgreSQL ${service.postgresVersion}, pgvector ${pgvectorVersion}, fresh database`
+    ],
+    ["embedder", `${offlineModelId} (built-in offline default)`],
+    ...(recall === null ? [] : [
+      ["copies' noise", `±${options.noise / 2} per component (--noise ${options.noise}; see catalog/replicate.ts)`] as const
+    ]),
+    ["code", `git ${gitDescription()}`],
+    ["client", "one request at a time over loopback from this process; the service is a separate process"],
+    ["run time", `${seconds(totalMs)} s`]
+  ]
+  const width = Math.max(...header.map(([name]) => name.length))
+  for (const [name, value] of header) lines.push(`  ${name.padEnd(width)}  ${value}`)
+
+  lines.push("", `Import: POST /products/import in batches of ${importBatch}, then polling until no product is pending`)
+  lines.push(table(
+    ["products", "batches", "imported s", "all synced s", "products/s", "batch p50 ms", "batch max ms"],
+    [import1k, import10k].map((r) => [
+      String(r.products),
+      String(r.batches),
+      seconds(r.acceptedMs),
+      seconds(r.syncedMs),
+      String(r.productsPerSecond),
+      ms(r.batchLatency.p50),
+      ms(r.batchLatency.max)
+    ])
+  ))
+  lines.push(`  target: 1,000 products fully synced within 10 s -> ${import1k.syncedMs <= 10_000 ? "met" : "MISSED"} (${seconds(import1k.syncedMs)} s)`)
+
+  lines.push("", `Searchable after a write: PUT a new product, then search for a word of its title until it is found (${searchable.probes} probes)`)
+  lines.push(table(["", "p50 ms", "max ms"], [
+    ["PUT answered", ms(searchable.write.p50), ms(searchable.write.max)],
+    ["found by search", ms(searchable.searchable.p50), ms(searchable.searchable.max)]
+  ]))
+  lines.push(`  target: searchable within 2 s -> ${searchable.searchable.max <= 2_000 ? "met" : "MISSED"} (max ${seconds(searchable.searchable.max)} s)`)
+
+  lines.push("", `Search latency: POST /products/search (hybrid, limit ${searchLimit}; 1 in 3 queries filtered by category or price), one at a time after ${options.warmup} warm-up, up to ${options.queries} queries or ${options.budgetMs / 1000} s`)
+  lines.push(table(
+    ["catalog", "rows in table", "queries", "p50 ms", "p99 ms", "max ms", "mean ms", "hits"],
+    search.map((r) => [
+      r.label,
+      String(r.tableRows),
+      String(r.latency.n),
+      ms(r.latency.p50),
+      ms(r.latency.p99),
+      ms(r.latency.max),
+      ms(r.latency.mean),
+      String(r.meanHits)
+    ])
+  ))
+
+  if (recall !== null) {
+    lines.push("", `Filtered vector search: one assistant's 10k among ${search.at(-1)?.tableRows ?? "?"} rows, recall@${recall.k} against the exact top ${recall.k}, ${recall.queries} queries (SQL only, one connection; hnsw.ef_search ${recall.efSearch}, hnsw.max_scan_tuples ${recall.maxScanTuples})`)
+    lines.push(table(
+      ["method", `recall@${recall.k}`, "all 10 right", "rows returned", "p50 ms", "p99 ms", "plan"],
+      recall.methods.map((r) => [
+        r.method,
+        r.recall.toFixed(3),
+        `${r.perfect}/${recall?.queries ?? 0}`,
+        r.rows.toFixed(1),
+        ms(r.latency.p50),
+        ms(r.latency.p99),
+        r.plan
+      ])
+    ))
+    lines.push("", "Setup (not measured above)")
+    for (const [name, value] of Object.entries(setup)) lines.push(`  ${name.padEnd(18)} ${value}`)
+    lines.push("  Big catalogs are copies of the indexed 10k catalog with noisy embeddings (scripts/bench/catalog/replicate.ts):")
+    lines.push("  every assistant holds a variant of the same products, so other assistants' rows compete for each query's neighbours.")
+  }
+  console.log(lines.join("\n"))
+  console.log(JSON.stringify({
+    benchmark: "catalog",
+    database: service.postgresVersion === null ? "pglite" : `postgres ${service.postgresVersion}`,
+    pgvector: pgvectorVersion,
+    embedder: offlineModelId,
+    cpus: cpus.length,
+    noise: options.noise,
+    loadAverage: { start: loadBefore, end: loadAfter },
+    runMs: round(totalMs, 0),
+    import: [import1k, import10k],
+    searchable,
+    search,
+    recall,
+    setup
+  }))
+}
+
+const run = async () => {
+  let code = 1
+  try {
+    await main()
+    code = 0
+  } catch (error) {
+    console.error("[bench] FAILED:", error instanceof Error ? error.message : error)
+  } finally {
+    await cleanUp()
+  }
+  process.exit(code)
+}
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => {
+    console.error(`[bench] ${signal}: cleaning up…`)
+    void cleanUp().finally(() => process.exit(130))
+  })
+}
+setTimeout(() => {
+  console.error("[bench] FAILED: overall deadline (30 min) passed; cleaning up…")
+  void cleanUp().finally(() => process.exit(1))
+}, 30 * 60_000).unref()
+void run()

@@ -1,0 +1,234 @@
+/**
+ * The service under test for the catalog benchmark: `packages/server/src/main.ts`
+ * in a child process (its own event loop, its own indexer, as in production)
+ * on a fresh Postgres database, or on embedded PGlite in a temporary data
+ * directory; a JSON client for its API; cleanup that runs once, whatever happens.
+ */
+import { type ChildProcess, spawn } from "node:child_process"
+import * as fs from "node:fs"
+import { createRequire } from "node:module"
+import * as net from "node:net"
+import * as os from "node:os"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+import type PgModule from "pg"
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..")
+// pnpm does not hoist `pg` to the root: load the server package's own copy, the driver the service runs.
+export const pg: typeof PgModule = createRequire(path.join(repoRoot, "packages/server/package.json"))("pg")
+
+const host = "127.0.0.1"
+const requestTimeoutMs = 120_000
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+
+/** Cleanup steps, last registered first, run once on success, failure or signal. */
+const cleanups: Array<{ readonly what: string; readonly run: () => Promise<unknown> }> = []
+let cleaningUp: Promise<void> | undefined
+export const onCleanup = (what: string, run: () => Promise<unknown>) => {
+  cleanups.push({ what, run })
+}
+export const cleanUp = () => {
+  cleaningUp ??= (async () => {
+    for (let step = cleanups.pop(); step !== undefined; step = cleanups.pop()) {
+      try {
+        await step.run()
+      } catch (error) {
+        console.error(`[bench] cleanup: ${step.what} failed:`, error)
+      }
+    }
+  })()
+  return cleaningUp
+}
+
+export interface Reply {
+  readonly status: number
+  readonly text: string
+  readonly json: unknown
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value)
+
+/** A nested field of parsed JSON: `field(reply.json, "data", "list")`. */
+export const field = (value: unknown, ...keys: ReadonlyArray<string>): unknown =>
+  keys.reduce<unknown>((current, key) => (isRecord(current) ? current[key] : undefined), value)
+
+export const stringField = (value: unknown, ...keys: ReadonlyArray<string>): string => {
+  const found = field(value, ...keys)
+  if (typeof found !== "string") throw new Error(`no string at ${keys.join(".")} in ${JSON.stringify(value)}`)
+  return found
+}
+
+export const listField = (value: unknown): ReadonlyArray<unknown> => {
+  const list = field(value, "data", "list")
+  if (!Array.isArray(list)) throw new Error(`no data.list in ${JSON.stringify(value).slice(0, 500)}`)
+  return list
+}
+
+export interface Service {
+  readonly baseUrl: string
+  readonly adminToken: string
+  /** The service's own database, for the SQL steps (null on PGlite, which only the service can open). */
+  readonly databaseUrl: string | null
+  readonly postgresVersion: string | null
+  readonly pid: number | undefined
+  /** One API call; fails on a transport error, returns any HTTP status. */
+  readonly call: (method: string, pathname: string, token: string, body?: unknown) => Promise<Reply>
+  /** One API call that must answer `status`. */
+  readonly expect: (status: number, method: string, pathname: string, token: string, body?: unknown) => Promise<unknown>
+}
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = net.createServer()
+    server.on("error", reject)
+    server.listen(0, host, () => {
+      const address = server.address()
+      const port = typeof address === "object" && address !== null ? address.port : 0
+      server.close(() => (port > 0 ? resolve(port) : reject(new Error("no free port"))))
+    })
+  })
+
+const stopChild = async (child: ChildProcess) => {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()))
+  child.kill("SIGTERM")
+  if (!(await Promise.race([exited.then(() => true), sleep(10_000).then(() => false)]))) {
+    child.kill("SIGKILL")
+    await exited
+  }
+}
+
+/** A fresh database on the server of `baseUrl`, dropped at cleanup. */
+const freshDatabase = async (baseUrl: string) => {
+  const admin = new pg.Client({ connectionString: baseUrl })
+  await admin.connect()
+  onCleanup("close the admin connection", () => admin.end())
+  const version = (await admin.query<{ server_version: string }>("SHOW server_version")).rows[0]?.server_version ?? "?"
+  const name = `dastyar_bench_catalog_${Date.now()}_${process.pid}`
+  await admin.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`)
+  onCleanup(`drop database ${name}`, () => admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`))
+  const url = new URL(baseUrl)
+  url.pathname = `/${name}`
+  return { url: url.toString(), version }
+}
+
+/**
+ * Starts the service with the offline embedder (the default the targets are
+ * stated for), a rate limit it never reaches, and logs at Warn (indexer
+ * failures stay visible in the tail shown on failure).
+ */
+export const startService = async (databaseBaseUrl: string | undefined): Promise<Service> => {
+  const adminToken = `bench_${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "dastyar-bench-catalog-"))
+  onCleanup("remove the data dir", async () => fs.rmSync(dataDir, { recursive: true, force: true }))
+  const database = databaseBaseUrl === undefined ? null : await freshDatabase(databaseBaseUrl)
+  const port = await freePort()
+  const env: Record<string, string | undefined> = { ...process.env }
+  for (const name of Object.keys(env)) if (name.startsWith("DASTYAR_EMBEDDINGS_")) delete env[name]
+  delete env.DATABASE_URL
+  const child = spawn(process.execPath, ["--import", "tsx", "packages/server/src/main.ts"], {
+    cwd: repoRoot,
+    env: {
+      ...env,
+      ...(database === null ? {} : { DATABASE_URL: database.url }),
+      PORT: String(port),
+      DASTYAR_DATA_DIR: dataDir,
+      DASTYAR_ADMIN_TOKEN: adminToken,
+      DASTYAR_RATE_LIMIT_PER_MINUTE: "100000000",
+      DASTYAR_LOG_LEVEL: "Warn",
+      DASTYAR_SEED_DEMO: "false",
+      DASTYAR_DB_POOL_SIZE: "10"
+    },
+    stdio: ["ignore", "pipe", "pipe"]
+  })
+  const tail: Array<string> = []
+  const keep = (chunk: Buffer) => {
+    tail.push(...chunk.toString("utf8").split("\n").filter((line) => line.trim() !== ""))
+    tail.splice(0, Math.max(0, tail.length - 40))
+  }
+  child.stdout?.on("data", keep)
+  child.stderr?.on("data", keep)
+  onCleanup("stop the service", () => stopChild(child))
+  const describeExit = () =>
+    `the service exited (code ${child.exitCode}, signal ${child.signalCode}). Last output:\n  ${tail.join("\n  ")}`
+
+  const baseUrl = `http://${host}:${port}`
+  const call = async (method: string, pathname: string, token: string, body?: unknown): Promise<Reply> => {
+    const response = await fetch(`${baseUrl}${pathname}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      signal: AbortSignal.timeout(requestTimeoutMs)
+    }).catch((error: unknown) => {
+      throw child.exitCode === null ? error : new Error(describeExit())
+    })
+    const text = await response.text()
+    let json: unknown = undefined
+    try {
+      json = JSON.parse(text)
+    } catch {
+      // Left undefined: `expect` reports the raw text.
+    }
+    return { status: response.status, text, json }
+  }
+  const expect = async (status: number, method: string, pathname: string, token: string, body?: unknown) => {
+    const reply = await call(method, pathname, token, body)
+    if (reply.status !== status) {
+      throw new Error(`${method} ${pathname}: expected HTTP ${status}, got ${reply.status}: ${reply.text.slice(0, 500)}`)
+    }
+    return reply.json
+  }
+
+  const deadline = performance.now() + 180_000
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(describeExit())
+    const status = await fetch(`${baseUrl}/ready`, { signal: AbortSignal.timeout(2_000) })
+      .then(async (response) => {
+        await response.arrayBuffer()
+        return response.status
+      })
+      .catch(() => 0)
+    if (status === 200) break
+    if (performance.now() > deadline) throw new Error(`the service was not ready after 180 s. ${describeExit()}`)
+    await sleep(200)
+  }
+  return {
+    baseUrl,
+    adminToken,
+    databaseUrl: database?.url ?? null,
+    postgresVersion: database?.version ?? null,
+    pid: child.pid,
+    call,
+    expect
+  }
+}
+
+export interface Shop {
+  readonly accountId: string
+  readonly key: string
+  readonly assistantIds: ReadonlyArray<string>
+}
+
+/** An account on `plan` with a key and `assistants` active assistants, made through the operator API. */
+export const createShop = async (service: Service, name: string, plan: string, assistants = 1): Promise<Shop> => {
+  const admin = (status: number, method: string, pathname: string, body?: unknown) =>
+    service.expect(status, method, `/admin/v1${pathname}`, service.adminToken, body)
+  const accountId = stringField(await admin(201, "POST", "/accounts", { name, plan }), "data", "id")
+  const key = stringField(await admin(201, "POST", `/accounts/${accountId}/keys`, { name: "bench" }), "data", "key")
+  const assistantIds: Array<string> = []
+  for (let i = 0; i < assistants; i++) {
+    const created = await admin(201, "POST", `/accounts/${accountId}/assistants`, { name: `${name} ${i + 1}` })
+    assistantIds.push(stringField(created, "data", "id"))
+  }
+  // Provisioning runs in the background; products need an active assistant.
+  for (const assistantId of assistantIds) {
+    const deadline = performance.now() + 60_000
+    while (stringField(await admin(200, "GET", `/assistants/${assistantId}`), "data", "status") === "provisioning") {
+      if (performance.now() > deadline) throw new Error(`assistant ${assistantId} still provisioning after 60 s`)
+      await sleep(100)
+    }
+  }
+  return { accountId, key, assistantIds }
+}
