@@ -28,8 +28,7 @@ const App = Layer.unwrapScoped(
     return TestApp({
       DASTYAR_TRANSCRIPTION_BASE_URL: state.url,
       DASTYAR_INGEST_RETRY_DELAY: "50 millis",
-      DASTYAR_RATE_LIMIT_PER_MINUTE: "100000",
-      DASTYAR_LOG_LEVEL: process.env.DEBUG_DOCS ? "Debug" : "Warn"
+      DASTYAR_RATE_LIMIT_PER_MINUTE: "100000"
     })
   })
 )

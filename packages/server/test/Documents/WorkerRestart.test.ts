@@ -1,0 +1,130 @@
+/**
+ * A server killed (SIGKILL) while it processes a job: a second instance on the
+ * same database takes the job again once the dead worker's lease expires and
+ * finishes it. Needs a shared Postgres (`DATABASE_URL`); embedded PGlite is one process.
+ */
+import { describe, expect, it } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import { spawn } from "node:child_process"
+import { createServer } from "node:net"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+import pg from "pg"
+import { adminToken, pick, pickString, TestApp } from "../support/TestApp"
+import { makeWav, transcriptionServer, waitForJob } from "./support"
+
+const baseUrl = process.env.DATABASE_URL
+const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const address = probe.address()
+      probe.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
+    })
+  })
+
+const database = Effect.acquireRelease(
+  Effect.promise(async () => {
+    const name = `dastyar_kill_${Date.now()}`
+    const client = new pg.Client({ connectionString: baseUrl })
+    await client.connect()
+    await client.query(`CREATE DATABASE ${name}`)
+    await client.end()
+    const url = new URL(baseUrl ?? "")
+    url.pathname = `/${name}`
+    return { name, url: url.toString() }
+  }),
+  ({ name }) =>
+    Effect.promise(async () => {
+      const client = new pg.Client({ connectionString: baseUrl })
+      await client.connect()
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+      await client.end()
+    }).pipe(Effect.ignore)
+)
+
+const json = async (response: Response): Promise<unknown> => response.json()
+
+describe("ingest after a worker was killed", () => {
+  it.live.skipIf(baseUrl === undefined)("the job is taken again after the lease expires and finishes", () =>
+    Effect.gen(function*() {
+      const db = yield* database
+      const { state: provider } = yield* transcriptionServer
+      provider.hang = true
+      const port = yield* Effect.promise(freePort)
+      const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+        cwd: serverDir,
+        env: {
+          ...process.env,
+          PORT: String(port),
+          DATABASE_URL: db.url,
+          DASTYAR_ADMIN_TOKEN: adminToken,
+          DASTYAR_SEED_DEMO: "false",
+          DASTYAR_LOG_LEVEL: "Error",
+          DASTYAR_TRANSCRIPTION_BASE_URL: provider.url
+        },
+        stdio: "ignore"
+      })
+      yield* Effect.addFinalizer(() => Effect.sync(() => child.kill("SIGKILL")))
+      const base = `http://127.0.0.1:${port}`
+      const adminCall = (method: string, url: string, body?: unknown) =>
+        Effect.promise(() =>
+          fetch(`${base}/admin/v1${url}`, {
+            method,
+            headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
+            ...(body === undefined ? {} : { body: JSON.stringify(body) })
+          }).then(json)
+        )
+      // The child starts (compiling the app, migrating) within two minutes, even on a busy machine.
+      let ready = false
+      for (let i = 0; i < 480 && !ready; i++) {
+        ready = yield* Effect.promise(() => fetch(`${base}/ready`).then((r) => r.ok, () => false))
+        if (!ready) yield* Effect.sleep("250 millis")
+      }
+      expect(ready).toBe(true)
+      const accountId = pickString(yield* adminCall("POST", "/accounts", { name: "Killed" }), "data", "id")
+      const key = pickString(yield* adminCall("POST", `/accounts/${accountId}/keys`, { name: "k" }), "data", "key")
+      const assistantId = pickString(yield* adminCall("POST", `/accounts/${accountId}/assistants`, { name: "A" }), "data", "id")
+      for (let i = 0; i < 100; i++) {
+        const status = pick(yield* adminCall("GET", `/assistants/${assistantId}`), "data", "status")
+        if (status === "active") break
+        yield* Effect.sleep("100 millis")
+      }
+
+      const form = new FormData()
+      form.append("files", new Blob([makeWav()], { type: "audio/wav" }), "memo.wav")
+      const uploaded = yield* Effect.promise(() =>
+        fetch(`${base}/v1/assistants/${assistantId}/documents`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${key}` },
+          body: form
+        }).then(json)
+      )
+      const jobId = pickString(uploaded, "data", "list", 0, "id")
+      // The child's worker is inside the job (waiting on the provider) when it is killed.
+      for (let i = 0; i < 200 && provider.requests.length === 0; i++) yield* Effect.sleep("100 millis")
+      expect(provider.requests.length).toBeGreaterThan(0)
+      const during = yield* Effect.promise(() =>
+        fetch(`${base}/v1/assistants/${assistantId}/documents/jobs/${jobId}`, {
+          headers: { authorization: `Bearer ${key}` }
+        }).then(json)
+      )
+      expect(pick(during, "data", "status")).toBe("processing")
+      child.kill("SIGKILL")
+      yield* Effect.async<void>((resume) => {
+        if (child.exitCode !== null || child.signalCode !== null) resume(Effect.void)
+        else child.once("exit", () => resume(Effect.void))
+      })
+
+      // A second instance on the same database, with a provider that answers now.
+      provider.hang = false
+      const finished = yield* waitForJob(key, assistantId, jobId, 90_000).pipe(
+        Effect.provide(
+          TestApp({ DATABASE_URL: db.url, DASTYAR_TRANSCRIPTION_BASE_URL: provider.url }).pipe(Layer.orDie)
+        )
+      )
+      expect(finished).toMatchObject({ status: "ready", errorMessage: null })
+    }).pipe(Effect.scoped), { timeout: 300_000 })
+})

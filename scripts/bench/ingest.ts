@@ -1,0 +1,237 @@
+/**
+ * Knowledge-base ingest benchmark against the real server (a child process):
+ *
+ * - text and PDF throughput: MB/s and chunks/s from upload to `ready`;
+ * - time to `ready` of one 25 MB PDF (400 pages of text, padded to 25 MB with an embedded file);
+ * - the server's resident memory (RSS, sampled from /proc every 25 ms) while ten
+ *   25 MB files upload at once, and while they are then ingested.
+ *
+ *   pnpm bench:ingest
+ *
+ * Uses `DATABASE_URL` (its user must be allowed to CREATE DATABASE), default
+ * the local Postgres; creates a fresh database and drops it at the end.
+ */
+import { type ChildProcess, spawn } from "node:child_process"
+import * as fs from "node:fs"
+import { createRequire } from "node:module"
+import * as net from "node:net"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+import type * as PdfLibModule from "../../packages/server/node_modules/pdf-lib"
+import type PgModule from "pg"
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
+const serverRequire = createRequire(path.join(repoRoot, "packages/server/package.json"))
+const pg: typeof PgModule = serverRequire("pg")
+const pdfLib: typeof PdfLibModule = serverRequire("pdf-lib")
+const { PDFDocument, StandardFonts } = pdfLib
+
+const baseDatabaseUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres"
+const adminToken = "bench-admin-token"
+const MB = 1024 * 1024
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const probe = net.createServer().listen(0, "127.0.0.1", () => {
+      const address = probe.address()
+      probe.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
+    })
+  })
+
+const withPg = async <A>(f: (client: PgModule.Client) => Promise<A>) => {
+  const client = new pg.Client({ connectionString: baseDatabaseUrl })
+  await client.connect()
+  try {
+    return await f(client)
+  } finally {
+    await client.end()
+  }
+}
+
+/** Reads `a.b.c` of parsed JSON, or undefined. */
+const field = (value: unknown, ...path: ReadonlyArray<string | number>): unknown =>
+  path.reduce<unknown>((current, key) => (typeof current === "object" && current !== null ? Reflect.get(current, key) : undefined), value)
+const text = (value: unknown, ...path: ReadonlyArray<string | number>) => String(field(value, ...path))
+
+const rssOf = (pid: number): number => {
+  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8")
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? "0")
+  return kb * 1024
+}
+
+/** Samples the child's RSS until stopped; returns the peak. */
+const sampleRss = (pid: number) => {
+  let peak = 0
+  const timer = setInterval(() => {
+    try {
+      peak = Math.max(peak, rssOf(pid))
+    } catch {
+      // the process ended
+    }
+  }, 25)
+  return { stop: () => (clearInterval(timer), peak), peek: () => peak }
+}
+
+const paragraph = (i: number) =>
+  `Section ${i}. Our kettles are made of stainless steel and ship within two working days. ` +
+  `The warranty covers heating elements for eighteen months; descale monthly with white vinegar. ` +
+  `کتری‌های ما از فولاد ضدزنگ ساخته شده‌اند و ظرف دو روز کاری ارسال می‌شوند. شماره ${i}.`
+
+const makeText = (bytes: number) => {
+  const parts: Array<string> = []
+  let size = 0
+  for (let i = 0; size < bytes; i++) {
+    const text = i % 20 === 0 ? `\n# Chapter ${i / 20}\n\n` : `${paragraph(i)}\n\n`
+    parts.push(text)
+    size += Buffer.byteLength(text)
+  }
+  return Buffer.from(parts.join(""))
+}
+
+const makePdf = async (pages: number, padToBytes = 0) => {
+  const pdf = await PDFDocument.create()
+  const font = await pdf.embedFont(StandardFonts.Helvetica)
+  for (let p = 0; p < pages; p++) {
+    const page = pdf.addPage([595, 842])
+    const lines = Array.from({ length: 6 }, (_, i) => `Page ${p}, line ${i}: kettles ship within two working days; warranty eighteen months.`)
+    page.drawText(lines.join("\n"), { x: 40, y: 800, size: 10, font, lineHeight: 14 })
+  }
+  const base = await pdf.save()
+  if (padToBytes <= base.length) return Buffer.from(base)
+  // An embedded file (incompressible bytes) brings the PDF to the wanted size, as scans and attachments do.
+  const padded = async (fillerBytes: number) => {
+    const copy = await PDFDocument.load(base)
+    const filler = Buffer.alloc(fillerBytes)
+    for (let i = 0; i + 4 <= filler.length; i += 4) filler.writeUInt32LE((Math.random() * 0xffffffff) >>> 0, i)
+    await copy.attach(filler, "filler.bin", { mimeType: "application/octet-stream" })
+    return Buffer.from(await copy.save({ useObjectStreams: false }))
+  }
+  const first = await padded(padToBytes - base.length)
+  return first.length <= padToBytes ? first : padded(padToBytes - base.length - (first.length - padToBytes) - 1024)
+}
+
+interface Server {
+  readonly base: string
+  readonly child: ChildProcess
+  readonly pid: number
+}
+
+const startServer = async (databaseUrl: string): Promise<Server> => {
+  const port = await freePort()
+  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    cwd: path.join(repoRoot, "packages/server"),
+    env: {
+      ...process.env,
+      PORT: String(port),
+      DATABASE_URL: databaseUrl,
+      DASTYAR_ADMIN_TOKEN: adminToken,
+      DASTYAR_SEED_DEMO: "false",
+      DASTYAR_LOG_LEVEL: "Error",
+      DASTYAR_RATE_LIMIT_PER_MINUTE: "1000000"
+    },
+    stdio: ["ignore", "inherit", "inherit"]
+  })
+  const base = `http://127.0.0.1:${port}`
+  for (let i = 0; i < 600; i++) {
+    const ready = await fetch(`${base}/ready`, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false)
+    if (ready) return { base, child, pid: child.pid ?? 0 }
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
+  child.kill("SIGKILL")
+  throw new Error("the server did not become ready")
+}
+
+const main = async () => {
+  const dbName = `dastyar_bench_ingest_${Date.now()}`
+  await withPg((client) => client.query(`CREATE DATABASE ${dbName}`))
+  const url = new URL(baseDatabaseUrl)
+  url.pathname = `/${dbName}`
+  let server: Server | undefined
+  try {
+    console.log("starting the server…")
+    server = await startServer(url.toString())
+    console.log("server ready")
+    const { base } = server
+    const admin = async (method: string, route: string, body?: unknown): Promise<unknown> =>
+      (await fetch(`${base}/admin/v1${route}`, {
+        method,
+        headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) })
+      })).json()
+    const account = await admin("POST", "/accounts", { name: "Bench" })
+    const accountId = text(account, "data", "id")
+    const key = text(await admin("POST", `/accounts/${accountId}/keys`, { name: "bench" }), "data", "key")
+    const assistantId = text(await admin("POST", `/accounts/${accountId}/assistants`, { name: "Bench" }), "data", "id")
+    for (let i = 0; i < 100; i++) {
+      if (field(await admin("GET", `/assistants/${assistantId}`), "data", "status") === "active") break
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
+    const documents = `${base}/v1/assistants/${assistantId}/documents`
+    const uploadFiles = async (files: ReadonlyArray<{ readonly name: string; readonly bytes: Buffer }>) => {
+      const form = new FormData()
+      for (const file of files) form.append("files", new Blob([file.bytes]), file.name)
+      const reply: unknown = await (await fetch(documents, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: form })).json()
+      const list = field(reply, "data", "list")
+      if (!Array.isArray(list)) throw new Error(`upload refused: ${JSON.stringify(reply)}`)
+      return list.map((job) => text(job, "id"))
+    }
+    const waitReady = async (jobId: string) => {
+      for (;;) {
+        const reply: unknown = await (await fetch(`${documents}/jobs/${jobId}`, { headers: { authorization: `Bearer ${key}` } })).json()
+        const status = field(reply, "data", "status")
+        if (status === "ready") return { resultNChunks: Number(field(reply, "data", "resultNChunks")) }
+        if (status === "failed") throw new Error(`job ${jobId} failed: ${text(reply, "data", "errorMessage")}`)
+        await new Promise((resolve) => setTimeout(resolve, 50))
+      }
+    }
+    const timed = async (name: string, files: ReadonlyArray<{ readonly name: string; readonly bytes: Buffer }>) => {
+      const started = performance.now()
+      const jobs = await uploadFiles(files)
+      const uploaded = performance.now()
+      const results = await Promise.all(jobs.map(waitReady))
+      const seconds = (performance.now() - started) / 1000
+      const bytes = files.reduce((sum, file) => sum + file.bytes.length, 0)
+      const chunks = results.reduce((sum, result) => sum + result.resultNChunks, 0)
+      console.log(
+        `${name.padEnd(34)} ${(bytes / MB).toFixed(1).padStart(6)} MB ${String(chunks).padStart(6)} chunks ` +
+          `${seconds.toFixed(2).padStart(7)} s to ready (upload ${((uploaded - started) / 1000).toFixed(2)} s)  ` +
+          `${(bytes / MB / seconds).toFixed(2).padStart(6)} MB/s ${(chunks / seconds).toFixed(0).padStart(6)} chunks/s`
+      )
+    }
+
+    console.log(`server pid ${server.pid}, RSS at rest ${(rssOf(server.pid) / MB).toFixed(0)} MB\n`)
+    await timed("warm-up (small text)", [{ name: "warm.txt", bytes: makeText(64 * 1024) }])
+    await timed("text, 5 MB", [{ name: "book.md", bytes: makeText(5 * MB) }])
+    await timed("PDF, 200 text pages", [{ name: "pages.pdf", bytes: await makePdf(200) }])
+    await timed("PDF, 25 MB (400 text pages)", [{ name: "big.pdf", bytes: await makePdf(400, 25 * MB - 64 * 1024) }])
+
+    const ten = await Promise.all(
+      Array.from({ length: 10 }, async (_, i) => ({ name: `big-${i}.pdf`, bytes: await makePdf(20 + i, 25 * MB - 64 * 1024) }))
+    )
+    const before = rssOf(server.pid)
+    const sampler = sampleRss(server.pid)
+    const started = performance.now()
+    const jobs = (await Promise.all(ten.map((file) => uploadFiles([file])))).flat()
+    const uploadSeconds = (performance.now() - started) / 1000
+    const uploadPeak = sampler.peek()
+    await Promise.all(jobs.map(waitReady))
+    const totalSeconds = (performance.now() - started) / 1000
+    const overallPeak = sampler.stop()
+    console.log(
+      `\nten 25 MB PDFs in ten parallel requests: uploaded in ${uploadSeconds.toFixed(2)} s, all ready after ${totalSeconds.toFixed(2)} s`
+    )
+    console.log(
+      `server RSS: ${(before / MB).toFixed(0)} MB before, peak ${(uploadPeak / MB).toFixed(0)} MB while uploading, ` +
+        `peak ${(overallPeak / MB).toFixed(0)} MB until all were ready`
+    )
+  } finally {
+    server?.child.kill("SIGKILL")
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    await withPg((client) => client.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`))
+  }
+}
+
+main().catch((error) => {
+  console.error(error)
+  process.exitCode = 1
+})
