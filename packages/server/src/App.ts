@@ -23,6 +23,7 @@ import { DocumentsRepo } from "./Documents/DocumentsRepo"
 import * as HybridChunkSearch from "./Documents/HybridChunkSearch"
 import { Ingest } from "./Documents/Ingest"
 import * as IngestWorker from "./Documents/IngestWorker"
+import * as ChunkReembedder from "./Documents/ChunkReembedder"
 import { FoldersRepo } from "./Folders/FoldersRepo"
 import * as HttpApi from "./Http/Api"
 import { ModelCatalog } from "./Models/ModelCatalog"
@@ -69,7 +70,7 @@ const ChatLive = ChatTurnsLive.layer.pipe(Layer.provideMerge(ServicesLive))
 const ChannelsLive = Layer.mergeAll(Connections.Default, Inbox.Default).pipe(Layer.provideMerge(ChatLive))
 
 /** The running service; its services (SQL client included) stay visible to tests. */
-export const AppLive = Layer.mergeAll(HttpApi.layer, LifecycleWorker.layer, IngestWorker.layer, ProductIndexing.layer, ChannelWorker.layer, DemoSeed.layer).pipe(
+export const AppLive = Layer.mergeAll(HttpApi.layer, LifecycleWorker.layer, IngestWorker.layer, ChunkReembedder.layer, ProductIndexing.layer, ChannelWorker.layer, DemoSeed.layer).pipe(
   Layer.provideMerge(ChannelsLive),
   Layer.provide(Logging.layer),
   Layer.provide(Telemetry.layer),

@@ -1,3 +1,4 @@
+import { SqlClient } from "@effect/sql"
 import { expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -6,7 +7,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { sharedDatabase } from "../../src/Testing"
 import { fakeEmbeddings } from "../support/FakeEmbeddings"
-import { pick, setupAccount, TestApp } from "../support/TestApp"
+import { call, pick, pickString, setupAccount, TestApp } from "../support/TestApp"
 import { hitIds, listOf, nextCursorOf, productCall, type Shop, waitUntilSynced } from "./support"
 
 /** Runs `program` against a whole app instance started with `env`, then stops it. */
@@ -49,6 +50,17 @@ it.scopedLive("changing the embedder re-indexes every product and never mixes ve
         ]
       })
       yield* waitUntilSynced(shop)
+      // A knowledge-base document too: its chunks must follow the new embedder as well.
+      const upload = yield* call("POST", `/v1/assistants/${shop.assistantId}/documents/text`, {
+        token: shop.key,
+        body: { filename: "care.md", content: "Copper kettles need a soft cloth and lemon juice." }
+      })
+      const jobId = pickString(upload.json, "data", "list", 0, "id")
+      for (let attempt = 0; attempt < 200; attempt++) {
+        const job = yield* call("GET", `/v1/assistants/${shop.assistantId}/documents/jobs/${jobId}`, { token: shop.key })
+        if (pick(job.json, "data", "status") === "ready") break
+        yield* Effect.sleep("100 millis")
+      }
       return shop
     }))
     const provider = {
@@ -65,6 +77,14 @@ it.scopedLive("changing the embedder re-indexes every product and never mixes ve
       expect(hitIds(reply)[0]).toBe("e-1")
       const indexedAt = pick((yield* productCall(shop, "GET", "/e-1")).json, "data", "indexedAt")
       expect(typeof indexedAt).toBe("string")
+      const sql = yield* SqlClient.SqlClient
+      let models: ReadonlyArray<{ readonly modelId: string }> = []
+      for (let attempt = 0; attempt < 100; attempt++) {
+        models = yield* sql<{ readonly modelId: string }>`SELECT DISTINCT model_id FROM document_chunks`
+        if (models.length === 1 && models[0]?.modelId === "openai-compatible:fake-embed:64") break
+        yield* Effect.sleep("100 millis")
+      }
+      expect(models).toEqual([{ modelId: "openai-compatible:fake-embed:64" }])
     }))
   }), 120_000)
 
