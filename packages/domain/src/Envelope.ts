@@ -13,9 +13,9 @@ import { HttpApiSchema } from "@effect/platform"
 import { type MessageKey, translateCurrent } from "./i18n"
 
 /**
- * `response.status` values. The spec lists the first eight; it leaves 415, 500
- * and 501 open, so 415 reports `bad_request` (like 401, 413 and 429) and
- * 500/501 get `internal_error`/`not_implemented`.
+ * `response.status` values. The spec lists the first eight; it leaves 415 and
+ * 500 open, so 415 reports `bad_request` (like 401, 413 and 429) and 500
+ * gets `internal_error`.
  */
 export const ResponseStatus = Schema.Literal(
   "success",
@@ -26,8 +26,7 @@ export const ResponseStatus = Schema.Literal(
   "payment_required",
   "unprocessable",
   "service_unavailable",
-  "internal_error",
-  "not_implemented"
+  "internal_error"
 )
 export type ResponseStatus = typeof ResponseStatus.Type
 
@@ -45,8 +44,6 @@ export const responseStatusFor = (httpStatus: number): ResponseStatus => {
       return "conflict"
     case 422:
       return "unprocessable"
-    case 501:
-      return "not_implemented"
     case 503:
       return "service_unavailable"
     default:

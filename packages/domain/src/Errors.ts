@@ -48,8 +48,6 @@ export const TooManyPartsResponse = failure(TooManyParts, { status: 400, code: "
 export class RouteNotFound extends Schema.TaggedError<RouteNotFound>()("RouteNotFound", errorFields) {}
 export const RouteNotFoundResponse = failure(RouteNotFound, { status: 404, code: "route.not_found" })
 
-export class NotImplemented extends Schema.TaggedError<NotImplemented>()("NotImplemented", errorFields) {}
-export const NotImplementedResponse = failure(NotImplemented, { status: 501, code: "endpoint.not_implemented" })
 
 export class InternalError extends Schema.TaggedError<InternalError>()("InternalError", errorFields) {}
 export const InternalErrorResponse = genericFailure(InternalError, {

@@ -13,7 +13,6 @@ export const en = {
   "request.payload_too_large": "The request body is too large",
   "request.too_many_parts": "Too many files or fields in the upload",
   "route.not_found": "No such route",
-  "endpoint.not_implemented": "This endpoint is not implemented yet",
   "internal.error": "Internal server error",
   "service.not_ready": "The service is starting or cannot reach its database",
   "rate_limit.exceeded": "ThrottlerException: Too Many Requests",

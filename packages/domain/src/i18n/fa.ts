@@ -10,7 +10,6 @@ export const fa: Catalog = {
   "request.payload_too_large": "بدنهٔ درخواست بیش از حد بزرگ است",
   "request.too_many_parts": "تعداد فایل‌ها یا فیلدهای بارگذاری بیش از حد مجاز است",
   "route.not_found": "چنین مسیری وجود ندارد",
-  "endpoint.not_implemented": "این نقطهٔ پایانی هنوز پیاده‌سازی نشده است",
   "internal.error": "خطای داخلی سرور",
   "service.not_ready": "سرویس در حال راه‌اندازی است یا به پایگاه داده دسترسی ندارد",
   // The spec fixes this text; clients may match it, so it is not translated.

@@ -93,8 +93,8 @@ layer(TestApp(), { excludeTestServices: true })("envelope, validation and routin
           text: "--b\r\ncontent-disposition: form-data; name=\"files\"; filename=\"a.txt\"\r\n\r\nhello\r\n--b--\r\n"
         }
       })
-      // Accepted as multipart; the upload itself is another issue's work.
-      expect(upload.status).toBe(501)
+      // Accepted as multipart: the upload queues an ingest job.
+      expect(upload.status).toBe(202)
       const deep = yield* call("POST", "/admin/v1/accounts", {
         token: "test-admin-token",
         rawBody: { contentType: "application/json", text: "[".repeat(5000) + "]".repeat(5000) }
@@ -114,24 +114,6 @@ layer(TestApp(), { excludeTestServices: true })("envelope, validation and routin
         data: null,
         response: { status: "bad_request", code: "request.payload_too_large" }
       })
-    }))
-
-  it.effect("routes of later issues answer 501 in the envelope, after auth and ownership", () =>
-    Effect.gen(function*() {
-      const { key, assistantId } = yield* setupAccount()
-      const list = yield* call("GET", `/v1/assistants/${assistantId}/products`, { token: key })
-      expect(list.status).toBe(501)
-      expect(list.json).toMatchObject({
-        data: null,
-        response: { status: "not_implemented", code: "endpoint.not_implemented" }
-      })
-      const chat = yield* call("POST", `/v1/assistants/${assistantId}/chat`, {
-        token: key,
-        body: { principal: "u1", message: "hi" }
-      })
-      expect(chat.status).toBe(501)
-      const docs = yield* call("GET", `/v1/assistants/${assistantId}/documents`, { token: key })
-      expect(docs.status).toBe(501)
     }))
 
   it.effect("another account's assistant is 404 assistants.not_found (chat: chat.assistant_not_found)", () =>

@@ -64,6 +64,8 @@ export default Effect.gen(function*() {
       embedding vector NOT NULL,
       PRIMARY KEY (file_id, chunk)
     )`
+  // Vectors stay in the row, like the products' (see 0002).
+  yield* sql`ALTER TABLE document_chunks ALTER COLUMN embedding SET STORAGE MAIN`
   yield* sql`CREATE INDEX document_chunks_search_idx ON document_chunks USING gin (search_vector)`
   yield* sql`CREATE INDEX document_chunks_model_idx ON document_chunks (model_id)`
 })
