@@ -65,8 +65,12 @@ describe("ingest after a worker was killed", () => {
           DASTYAR_LOG_LEVEL: "Error",
           DASTYAR_TRANSCRIPTION_BASE_URL: provider.url
         },
-        stdio: "ignore"
+        stdio: ["ignore", "pipe", "pipe"]
       })
+      // Kept for the failure message: why the child never became ready, if it did not.
+      let childOutput = ""
+      child.stdout.on("data", (data: Buffer) => (childOutput = (childOutput + data.toString("utf8")).slice(-4000)))
+      child.stderr.on("data", (data: Buffer) => (childOutput = (childOutput + data.toString("utf8")).slice(-4000)))
       yield* Effect.addFinalizer(() => Effect.sync(() => child.kill("SIGKILL")))
       const base = `http://127.0.0.1:${port}`
       const adminCall = (method: string, url: string, body?: unknown) =>
@@ -79,11 +83,12 @@ describe("ingest after a worker was killed", () => {
         )
       // The child starts (compiling the app, migrating) within two minutes, even on a busy machine.
       let ready = false
-      for (let i = 0; i < 480 && !ready; i++) {
-        ready = yield* Effect.promise(() => fetch(`${base}/ready`).then((r) => r.ok, () => false))
+      for (let i = 0; i < 240 && !ready; i++) {
+        ready = yield* Effect.promise(() => fetch(`${base}/ready`, { signal: AbortSignal.timeout(5000) }).then((r) => r.ok, () => false))
+
         if (!ready) yield* Effect.sleep("250 millis")
       }
-      expect(ready).toBe(true)
+      expect(ready, childOutput).toBe(true)
       const accountId = pickString(yield* adminCall("POST", "/accounts", { name: "Killed" }), "data", "id")
       const key = pickString(yield* adminCall("POST", `/accounts/${accountId}/keys`, { name: "k" }), "data", "key")
       const assistantId = pickString(yield* adminCall("POST", `/accounts/${accountId}/assistants`, { name: "A" }), "data", "id")
