@@ -10,7 +10,7 @@ import { spawn } from "node:child_process"
 import { createServer } from "node:net"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
-import pg from "pg"
+import { freshPostgresDatabase } from "../../src/Testing"
 import { adminToken, pick, pickString, TestApp } from "../support/TestApp"
 import { makeWav, transcriptionServer, waitForJob } from "./support"
 
@@ -25,25 +25,8 @@ const freePort = () =>
     })
   })
 
-const database = Effect.acquireRelease(
-  Effect.promise(async () => {
-    const name = `dastyar_kill_${Date.now()}`
-    const client = new pg.Client({ connectionString: baseUrl })
-    await client.connect()
-    await client.query(`CREATE DATABASE ${name}`)
-    await client.end()
-    const url = new URL(baseUrl ?? "")
-    url.pathname = `/${name}`
-    return { name, url: url.toString() }
-  }),
-  ({ name }) =>
-    Effect.promise(async () => {
-      const client = new pg.Client({ connectionString: baseUrl })
-      await client.connect()
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-      await client.end()
-    }).pipe(Effect.ignore)
-)
+/** A database of its own on the server of `DATABASE_URL`, shared by the killed server and its successor. */
+const database = Effect.suspend(() => freshPostgresDatabase(baseUrl ?? ""))
 
 const json = async (response: Response): Promise<unknown> => response.json()
 
