@@ -13,7 +13,7 @@
 import type { Products } from "@dastyar/domain"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
-import { stem } from "../Search/OfflineEmbedder"
+import { stem } from "../Search/Stemmer"
 import { wordsOf } from "../Search/TextNormalization"
 import type { ChatModelShape, ModelAnswer, ModelEvent, ModelRequest, Passage, Tool } from "./ChatModel"
 import type { AnswerLanguage } from "./Language"

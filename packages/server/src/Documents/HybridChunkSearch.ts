@@ -20,6 +20,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { Embedder, vectorLiteral } from "../Search/Embedder"
+import { tsqueryTerm } from "../Search/KeywordQuery"
 import { wordsOf } from "../Search/TextNormalization"
 import { type ChunkHit, ChunkSearch } from "./ChunkSearch"
 
@@ -40,8 +41,6 @@ export const queryTerms = (query: string): ReadonlyArray<string> =>
 /** A chunk's keyword side: its normalised words, separated by single spaces. */
 export const searchWords = (text: string): string => wordsOf(text).join(" ")
 
-/** Terms are letters and digits only, so they are safe inside a tsquery; longer ones also match as prefixes. */
-const tsqueryOf = (term: string) => (term.length >= 3 ? `'${term}':*` : `'${term}'`)
 
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -65,7 +64,7 @@ export const make = Effect.gen(function*() {
 
     const ready = sql`d.assistant_id = ${params.assistantId} AND d.state = 'ready'`
     const queryVector = Option.map(vector, vectorLiteral)
-    const anyTerm = terms.map(tsqueryOf).join(" | ")
+    const anyTerm = terms.map(tsqueryTerm).join(" | ")
     const sides = [
       ...Option.match(queryVector, {
         onNone: () => [],
@@ -85,7 +84,7 @@ export const make = Effect.gen(function*() {
     })
     const matched = terms.length === 0
       ? sql`0`
-      : sql.join(" + ", false)(terms.map((term) => sql`(c.search_vector @@ to_tsquery('simple', ${tsqueryOf(term)}))::int`))
+      : sql.join(" + ", false)(terms.map((term) => sql`(c.search_vector @@ to_tsquery('simple', ${tsqueryTerm(term)}))::int`))
 
     const rows = yield* sql<{
       readonly fileId: string

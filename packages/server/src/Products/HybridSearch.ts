@@ -11,7 +11,8 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { AppConfig } from "../Config"
 import { Embedder, vectorLiteral } from "../Search/Embedder"
-import { stem } from "../Search/OfflineEmbedder"
+import { tsqueryTerm } from "../Search/KeywordQuery"
+import { stem } from "../Search/Stemmer"
 import { categoryKey, wordsOf } from "../Search/TextNormalization"
 import { ProductSearch, type ProductSearchShape } from "./ProductSearch"
 import { ProductsRepo, toProduct } from "./ProductsRepo"
@@ -31,7 +32,7 @@ type SearchParams = typeof Products.ProductSearch.Type
  */
 const keywordQuery = (query: string): string | null => {
   const terms = new Set(wordsOf(query).flatMap((word) => [word, stem(word)]))
-  return terms.size === 0 ? null : [...terms].map((term) => term.length >= 3 ? `'${term}':*` : `'${term}'`).join(" | ")
+  return terms.size === 0 ? null : [...terms].map(tsqueryTerm).join(" | ")
 }
 
 export const layer = Layer.effect(
