@@ -79,7 +79,7 @@ export interface paths {
         put?: never;
         /**
          * Upload files
-         * @description Up to 10 files of 25 MB; one queued job per file. Answers 202. The kind comes from the bytes: text (UTF-8 or UTF-16), PDF, Word (.docx, .doc), image (PNG, JPEG, WebP, GIF, TIFF, BMP; read by OCR, English and Persian) or audio (MP3, WAV, Ogg/Opus, M4A/AAC, FLAC, WebM; transcribed). `path` is the folder's name, `/`, and the file name; at the root, the file name alone. An existing path, or one with a job in flight, gives `kind: replace`.
+         * @description Up to 10 files of 25 MB; one queued job per file. Answers 202. The kind comes from the bytes: text (UTF-8 or UTF-16), PDF, Word (.docx, .doc), image (PNG, JPEG, WebP, GIF, TIFF, BMP; read by OCR, English and Persian) or audio (MP3, WAV, Ogg/Opus, M4A/AAC, FLAC, WebM; transcribed). `path` is the folder's name, `/`, and the file name; at the root, the file name alone. An existing path, or one with a job in flight, gives `kind: replace`. File names may be in any script, sent as UTF-8 in the quoted `filename` (as browsers, curl and fetch do) or as RFC 5987 `filename*=UTF-8''…`; a part whose Content-Disposition cannot be read refuses the request with 400 naming it (`parts.N`, counted from 0 over all parts).
          */
         post: operations["documents.upload"];
         /**

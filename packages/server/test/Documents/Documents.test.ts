@@ -16,6 +16,7 @@ import {
   transcriptionServer,
   type TranscriptionServer,
   upload,
+  uploadRaw,
   uploadText,
   waitForJob
 } from "./support"
@@ -201,6 +202,75 @@ layer(App, { excludeTestServices: true, timeout: 120_000 })("documents", (it) =>
         rawBody: { contentType: "multipart/form-data; boundary=x", text: "--x\r\nContent-Disposition: form-data; name=\"folderId\"\r\n\r\n0123456789abcdef0123456789abcdef\r\n--x--\r\n" }
       })
       expect(none.status).toBe(400)
+      expect(pick((yield* listDocuments(key, assistantId)).json, "data", "count")).toBe(0)
+    }))
+
+  it.effect("file names in any script arrive intact: quoted UTF-8 and filename*, alone and beside an ASCII name", () =>
+    Effect.gen(function*() {
+      const { assistantId, key } = yield* setupAccount()
+      // The last is 303 bytes in UTF-8, over a file system's 255-byte name limit.
+      const names = ["سیاست-گارانتی.md", "سياسة الإرجاع.md", "保修政策.md", "🎁 gift wrap.md", `${"保修政策".repeat(25)}.md`]
+      const text = (name: string) => new TextEncoder().encode(`# ${name}\nWarranty and returns.`)
+      const pathsOf = (reply: { readonly json: unknown }) => {
+        const list = pick(reply.json, "data", "list")
+        return Array.isArray(list) ? list.map((job) => pickString(job, "path")) : []
+      }
+      const percentEncoded = (name: string) => encodeURIComponent(name).replace(/'/g, "%27")
+      const jobs: Array<string> = []
+      for (const name of names) {
+        // FormData (undici, as browsers): the name as raw UTF-8 inside quotes.
+        const alone = yield* upload(key, assistantId, [{ name: `form-${name}`, bytes: text(name) }])
+        expect(alone.status).toBe(202)
+        expect(pathsOf(alone)).toEqual([`form-${name}`])
+        const mixed = yield* upload(key, assistantId, [
+          { name: "wrapping.md", bytes: text("wrapping") },
+          { name: `mixed-${name}`, bytes: text(name) }
+        ])
+        expect(mixed.status).toBe(202)
+        expect(pathsOf(mixed)).toEqual(["wrapping.md", `mixed-${name}`])
+        // RFC 5987 `filename*`, alone and beside an ASCII name and an ASCII fallback.
+        const star = yield* uploadRaw(key, assistantId, [
+          { disposition: `form-data; name="files"; filename*=UTF-8''${percentEncoded(`star-${name}`)}`, content: name }
+        ])
+        expect(star.status).toBe(202)
+        expect(pathsOf(star)).toEqual([`star-${name}`])
+        const starMixed = yield* uploadRaw(key, assistantId, [
+          { disposition: `form-data; name="files"; filename="care.md"`, content: "care" },
+          {
+            disposition: `form-data; name="files"; filename="fallback.md"; filename*=utf-8'fa'${percentEncoded(`star-mixed-${name}`)}`,
+            content: name
+          }
+        ])
+        expect(starMixed.status).toBe(202)
+        expect(pathsOf(starMixed)).toEqual(["care.md", `star-mixed-${name}`])
+        jobs.push(...[alone, mixed, star, starMixed].flatMap(jobIdsOf))
+      }
+      for (const jobId of jobs) expect(pick(yield* waitForJob(key, assistantId, jobId), "status")).toBe("ready")
+      const paths = pathsOf(yield* listDocuments(key, assistantId))
+      for (const name of names) {
+        expect(paths).toEqual(expect.arrayContaining([`form-${name}`, `mixed-${name}`, `star-${name}`, `star-mixed-${name}`]))
+      }
+    }))
+
+  it.effect("a part whose Content-Disposition cannot be read refuses the request with 400 naming it; nothing is queued", () =>
+    Effect.gen(function*() {
+      const { assistantId, key } = yield* setupAccount()
+      const refusals = [
+        { disposition: `form-data; name="files"; filename*=UTF-8''%D8%ZZ.md`, quoted: "%D8%ZZ.md" },
+        { disposition: `form-data; name="files"; filename=two words.md`, quoted: "two words.md" },
+        { disposition: null, quoted: "-" }
+      ]
+      for (const refusal of refusals) {
+        const reply = yield* uploadRaw(key, assistantId, [
+          { disposition: `form-data; name="files"; filename="ok.md"`, content: "fine" },
+          { disposition: refusal.disposition, content: "lost?" }
+        ])
+        expect(reply.status).toBe(400)
+        expect(reply.json).toMatchObject({ data: null, response: { status: "bad_request" }, fields: [{ property: "parts.1" }] })
+        const constraint = pickString(reply.json, "fields", 0, "constraints", 0)
+        expect(constraint).toContain("part 2")
+        expect(constraint).toContain(refusal.quoted)
+      }
       expect(pick((yield* listDocuments(key, assistantId)).json, "data", "count")).toBe(0)
     }))
 
