@@ -71,6 +71,12 @@ export const TextUpload = Schema.Struct({
   examples: [{ filename: "shipping.md", content: "# Shipping\nOrders ship within 2 working days." }]
 })
 
+export const JobListQuery = Schema.Struct({
+  status: Schema.optional(Constraint.oneOf(...JobStatus.literals)),
+  ...Constraint.pageParams(500)
+}).annotations({ parseOptions: { errors: "all" } })
+export type JobListQuery = typeof JobListQuery.Type
+
 export const DocumentDelete = Schema.Struct({
   fileIds: Constraint.arrayOf(Constraint.String, { min: 1, max: 1000 })
 }).annotations({ identifier: "DocumentDelete", parseOptions: { errors: "all" } })
@@ -178,6 +184,18 @@ export class DocumentsApi extends HttpApiGroup.make("documents")
       .addSuccess(JobList)
       .addError(FolderNotFoundResponse)
       .annotate(OpenApi.Description, "One queued job for a text document. Answers 202.")
+  )
+  .add(
+    HttpApiEndpoint.get("listJobs")`/assistants/${assistantPath}/documents/jobs`
+      .annotate(OpenApi.Summary, "List ingest jobs")
+      .setUrlParams(JobListQuery)
+      .addSuccess(success(ListOf(DocumentIngestJob), { identifier: "DocumentIngestJobListPageResponse" }))
+      .annotate(
+        OpenApi.Description,
+        "The assistant's ingest jobs, newest first, optionally of one `status` (e.g. `failed`, to find what went " +
+          "wrong without the job ids). `limit` 1 to 500 (default 100), `offset`; `count` is the number of all " +
+          "matching jobs."
+      )
   )
   .add(
     HttpApiEndpoint.get("job")`/assistants/${assistantPath}/documents/jobs/${HttpApiSchema.param("jobId", JobId)}`

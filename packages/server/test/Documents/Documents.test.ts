@@ -333,6 +333,35 @@ layer(App, { excludeTestServices: true, timeout: 120_000 })("documents", (it) =>
       expect(pick(foreignAssistant.json, "response", "code")).toBe("assistants.not_found")
     }))
 
+  it.effect("an assistant's jobs are listed newest first, filtered by status and paged; other assistants' stay hidden", () =>
+    Effect.gen(function*() {
+      const mine = yield* setupAccount()
+      const other = yield* setupAccount()
+      const good = yield* uploadText(mine.key, mine.assistantId, { filename: "good.txt", content: "Kettles boil water." })
+      const bad = yield* upload(mine.key, mine.assistantId, [{ name: "blank.pdf", bytes: yield* makePdf([""]) }])
+      yield* uploadText(other.key, other.assistantId, { filename: "theirs.txt", content: "Theirs." })
+      const [goodId = "", badId = ""] = [...jobIdsOf(good), ...jobIdsOf(bad)]
+      yield* waitForJob(mine.key, mine.assistantId, goodId)
+      yield* waitForJob(mine.key, mine.assistantId, badId)
+
+      const jobs = (query: string) => call("GET", `/v1/assistants/${mine.assistantId}/documents/jobs${query}`, { token: mine.key })
+      const all = yield* jobs("")
+      expect(all.status).toBe(200)
+      expect(all.json).toMatchObject({ data: { count: 2, list: [{ id: badId, path: "blank.pdf" }, { id: goodId, status: "ready" }] } })
+      const failed = yield* jobs("?status=failed")
+      expect(failed.json).toMatchObject({ data: { count: 1, list: [{ id: badId, status: "failed", errorMessage: "no_text" }] } })
+      const second = yield* jobs("?limit=1&offset=1")
+      expect(second.json).toMatchObject({ data: { count: 2, list: [{ id: goodId }] } })
+      const invalid = yield* jobs("?status=done&limit=501")
+      expect(invalid.status).toBe(400)
+      expect(pick(invalid.json, "fields")).toEqual(expect.arrayContaining([
+        expect.objectContaining({ property: "status" }),
+        expect.objectContaining({ property: "limit" })
+      ]))
+      const foreign = yield* call("GET", `/v1/assistants/${mine.assistantId}/documents/jobs`, { token: other.key })
+      expect(foreign.status).toBe(404)
+    }))
+
   it.effect("replace: kind replace, the old version stays searchable until the new one swaps in atomically", () =>
     Effect.gen(function*() {
       const { assistantId, key } = yield* setupAccount()
