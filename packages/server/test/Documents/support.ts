@@ -38,6 +38,27 @@ export const upload = (
     return { status: response.status, headers: response.headers, text, json: JSON.parse(text) } satisfies Reply
   }).pipe(Effect.scoped, Effect.orDie)
 
+/**
+ * `POST /documents` with each part's Content-Disposition written out as given, the way
+ * curl (raw UTF-8 in quotes) or an RFC 5987 client (`filename*=UTF-8''…`) sends it.
+ */
+export const uploadRaw = (
+  key: string,
+  assistantId: string,
+  parts: ReadonlyArray<{ readonly disposition: string | null; readonly content: string }>
+) =>
+  call("POST", `/v1/assistants/${assistantId}/documents`, {
+    token: key,
+    rawBody: {
+      contentType: "multipart/form-data; boundary=dastyar-boundary",
+      text: parts.map((part) =>
+        "--dastyar-boundary\r\n" +
+        (part.disposition === null ? "" : `Content-Disposition: ${part.disposition}\r\n`) +
+        `Content-Type: text/markdown\r\n\r\n${part.content}\r\n`
+      ).join("") + "--dastyar-boundary--\r\n"
+    }
+  })
+
 export const uploadText = (key: string, assistantId: string, body: Record<string, unknown>) =>
   call("POST", `/v1/assistants/${assistantId}/documents/text`, { token: key, body })
 
