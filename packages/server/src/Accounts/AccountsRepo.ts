@@ -98,10 +98,13 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("AccountsRepo",
       }, Effect.orDie),
 
       /** The account behind a raw key, if the key is well formed, known, not revoked and its account exists. */
+      // Malformed keys take the same lookup as unknown ones, so timing tells them apart no more than the answer does.
       authenticate: (key: string) =>
-        ApiKeySecret.isWellFormed(key)
-          ? findKeyOwner(ApiKeySecret.hash(key)).pipe(Effect.orDie, Effect.withSpan("Accounts.authenticate"))
-          : Effect.succeed(Option.none())
+        findKeyOwner(ApiKeySecret.hash(key)).pipe(
+          Effect.map((owner) => ApiKeySecret.isWellFormed(key) ? owner : Option.none()),
+          Effect.orDie,
+          Effect.withSpan("Accounts.authenticate")
+        )
     } as const
   })
 }) {}
