@@ -7,7 +7,7 @@ import { Products } from "@dastyar/domain"
 import * as Effect from "effect/Effect"
 import * as Redacted from "effect/Redacted"
 import { createHash, createHmac, timingSafeEqual } from "node:crypto"
-import { AdminToken } from "../Bootstrap/AdminToken"
+import { AdminToken } from "../Platform/AdminToken"
 
 interface Position {
   readonly assistantId: string
