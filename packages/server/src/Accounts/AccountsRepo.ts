@@ -49,6 +49,12 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("AccountsRepo",
       execute: (row) => sql`INSERT INTO api_keys ${sql.insert(row)} RETURNING id, name, created_at`
     })
 
+    const findPlan = SqlSchema.findOne({
+      Request: Schema.String,
+      Result: Schema.Struct({ plan: Schema.String }),
+      execute: (id) => sql`SELECT plan FROM accounts WHERE id = ${id}`
+    })
+
     const findKeyOwner = SqlSchema.findOne({
       Request: Schema.Uint8ArrayFromSelf,
       Result: KeyOwnerRow,
@@ -64,6 +70,10 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("AccountsRepo",
       }, Effect.orDie),
 
       find: (id: string) => findAccount(id).pipe(Effect.orDie),
+
+      /** The account's plan; none for an unknown account. */
+      plan: (id: string) =>
+        findPlan(id).pipe(Effect.map(Option.map((row) => row.plan)), Effect.orDie, Effect.withSpan("Accounts.plan")),
 
       /** Deleting cascades to keys (they stop working at once), assistants and folders. */
       delete: Effect.fn("Accounts.delete")(function*(id: string) {
