@@ -13,8 +13,8 @@ import { ProductsHttpLive } from "../Products/Http"
 import { SystemHttpLive } from "../System/Http"
 import { AdminAuthLive, ApiKeyAuthLive } from "./Auth"
 import * as ErrorMapping from "./ErrorMapping"
-import { layerLimiter, RateLimit } from "./RateLimit"
-import { requestMiddleware } from "./RequestLog"
+import { layerLimiter, RateLimit } from "../Platform/RateLimit"
+import { requestMiddleware } from "../Platform/RequestLog"
 
 const groups = Layer.mergeAll(
   AssistantsHttpLive,

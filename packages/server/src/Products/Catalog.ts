@@ -8,8 +8,10 @@ import { Products } from "@dastyar/domain"
 import { SqlClient } from "@effect/sql"
 import { SqlError } from "@effect/sql/SqlError"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import { newId } from "../Ids"
+import { AccountsRepo } from "../Accounts/AccountsRepo"
 import { ModelCatalog } from "../Models/ModelCatalog"
 import { normalizeText, categoryKey } from "../Search/TextNormalization"
 import { ProductCursor } from "./Cursor"
@@ -60,15 +62,14 @@ const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}
 export class Catalog extends Effect.Service<Catalog>()("Catalog", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const accounts = yield* AccountsRepo
     const repo = yield* ProductsRepo
     const cursors = yield* ProductCursor
     const models = yield* ModelCatalog
     const indexQueue = yield* IndexQueue.make
 
     const productLimit = (accountId: string) =>
-      sql<{ readonly plan: string }>`SELECT plan FROM accounts WHERE id = ${accountId}`.pipe(
-        Effect.map((rows) => models.productLimit(rows[0]?.plan ?? ""))
-      )
+      accounts.plan(accountId).pipe(Effect.map((plan) => models.productLimit(Option.getOrElse(plan, () => ""))))
 
     const requireOne = (rows: ReadonlyArray<ProductRow>) =>
       rows[0] === undefined ? Effect.fail(new Products.ProductNotFound()) : Effect.succeed(rows[0])
@@ -208,5 +209,5 @@ export class Catalog extends Effect.Service<Catalog>()("Catalog", {
       })
     } as const
   }),
-  dependencies: [ProductsRepo.Default, ProductCursor.Default, ModelCatalog.Default]
+  dependencies: [ProductsRepo.Default, ProductCursor.Default, ModelCatalog.Default, AccountsRepo.Default]
 }) {}
