@@ -12,9 +12,24 @@ export {
   toUploadPart,
   type UploadPart
 } from "./DocumentFiles"
+export { type IndexedResult } from "./Indexing"
 export { isFinal, JobWaitTimeoutError, type WaitOptions } from "./JobPolling"
-export { type BatchLimits, type ImportCounts, importBatches, importLimits, jsonBytes } from "./ProductBatches"
-export { type ImportAllOptions, type ImportedBatch, maxBulkDelete, type ProductListQuery, type ProductsClient } from "./Products"
+export { maxBulkDelete } from "./Chunks"
+export {
+  type BatchLimits,
+  type ImportCounts,
+  type ImportedBatch,
+  importBatches,
+  importLimits,
+  jsonBytes
+} from "./ProductBatches"
+export {
+  type ImportAllOptions,
+  type IndexWaitOptions,
+  IndexWaitTimeoutError,
+  type ProductListQuery,
+  type ProductsClient
+} from "./Products"
 export { createDastyarClient, type DastyarClient, type DastyarClientOptions } from "./PromiseClient"
 export { createRawClient, type RawClient, type RawClientOptions } from "./RawClient"
 export { type Fetch, type RetryOptions } from "./RetryOn429"
