@@ -1,6 +1,8 @@
+export * from "./EffectChat"
 export * from "./EffectClient"
 export * from "./EffectDocuments"
 export * from "./EffectProducts"
+export { ChatStreamBroken } from "./ChatEvents"
 export { DastyarApiError, type DastyarApiErrorInit } from "./DastyarApiError"
 export { type DocumentsClient, type UploadOptions } from "./Documents"
 export {
