@@ -3,8 +3,7 @@
  * multipart request, and polling ingest jobs until each is final with an
  * exponential backoff (capped), an overall timeout, and 429s waited out.
  */
-import type { AssistantId } from "@dastyar/domain/Assistants"
-import type { Documents } from "@dastyar/domain"
+import type { Assistants, Documents } from "@dastyar/domain"
 import * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -20,7 +19,7 @@ export const isFinalJob: (job: Job) => boolean = isFinal
 /** One upload request (up to 10 parts); one queued job per part, in order. */
 export const uploadBatch = (
   client: EffectClient,
-  assistantCode: AssistantId,
+  assistantCode: Assistants.AssistantId,
   parts: ReadonlyArray<UploadPart>,
   folderId: string | undefined
 ) => client.documents.upload({ path: { assistantCode }, payload: uploadForm(parts, folderId) })
@@ -64,7 +63,7 @@ export const tooManyRequestsDelayMs = (error: { readonly _tag: string }): number
 /** The final state of every job, in the order of `jobIds`; `JobWaitTimeout` if the deadline comes first. */
 export const waitForJobs = <E = never, R = never>(
   client: EffectClient,
-  assistantCode: AssistantId,
+  assistantCode: Assistants.AssistantId,
   jobIds: ReadonlyArray<Documents.JobId>,
   options: WaitForJobsOptions<E, R> = {}
 ) =>

@@ -4,8 +4,7 @@
  * deletes of any size, and waiting until products are indexed. The logic is
  * the shared core's (`Paging`, `ProductBatches`, `Chunks`, `Indexing`).
  */
-import type { AssistantId } from "@dastyar/domain/Assistants"
-import { Products } from "@dastyar/domain"
+import { type Assistants, Products } from "@dastyar/domain"
 import * as Data from "effect/Data"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -25,7 +24,12 @@ export interface PageQuery {
   readonly state?: Products.IndexState | undefined
 }
 
-const listPage = (client: EffectClient, assistantCode: AssistantId, query: PageQuery, cursor: string | undefined) =>
+const listPage = (
+  client: EffectClient,
+  assistantCode: Assistants.AssistantId,
+  query: PageQuery,
+  cursor: string | undefined
+) =>
   client.products.list({
     path: { assistantCode },
     urlParams: {
@@ -38,11 +42,11 @@ const listPage = (client: EffectClient, assistantCode: AssistantId, query: PageQ
   })
 
 /** Every page from the first to the last. */
-export const productPages = (client: EffectClient, assistantCode: AssistantId, query: PageQuery = {}) =>
+export const productPages = (client: EffectClient, assistantCode: Assistants.AssistantId, query: PageQuery = {}) =>
   pagesOf((cursor) => listPage(client, assistantCode, query, cursor))
 
 /** Every product of every page, in order of first creation. */
-export const allProducts = (client: EffectClient, assistantCode: AssistantId, query: PageQuery = {}) =>
+export const allProducts = (client: EffectClient, assistantCode: Assistants.AssistantId, query: PageQuery = {}) =>
   productPages(client, assistantCode, query).pipe(Stream.mapConcat((page) => page.list))
 
 export type EffectImportedBatch = ImportedBatch<typeof Products.ProductImportResult.Type>
@@ -55,7 +59,7 @@ export type EffectImportedBatch = ImportedBatch<typeof Products.ProductImportRes
  */
 export const importAll = <E = never, R = never>(
   client: EffectClient,
-  assistantCode: AssistantId,
+  assistantCode: Assistants.AssistantId,
   products: ReadonlyArray<Products.ProductCreate>,
   options: {
     readonly limits?: Partial<BatchLimits> | undefined
@@ -71,7 +75,7 @@ export const importAll = <E = never, R = never>(
 /** Deletes by externalId in requests of up to 1,000; `onChunk` sees the running total after each. */
 export const bulkDelete = <E = never, R = never>(
   client: EffectClient,
-  assistantCode: AssistantId,
+  assistantCode: Assistants.AssistantId,
   externalIds: ReadonlyArray<string>,
   onChunk?: (total: typeof Products.ProductBulkDeleteResult.Type) => Effect.Effect<void, E, R>
 ) =>
@@ -98,7 +102,7 @@ export class IndexWaitTimeout extends Data.TaggedError("IndexWaitTimeout")<{
  */
 export const waitUntilIndexed = (
   client: EffectClient,
-  assistantCode: AssistantId,
+  assistantCode: Assistants.AssistantId,
   externalIds?: ReadonlyArray<string>,
   options: {
     readonly timeout?: Duration.DurationInput | undefined

@@ -3,7 +3,7 @@
  * 1,000 products and at most the products body limit (3 MB) per request,
  * measured as the exact UTF-8 size of the JSON body that will be sent.
  */
-import { maxBodyBytes } from "@dastyar/domain/Products"
+import { Products } from "@dastyar/domain"
 import * as Effect from "effect/Effect"
 
 export interface BatchLimits {
@@ -13,7 +13,7 @@ export interface BatchLimits {
   readonly maxBytes: number
 }
 
-export const importLimits: BatchLimits = { maxItems: 1000, maxBytes: maxBodyBytes }
+export const importLimits: BatchLimits = { maxItems: 1000, maxBytes: Products.maxBodyBytes }
 
 const encoder = new TextEncoder()
 
