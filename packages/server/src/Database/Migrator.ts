@@ -8,6 +8,7 @@ import knowledge from "./migrations/0003_knowledge"
 import conversations from "./migrations/0004_conversations"
 import content from "./migrations/0005_content"
 import channels from "./migrations/0006_channels"
+import search from "./migrations/0007_search"
 import jobList from "./migrations/0008_job_list"
 
 const migrationRecord = {
@@ -17,6 +18,7 @@ const migrationRecord = {
   "0004_conversations": conversations,
   "0005_content": content,
   "0006_channels": channels,
+  "0007_search": search,
   "0008_job_list": jobList
 }
 
