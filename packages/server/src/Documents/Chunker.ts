@@ -41,9 +41,9 @@ export const headingSeparator = " › "
 const markdownHeading = /^(#{1,6})\s+(.+)$/
 const setextUnderline = /^(={3,}|-{3,}|~{3,})$/
 const numberedHeading = /^(\d{1,3}(?:\.\d{1,3})*)\.?\s+(?=[\p{Lu}\p{Lo}])(.+)$/u
+const chapterHeading = /^(?:Chapter|Appendix|Part)\s+[\dA-Z]{1,3}\.?\s+\S/u
 const listItem = /^(?:[-*+•▪◦·‣]|\(?\d{1,3}[.)]|\(?[a-z][.)])\s+\S/u
 const question = /[?؟]$/u
-const questionLabel = /^(?:Q|Question|س|سؤال|سوال|پرسش)\s*[:.：]/iu
 
 const sentenceEnd = /(?<=[.!?؟؛;…])\s+/u
 const clauseEnd = /(?<=[,،:])\s+/u
@@ -110,12 +110,23 @@ const titleLike = (line: string) => line.length <= maxHeadingChars && !/[.,;:،�
  * Title", a lone "6. Title" only as a paragraph of its own) or a question
  * opening its paragraph.
  */
-const plainHeading = (line: string, opensParagraph: boolean, alone: boolean, byNumber: boolean): Block | undefined => {
+const plainHeading = (
+  line: string,
+  opensParagraph: boolean,
+  alone: boolean,
+  byNumber: boolean,
+  nextBlock: string
+): Block | undefined => {
+  if (byNumber && opensParagraph && chapterHeading.test(line) && titleLike(line)) return { _tag: "heading", level: 1, text: line }
   const numbered = byNumber ? numberedHeading.exec(line) : null
-  if (numbered && titleLike(line) && (numbered[1].includes(".") ? opensParagraph : alone)) {
+  // "1. Title" alone is a heading, unless "2." follows: then it is a loose numbered list.
+  const listGoesOn = numbered !== null && nextBlock.startsWith(`${Number(numbered[1]) + 1}.`)
+  if (numbered && titleLike(line) && (numbered[1].includes(".") ? opensParagraph : alone && !listGoesOn)) {
     return { _tag: "heading", level: Math.min(6, numbered[1].split(".").length), text: line, number: numbered[1] }
   }
-  if (opensParagraph && line.length <= maxHeadingChars && (question.test(line) || questionLabel.test(line) && question.test(line))) {
+  // With marked headings, a numbered question the extraction did not mark is a table of contents line.
+  const unmarkedNumber = !byNumber && numberedHeading.test(line)
+  if (opensParagraph && !unmarkedNumber && line.length <= maxHeadingChars && question.test(line)) {
     return { _tag: "heading", level: "question", text: line }
   }
   return undefined
@@ -125,8 +136,11 @@ const blocksOf = (text: string): Array<Block> => {
   const blocks: Array<Block> = []
   // Numbering tells headings apart only in text without marked headings (plain text, PDF without font signals).
   const byNumber = !/^#{1,6}\s+\S/m.test(text)
-  for (const raw of text.split(/\n[ \t]*\n/)) {
-    const lines = raw.split("\n").map((line) => line.trim()).filter((line) => line.length > 0)
+  const raws = text.split(/\n[ \t]*\n/)
+  for (const [rawIndex, raw] of raws.entries()) {
+    const nextBlock = raws.slice(rawIndex + 1).find((block) => block.trim().length > 0)?.trim() ?? ""
+    const rawLines = raw.split("\n").filter((line) => line.trim().length > 0)
+    const lines = rawLines.map((line) => line.trim())
     let paragraph = ""
     let item: string | undefined
     const flush = () => {
@@ -138,7 +152,8 @@ const blocksOf = (text: string): Array<Block> => {
     for (let i = 0; i < lines.length; i++) {
       const line = lines[i]
       const next = lines[i + 1]
-      const markdown = markdownHeading.exec(line)
+      // A marked heading starts its line; an indented `# ...` is code (a shell prompt), not a heading.
+      const markdown = markdownHeading.exec(rawLines[i])
       if (markdown) {
         flush()
         blocks.push({ _tag: "heading", level: markdown[1].length, text: markdown[2].trim() })
@@ -152,7 +167,7 @@ const blocksOf = (text: string): Array<Block> => {
         continue
       }
       const opensParagraph = item === undefined && (paragraph.length === 0 || endsSentence(paragraph))
-      const heading = plainHeading(line, opensParagraph, lines.length === 1, byNumber)
+      const heading = plainHeading(line, opensParagraph, lines.length === 1, byNumber, nextBlock)
       if (heading) {
         flush()
         blocks.push(heading)

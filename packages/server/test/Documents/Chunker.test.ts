@@ -114,8 +114,18 @@ describe("Chunker", () => {
   })
 
   it("keeps headings that have nothing under them as lines, so no text is lost", () => {
+    const chunks = chunkText("Read these first.\n\n1. Getting started\n\n7. Reference")
+    expect(chunks).toEqual([{ headingPath: "", text: "Read these first.\n\n1. Getting started\n7. Reference" }])
+  })
+
+  it("keeps a loose numbered list a list with its lead-in", () => {
     const chunks = chunkText("Steps to follow:\n\n1. Open the box\n\n2. Plug it in\n\n3. Press the button")
-    expect(chunks).toEqual([{ headingPath: "", text: "Steps to follow:\n\n1. Open the box\n2. Plug it in\n3. Press the button" }])
+    expect(chunks).toEqual([{ headingPath: "", text: "Steps to follow:\n1. Open the box\n2. Plug it in\n3. Press the button" }])
+  })
+
+  it("reads plain-text chapter headings", () => {
+    const chunks = chunkText("Chapter 1. About this document\n\nThis document is part of the policy package.")
+    expect(chunks[0].headingPath).toBe("Chapter 1. About this document")
   })
 
   it("cuts a long section at sentence ends, every piece under its heading path, within the size bound", () => {
