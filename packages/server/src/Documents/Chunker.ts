@@ -178,9 +178,11 @@ const blocksOf = (text: string): Array<Block> => {
         item = line
         continue
       }
-      // A line after a long one is that line wrapped; after a short one (an address, a table row) it stays a line.
+      // A line after a long one is that line wrapped, and so is one going on in lower case after an unfinished one;
+      // after a short one (an address, a table row) it stays a line.
       const previous = lines[i - 1] ?? ""
-      const joiner = previous.length >= wrappedLineChars ? " " : "\n"
+      const wrapped = previous.length >= wrappedLineChars || (/^\p{Ll}/u.test(line) && !endsSentence(previous))
+      const joiner = wrapped ? " " : "\n"
       if (item !== undefined) item += `${joiner}${line}`
       else paragraph = paragraph.length === 0 ? line : `${paragraph}${joiner}${line}`
     }
