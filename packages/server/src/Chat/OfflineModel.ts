@@ -26,12 +26,13 @@ import type { ChatModelShape, ModelAnswer, ModelEvent, ModelRequest, Passage, To
 import { type AnswerLanguage, detectLanguage } from "./Language"
 import { estimateTokens } from "./Tokens"
 
-const stopwords = new Set([
+// In the normal form words are compared in ("آیا" is "ایا").
+const stopwords = new Set(wordsOf([
   // English
-  ..."a an the is are was were be been being am do does did i you he she it we they me my your our their its this that these those what which who whom whose how when where why can could should would will shall may might must of in on at to for from by with about as and or but if not no yes please tell me there here have has had get got any some much many more most than then so also just there's what's how's i'm you're let know want need like one".split(" "),
+  ..."a an the is are was were be been being am do does did i you he she it we they me my your our their its this that these those what which who whom whose how when where why can could should would will shall may might must of in on at to for from by with about as and or but if not no yes please tell me there here have has had get got any some much many more most than then so also just there's what's how's i'm you're let know want need like one long".split(" "),
   // Persian and Arabic (normalised forms: Persian yeh and keheh)
-  ..."و در به از که این آن را با برای است هست هستند هستید هستیم هستم بود بودن می ها های یک تا هم یا اما ولی اگر چه چی چیه چیست چطور چگونه کجا کی کدام چرا آیا من تو او ما شما آنها خود شود شد کرد کنم کنی کنید کند کنند باید نیز دارد دارید دارم داره دارند نیست بر روی ای را چند چقدر لطفا میشه میشود میتوانم میتوانید توان توانم بگویید بگو بدانم دربارهٔ درباره مورد سلام ممنون مرسی هر همه فقط خیلی الان اکنون امکان ممکن وجود في من على الى إلى عن ما هل كيف متى أين لماذا هذا هذه ذلك التي الذي هو هي انا أنا نحن انت أنت كم".split(" ")
-])
+  ..."و در به از که این آن را با برای است هست هستند هستید هستیم هستم بود بودن می ها های یک تا هم یا اما ولی اگر چه چی چیه چیست چطور چگونه کجا کی کدام چرا آیا من تو او ما شما آنها خود شود شد کرد کنم کنی کنید کند کنند باید نیز دارد دارید دارم داره دارند نیست بر روی ای را چند چقدر کجاست کیست شده لطفا میشه میشود میتوانم میتوانید توان توانم بگویید بگو بدانم دربارهٔ درباره مورد سلام ممنون مرسی هر همه فقط خیلی الان اکنون امکان ممکن وجود في من على الى إلى عن ما هل كيف متى أين لماذا هذا هذه ذلك التي الذي هو هي انا أنا نحن انت أنت كم".split(" ")
+].join(" ")))
 
 const greetings = new Set(
   "hi hello hey hiya greetings good morning evening afternoon thanks thank you سلام درود وقت بخیر صبح عصر شب ممنون مرسی متشکرم سپاس مرحبا اهلا شكرا".split(" ")
@@ -63,11 +64,20 @@ const alternativesOf = (root: string): ReadonlyArray<string> =>
 const rootsOf = (text: string): ReadonlyArray<string> =>
   wordsOf(text).filter((word) => word.length > 1 && !stopwords.has(word)).map(stem)
 
-/** Same stem, or one a prefix of the other (4+ letters): "ship" meets "shipping", "ارسال" meets "ارسالی". */
+/** Persian personal verb endings: "بازگردانم" (I return) and "بازگردانید" (you return) are one verb. */
+const personalEnding = /(?:یم|ید|ند|م|ی|د)$/u
+const verbBase = (word: string) => word.length >= 6 && /[\u0600-\u06FF]/u.test(word) ? word.replace(personalEnding, "") : word
+
+/**
+ * Same stem, or one a prefix of the other (4+ letters): "ship" meets
+ * "shipping", "ارسال" meets "ارسالی"; or one Persian verb in two persons.
+ */
 const sameWord = (a: string, b: string) => {
   if (a === b) return true
   const [shorter, longer] = a.length <= b.length ? [a, b] : [b, a]
-  return shorter.length >= 4 && longer.startsWith(shorter)
+  if (shorter.length >= 4 && longer.startsWith(shorter)) return true
+  const base = verbBase(a)
+  return base.length >= 5 && base !== a && base === verbBase(b)
 }
 
 const contains = (roots: ReadonlyArray<string>, root: string) => roots.some((candidate) => sameWord(candidate, root))
@@ -119,6 +129,23 @@ const maxQuote = 400
 
 const clip = (sentence: string, max = maxQuote) => sentence.length <= max ? sentence : `${sentence.slice(0, max - 1).trimEnd()}…`
 
+/**
+ * A best match this weak is no answer when the question's own subject is
+ * nowhere in the passages: one missing word carrying this share of the
+ * question's weight ("paid" in "How much is a developer paid per upload?"),
+ * or missing words carrying this much together.
+ */
+const weakMatch = 0.5
+const missingSubject = 0.3
+const missingWords = 0.6
+
+interface Ranking {
+  readonly ranked: ReadonlyArray<Scored>
+  /** Weight shares of the question's words found in no passage: the largest one and their sum. */
+  readonly missingLargest: number
+  readonly missingTotal: number
+}
+
 interface Scored {
   readonly sentence: string
   readonly passage: Passage
@@ -138,7 +165,7 @@ const rankSentences = (
   questionText: string,
   question: ReadonlyArray<string>,
   passages: ReadonlyArray<Passage>
-): ReadonlyArray<Scored> => {
+): Ranking => {
   const questionWords = new Set(wordsOf(questionText))
   const candidates = passages.flatMap((passage) => {
     const { body, heading } = splitHeading(passage.text)
@@ -148,7 +175,7 @@ const rankSentences = (
       .filter((sentence) => !restates(sentence, questionWords, headingWords))
       .map((sentence, index) => ({ sentence, passage, roots: rootsOf(sentence), headingRoots, index }))
   })
-  if (candidates.length === 0 || question.length === 0) return []
+  if (candidates.length === 0 || question.length === 0) return { ranked: [], missingLargest: 0, missingTotal: 0 }
   const unique = [...new Set(question)]
   const terms: ReadonlyArray<Term> = unique.map((root) => {
     const alternatives = alternativesOf(root)
@@ -156,6 +183,8 @@ const rankSentences = (
     return { root, alternatives, weight: Math.log(1 + candidates.length / (1 + df)) + 0.1 }
   })
   const total = terms.reduce((sum, term) => sum + term.weight, 0)
+  const everywhere = candidates.flatMap((candidate) => [...candidate.roots, ...candidate.headingRoots])
+  const missing = terms.filter((term) => !mentions(everywhere, term)).map((term) => term.weight / total)
   const headingMatch = new Map<ReadonlyArray<string>, number>()
   const headingShare = (roots: ReadonlyArray<string>) => {
     const known = headingMatch.get(roots)
@@ -164,7 +193,7 @@ const rankSentences = (
     headingMatch.set(roots, share)
     return share
   }
-  return candidates
+  const ranked = candidates
     .map((candidate, order) => {
       const underMatch = headingShare(candidate.headingRoots) >= matchingHeading
       const credit = underMatch ? matchingHeadingCredit : headingCredit
@@ -191,17 +220,23 @@ const rankSentences = (
     })
     .filter((scored) => scored.score > 0.05)
     .sort((a, b) => b.score - a.score || a.order - b.order)
+  return {
+    ranked,
+    missingLargest: Math.max(0, ...missing),
+    missingTotal: missing.reduce((sum, share) => sum + share, 0)
+  }
 }
 
 /**
  * Best sentences: enough of the question covered, close to the best one, at
  * most three, no repeats; in the answer's language when any of those is.
  */
-const pickQuotes = (all: ReadonlyArray<Scored>, language: AnswerLanguage): ReadonlyArray<Scored> => {
-  const inLanguage = all.filter((scored) => detectLanguage(scored.sentence) === language)
-  const ranked = inLanguage.length > 0 && inLanguage[0].score >= 0.34 ? inLanguage : all
+const pickQuotes = (ranking: Ranking, language: AnswerLanguage): ReadonlyArray<Scored> => {
+  const inLanguage = ranking.ranked.filter((scored) => detectLanguage(scored.sentence) === language)
+  const ranked = inLanguage.length > 0 && inLanguage[0].score >= 0.34 ? inLanguage : ranking.ranked
   const best = ranked[0]
   if (best === undefined || best.score < 0.34) return []
+  if (best.score < weakMatch && (ranking.missingLargest >= missingSubject || ranking.missingTotal >= missingWords)) return []
   const chosen: Array<Scored> = []
   for (const candidate of ranked) {
     if (chosen.length === 3 || candidate.score < Math.max(0.34, best.score * 0.6)) break

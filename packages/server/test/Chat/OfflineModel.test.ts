@@ -82,3 +82,33 @@ describe("OfflineModel", () => {
     expect(ask("آیا دوچرخه می‌فروشید؟", [faq], { language: "fa" })).toMatch(/^نمی‌دانم/)
   })
 })
+
+describe("OfflineModel declining", () => {
+  // A manual's worth of sentences about developers and uploads, none about pay.
+  const manual = [
+    {
+      path: "guide.pdf",
+      text: "Uploading › 9.1 Uploading to the Debian archive\n\n" +
+        Array.from({ length: 12 }, (_, i) => `Upload number ${i + 1} of a Debian Developer goes to queue ${i + 1}.`).join(" ")
+    },
+    {
+      path: "guide.pdf",
+      text: "Tools\n\nDevelopers upload a package with dput after signing it with debsign."
+    }
+  ]
+
+  it("declines when the question's subject is nowhere in the passages, however many of its other words match", () => {
+    expect(ask("How much is a Debian Developer paid for each upload?", manual)).toMatch(/^I don't know/)
+  })
+
+  it("still answers when the passages hold the subject", () => {
+    expect(ask("Which tool does a Debian Developer upload a package with?", manual)).toContain("dput")
+  })
+
+  it("reads a Persian verb in another person as the same verb", () => {
+    const answer = ask("تا چند روز می‌توانم کالا را بازگردانم؟", [
+      { path: "returns.md", text: "بازگشت کالا\n\nکالای استفاده‌نشده را تا ۱۴ روز پس از تحویل می‌توانید بازگردانید." }
+    ], { language: "fa" })
+    expect(answer).toContain("۱۴ روز")
+  })
+})

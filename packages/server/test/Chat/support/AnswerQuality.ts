@@ -108,7 +108,7 @@ interface Options {
 
 const evaluation = ({ floor, heldAside, showMisses }: Options) => Effect.gen(function*() {
   const questions = readQuestions(heldAside ? "answers-held-aside.json" : "answers-questions.json")
-  const files = fs.readdirSync(documentsDir).sort()
+  const files = fs.readdirSync(documentsDir).filter((file) => file in mimeTypes || path.extname(file) in mimeTypes).filter((file) => file !== "SOURCES.md").sort()
   const ours = yield* setupAccount()
   const baseline = yield* setupAccount()
   const sql = yield* SqlClient.SqlClient
