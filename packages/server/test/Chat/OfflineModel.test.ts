@@ -12,7 +12,7 @@ const ask = (question: string, passages: ReadonlyArray<Omit<Passage, "n">>, opti
     messages: [{ role: "user", content: question }],
     tools: [],
     maxOutputTokens: options.maxOutputTokens ?? 1024,
-    reasoning: "off",
+    reasoning: "none",
     grounding: {
       question,
       language: options.language ?? "en",
