@@ -8,6 +8,7 @@ import knowledge from "./migrations/0003_knowledge"
 import conversations from "./migrations/0004_conversations"
 import content from "./migrations/0005_content"
 import channels from "./migrations/0006_channels"
+import jobList from "./migrations/0008_job_list"
 import chunkHeadings from "./migrations/0009_chunk_headings"
 
 export const migrations = Migrator.fromRecord({
@@ -17,6 +18,7 @@ export const migrations = Migrator.fromRecord({
   "0004_conversations": conversations,
   "0005_content": content,
   "0006_channels": channels,
+  "0008_job_list": jobList,
   "0009_chunk_headings": chunkHeadings
 })
 
