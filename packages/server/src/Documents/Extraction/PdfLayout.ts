@@ -67,6 +67,7 @@ const isHeading = (line: Line, bodySize: number) => {
     !/[,;:،]$/u.test(text)
 }
 
+/** The pages' text, separated by form feeds; a page without text stays an empty page. */
 export const layoutText = (pageItems: ReadonlyArray<ReadonlyArray<PdfTextItem>>): string => {
   const pages = pageItems.map(linesOf)
   const bodySize = bodySizeOf(pages)

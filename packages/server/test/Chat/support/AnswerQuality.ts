@@ -13,6 +13,7 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { ChunkSearch } from "../../../src/Documents/ChunkSearch"
+import type { ExtractionBudget } from "../../../src/Documents/Extraction/Budget"
 import { extractPdf } from "../../../src/Documents/Extraction/Pdf"
 import { extractDocx } from "../../../src/Documents/Extraction/Word"
 import { searchWords } from "../../../src/Documents/HybridChunkSearch"
@@ -70,12 +71,15 @@ export const fixedSizeChunks = (text: string, size = 1200, step = 1000): Readonl
   return chunks
 }
 
+/** The baseline reads the file in this process, without the service's limits. */
+const generousBudget: ExtractionBudget = { maxInflatedBytes: 1e9, maxPages: 1e5, maxTextChars: 1e9, maxPixels: 1e9 }
+
 const firstSentence = (text: string) => text.split(/(?<=[.!?؟])\s+/u)[0] ?? ""
 
 /** The text the service extracts from the file, for the baseline to cut its own way. */
-const extracted = (file: string, bytes: Uint8Array) => {
-  if (file.endsWith(".pdf")) return extractPdf(bytes)
-  if (file.endsWith(".docx")) return extractDocx(bytes)
+const extracted = (file: string, bytes: Uint8Array, budget: ExtractionBudget) => {
+  if (file.endsWith(".pdf")) return extractPdf(bytes, budget)
+  if (file.endsWith(".docx")) return extractDocx(bytes, budget)
   return Effect.succeed(new TextDecoder().decode(bytes))
 }
 
@@ -128,7 +132,7 @@ const evaluation = ({ floor, heldAside, showMisses }: Options) => Effect.gen(fun
 
     // The baseline: the same file stored, then its chunks replaced by fixed-size windows of the same extracted text.
     const baselineStarted = performance.now()
-    const text = yield* extracted(file, bytes).pipe(Effect.orDie)
+    const text = yield* extracted(file, bytes, generousBudget).pipe(Effect.orDie)
     const windows = fixedSizeChunks(text)
     const { vectors } = yield* embedder.embed(windows).pipe(Effect.orDie)
     const baselineMs = performance.now() - baselineStarted
