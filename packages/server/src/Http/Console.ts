@@ -26,7 +26,7 @@ const notBuilt = HttpServerResponse.text(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Dastyar console</title></head>
 <body style="font-family: system-ui, sans-serif; max-width: 40rem; margin: 3rem auto; line-height: 1.5">
 <h1>The console is not built yet</h1>
-<p>Build it once with <code>pnpm build:console</code> (or <code>pnpm build</code>) in the repository, then reload this page.</p>
+<p>Build it once with <code>pnpm build:console</code> in the repository, then reload this page.</p>
 </body></html>`, { status: 503, contentType: "text/html; charset=utf-8" })
 
 /** A file of the built console, or undefined when it does not exist (or lies outside the folder). */
