@@ -8,6 +8,7 @@ import knowledge from "./migrations/0003_knowledge"
 import conversations from "./migrations/0004_conversations"
 import content from "./migrations/0005_content"
 import channels from "./migrations/0006_channels"
+import jobList from "./migrations/0008_job_list"
 
 export const migrations = Migrator.fromRecord({
   "0001_core": core,
@@ -15,10 +16,11 @@ export const migrations = Migrator.fromRecord({
   "0003_knowledge": knowledge,
   "0004_conversations": conversations,
   "0005_content": content,
-  "0006_channels": channels
+  "0006_channels": channels,
+  "0008_job_list": jobList
 })
 
 export const layer = PgMigrator.layer({ loader: migrations }).pipe(Layer.orDie)
 
 /** The id of the newest migration; `/ready` compares the database against it. */
-export const latestMigration = 6
+export const latestMigration = 8

@@ -1,6 +1,6 @@
 /** The API's handlers and middlewares, assembled into one `HttpApi.Api` layer. */
 import { DastyarApi } from "@dastyar/domain"
-import { HttpApiBuilder, HttpApiScalar } from "@effect/platform"
+import { HttpApiBuilder, HttpApiScalar, HttpRouter } from "@effect/platform"
 import * as Layer from "effect/Layer"
 import { AdminHttpLive } from "../Admin/Http"
 import { AssistantsHttpLive } from "../Assistants/Http"
@@ -52,5 +52,6 @@ export const layer = HttpApiBuilder.serve(requestMiddleware).pipe(
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/v1/openapi.json" })),
   Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
   Layer.provide(Console.layer),
-  Layer.provide(api)
+  Layer.provide(api),
+  Layer.provide(HttpRouter.setRouterConfig({ maxParamLength: ErrorMapping.maxPathParamLength }))
 )
