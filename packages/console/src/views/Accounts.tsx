@@ -1,9 +1,9 @@
 /**
- * The operator's view: accounts, their API keys, folders and assistants. The
- * operator API has no list routes for these yet, so the console lists what was
- * created in this browser session.
+ * The operator's view: accounts (listed by the operator API), their API keys,
+ * folders and assistants. The operator API cannot list keys, assistants or
+ * folders yet, so the console lists those created in this browser session.
  */
-import type { Account, CreatedApiKey, Model } from "@dastyar/sdk"
+import { type Account, type CreatedApiKey, type Model, unwrap } from "@dastyar/sdk"
 import { type FormEvent, useEffect, useState } from "react"
 import { useConsole } from "../context"
 import { useI18n } from "../i18n"
@@ -277,13 +277,23 @@ const AccountCard = ({ account }: { readonly account: KnownAccount }) => {
 
 export const Accounts = () => {
   const { t } = useI18n()
-  const { known } = useConsole()
+  const { client, known } = useConsole()
+  // Read again whenever an account is created or deleted here.
+  const listed = useLoad(
+    () => unwrap(client.raw.GET("/admin/v1/accounts", { params: { query: { limit: "100" } } })),
+    [client, known.accounts]
+  )
+  // A server without the list route still shows the accounts created in this tab.
+  const accounts: ReadonlyArray<KnownAccount> = listed.value?.list ?? known.accounts
   return (
     <>
       <h1>{t("accounts.title")}</h1>
       <p className="muted">{t("accounts.sessionNote")}</p>
       <CreateAccount />
-      {known.accounts.map((account) => <AccountCard key={account.id} account={account} />)}
+      {listed.value !== undefined && listed.value.count > listed.value.list.length && (
+        <p className="muted">{t("accounts.more", { shown: listed.value.list.length, count: listed.value.count })}</p>
+      )}
+      {accounts.map((account) => <AccountCard key={account.id} account={account} />)}
     </>
   )
 }

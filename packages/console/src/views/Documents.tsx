@@ -4,7 +4,7 @@
  * delete the documents. Each file goes in its own upload request, so each has
  * its own state (fetch reports no upload progress in bytes).
  */
-import { type DocumentIngestJob, maxFilesPerUpload } from "@dastyar/sdk"
+import { type DocumentIngestJob, maxFilesPerUpload, unwrap } from "@dastyar/sdk"
 import { type DragEvent, type FormEvent, useState } from "react"
 import { useConsole } from "../context"
 import { useI18n } from "../i18n"
@@ -29,6 +29,12 @@ export const Documents = ({ assistantId }: { readonly assistantId: string }) => 
   const documents = useLoad(
     () => client.documents.list(assistantId, folderId === "" ? {} : { folderId }),
     [client, assistantId, folderId]
+  )
+
+  // Recent jobs, failed ones with their reason, also after a reload of the page.
+  const jobs = useLoad(
+    () => unwrap(client.raw.GET("/v1/assistants/{assistantCode}/documents/jobs", { params: { path: { assistantCode: assistantId }, query: { limit: "10" } } })),
+    [client, assistantId]
   )
 
   const update = (key: string, change: Partial<Upload>) =>
@@ -60,7 +66,7 @@ export const Documents = ({ assistantId }: { readonly assistantId: string }) => 
           update(key, { stage: "failed", reason: caught instanceof Error ? caught.message : String(caught) })
         }
       }))
-      await documents.reload()
+      await Promise.all([documents.reload(), jobs.reload()])
     })
   }
 
@@ -144,6 +150,20 @@ export const Documents = ({ assistantId }: { readonly assistantId: string }) => 
           </tbody>
         </table>
       </div>
+      {jobs.value !== undefined && jobs.value.list.length > 0 && (
+        <>
+          <h3>{t("documents.jobs")}</h3>
+          <ul className="plain" aria-label={t("documents.jobs")}>
+            {jobs.value.list.map((job) => (
+              <li key={job.id}>
+                <span dir="auto">{job.path}</span> <Badge value={job.status} label={word("job", job.status)} />
+                {job.errorMessage !== null && <span className="error-text">{job.errorMessage}</span>}
+                <span className="muted small">{date(job.updatedAt)}</span>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
     </section>
   )
 }
