@@ -23,6 +23,8 @@ const Form = ({ assistant }: { readonly assistant: Assistant }) => {
   const [reasoning, setReasoning] = useState<Reasoning>(isReasoning(assistant.reasoning) ? assistant.reasoning : "none")
   const [personality, setPersonality] = useState<Personality | "">(assistant.personality ?? "")
   const [language, setLanguage] = useState(assistant.language ?? "")
+  const [productSearch, setProductSearch] = useState(assistant.productSearch)
+  const [acceptVoice, setAcceptVoice] = useState(assistant.acceptVoice)
   const [saved, setSaved] = useState(false)
   const { busy, error, run } = useAction()
   const modelKeys = new Set((models.value ?? []).map((option) => option.key))
@@ -35,7 +37,9 @@ const Form = ({ assistant }: { readonly assistant: Assistant }) => {
       instruction: instruction.trim() === "" ? null : instruction,
       reasoning,
       personality: personality === "" ? null : personality,
-      language: language.trim() === "" ? null : language.trim()
+      language: language.trim() === "" ? null : language.trim(),
+      productSearch,
+      acceptVoice
     }
     void run(async () => {
       await client.admin.updateAssistant(assistant.id, update)
@@ -74,7 +78,9 @@ const Form = ({ assistant }: { readonly assistant: Assistant }) => {
         )}
       </Field>
       <Field label={t("settings.language")} hint={t("settings.languageHint")}>{(id) => <input id={id} dir="ltr" value={language} onChange={(event) => setLanguage(event.target.value)} />}</Field>
-      <button type="submit" className="primary" disabled={busy}>{t("action.save")}</button>
+      <label className="inline"><input type="checkbox" checked={productSearch} onChange={(event) => setProductSearch(event.target.checked)} /> {t("settings.productSearch")}</label>
+      <label className="inline"><input type="checkbox" checked={acceptVoice} onChange={(event) => setAcceptVoice(event.target.checked)} /> {t("settings.acceptVoice")}</label>
+      <div className="actions"><button type="submit" className="primary" disabled={busy}>{t("action.save")}</button></div>
       {saved && <p role="status" className="ok">{t("settings.saved")}</p>}
       <ErrorNotice error={error ?? models.error} />
     </form>
