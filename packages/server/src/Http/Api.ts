@@ -14,8 +14,8 @@ import { SystemHttpLive } from "../System/Http"
 import { AdminAuthLive, ApiKeyAuthLive } from "./Auth"
 import * as Console from "./Console"
 import * as ErrorMapping from "./ErrorMapping"
-import { layerLimiter, RateLimit } from "./RateLimit"
-import { requestMiddleware } from "./RequestLog"
+import { layerLimiter, RateLimit } from "../Platform/RateLimit"
+import { requestMiddleware } from "../Platform/RequestLog"
 
 const groups = Layer.mergeAll(
   AssistantsHttpLive,
