@@ -1,7 +1,8 @@
 /**
  * Entry of the child process that reads one uploaded file (see `Extraction`).
- * It runs under a heap limit and ends after the job, so a file that makes a
- * parser balloon or loop costs this process, never the server.
+ * It runs under a heap limit and is killed when a file fails or takes too
+ * long, so a file that makes a parser balloon or loop costs this process,
+ * never the server.
  */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
@@ -42,6 +43,7 @@ const reply = (message: unknown) =>
     })
   )
 
-process.once("message", (message: unknown) => {
+// One file at a time: the parent sends the next file only after this one's answer.
+process.on("message", (message: unknown) => {
   void Effect.runPromise(reply(message)).then((answer) => process.send?.(answer))
 })
