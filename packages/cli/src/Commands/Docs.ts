@@ -126,7 +126,10 @@ const outcomeColumns: ReadonlyArray<Column<typeof Outcome.Encoded>> = [
 
 const upload = Command.make("upload", {
   ...options,
-  paths: Args.text({ name: "file or folder" }).pipe(Args.atLeast(1)),
+  paths: Args.text({ name: "file or folder" }).pipe(
+    Args.withDescription("Files, or folders whose supported files are uploaded with their relative paths"),
+    Args.atLeast(1)
+  ),
   folder: folderOption,
   wait: Options.boolean("wait").pipe(Options.withDescription("Follow every ingest job until it is ready or failed")),
   timeout: Options.integer("timeout").pipe(
@@ -226,7 +229,10 @@ const list = Command.make("list", { ...options, folder: folderOption }, ({ assis
 
 const remove = Command.make("delete", {
   ...options,
-  fileIds: Args.text({ name: "fileId" }).pipe(Args.atLeast(1))
+  fileIds: Args.text({ name: "fileId" }).pipe(
+    Args.withDescription("Ids of documents to remove (see `dastyar docs list`)"),
+    Args.atLeast(1)
+  )
 }, ({ assistant, fileIds, ...common }) =>
   Effect.gen(function*() {
     const { client, json } = yield* publicSession(common)
@@ -240,7 +246,10 @@ const remove = Command.make("delete", {
 
 const job = Command.make("job", {
   ...options,
-  jobId: Args.text({ name: "jobId" }).pipe(Args.withSchema(Documents.JobId))
+  jobId: Args.text({ name: "jobId" }).pipe(
+    Args.withDescription("The ingest job's id, as printed by `dastyar docs upload`"),
+    Args.withSchema(Documents.JobId)
+  )
 }, ({ assistant, jobId, ...common }) =>
   Effect.gen(function*() {
     const { client, json } = yield* publicSession(common)
