@@ -11,9 +11,11 @@ import * as Layer from "effect/Layer"
 import { run } from "./Cli"
 import { teardown } from "./ExitCode"
 import { report } from "./Failure"
+import { withTidyConsole } from "./Terminal"
 
 const main = run(process.argv).pipe(
   Effect.catchAllCause((cause) => Cause.isInterruptedOnly(cause) ? Effect.interrupt : report(cause)),
+  withTidyConsole,
   Effect.provide(Layer.mergeAll(NodeContext.layer, FetchHttpClient.layer))
 )
 

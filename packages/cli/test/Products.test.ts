@@ -75,7 +75,7 @@ layer(TestApp({ DASTYAR_RATE_LIMIT_PER_MINUTE: "100000" }), { excludeTestService
         `${file("invalid.csv")}:3: externalId: must be 1 to 191 characters with no whitespace, '/' or '\\'`,
         `${file("invalid.csv")}:3: title: is required`,
         `${file("invalid.csv")}:3: price: must be 0 or more`,
-        `${file("invalid.csv")}:4: price: has an invalid value`,
+        `${file("invalid.csv")}:4: price: must be a number`,
         `error: 2 invalid rows in ${file("invalid.csv")}; nothing was sent`,
         ""
       ])

@@ -12,27 +12,26 @@ const bytes = (...parts: ReadonlyArray<string | ReadonlyArray<number>>) =>
 const none = new Uint8Array()
 
 describe("refusalOf", () => {
-  it("refuses executables, archives, video; a zip only when it is not a Word document", () => {
-    expect(refusalOf(bytes([0x7f], "ELF", [2, 1, 1, 0]), none)).toBe("an executable (ELF)")
-    expect(refusalOf(bytes("MZ", [0x90, 0, 3, 0]), none)).toBe("a Windows executable")
-    expect(refusalOf(bytes([0x1f, 0x8b, 8, 0]), none)).toBe("an archive (gzip)")
-    const zip = bytes("PK", [3, 4, 20, 0], "notes/readme.txt")
-    expect(refusalOf(zip, zip)).toBe("a zip archive that is not a Word document")
-    const docx = bytes("PK", [3, 4, 20, 0], "[Content_Types].xml")
-    expect(refusalOf(docx, bytes("PK", [1, 2], "word/document.xml"))).toBeUndefined()
-    expect(refusalOf(bytes([0, 0, 0, 0x20], "ftypisom", [0, 0, 2, 0]), none)).toBe("a video (MP4/QuickTime)")
-    expect(refusalOf(bytes([0, 0, 0, 0x20], "ftypM4A ", [0, 0, 2, 0]), none)).toBeUndefined()
-    expect(refusalOf(bytes("RIFF", [0, 0, 0, 0], "AVI LIST"), none)).toBe("a video (AVI)")
+  it("refuses executables, archives, video; a zip only when it is not a Word document", async () => {
+    expect(await refusalOf(bytes([0x7f], "ELF", [2, 1, 1, 0], new Array(12).fill(0)), none)).toBe("an executable (ELF)")
+    expect(await refusalOf(bytes([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3]), none)).toBe("an archive (gz)")
+    const zip = bytes("PK", [3, 4, 20, 0, 0, 0, 0, 0], new Array(22).fill(0), "notes/readme.txt")
+    expect(await refusalOf(zip, zip)).toBe("a zip archive that is not a Word document")
+    const word = bytes("PK", [3, 4, 20, 0, 0, 0, 0, 0], new Array(22).fill(0), "notes.xml")
+    expect(await refusalOf(word, bytes("PK", [1, 2], "word/document.xml"))).toBeUndefined()
+    expect(await refusalOf(bytes([0, 0, 0, 0x20], "ftypisom", [0, 0, 2, 0], "isomiso2mp41"), none)).toBe("a video (MP4)")
+    expect(await refusalOf(bytes([0, 0, 0, 0x20], "ftypM4A ", [0, 0, 2, 0], "M4A isom"), none)).toBeUndefined()
+    expect(await refusalOf(bytes("RIFF", [0, 0, 0, 0], "AVI LIST"), none)).toBe("a video (AVI)")
   })
 
-  it("accepts the kinds the server reads and text, even text that starts like a signature", () => {
-    expect(refusalOf(bytes("%PDF-1.7\n"), none)).toBeUndefined()
-    expect(refusalOf(bytes([0x89], "PNG", [13, 10, 26, 10, 0, 0]), none)).toBeUndefined()
-    expect(refusalOf(bytes("RIFF", [0, 0, 0, 0], "WAVEfmt "), none)).toBeUndefined()
-    expect(refusalOf(bytes("MZ Motors price list\n"), none)).toBeUndefined()
-    expect(refusalOf(Buffer.from("\uFEFFسلام", "utf16le"), none)).toBeUndefined()
-    expect(refusalOf(Buffer.from("plain UTF-16 without BOM", "utf16le"), none)).toBeUndefined()
-    expect(refusalOf(bytes("data", [0, 1, 2, 0, 0, 7, 0xff, 0]), none)).toBe("binary data of no supported kind")
+  it("accepts the kinds the server reads and text, even text that starts like a signature", async () => {
+    expect(await refusalOf(bytes("%PDF-1.7\n"), none)).toBeUndefined()
+    expect(await refusalOf(bytes([0x89], "PNG", [13, 10, 26, 10, 0, 0, 0, 13], "IHDR"), none)).toBeUndefined()
+    expect(await refusalOf(bytes("RIFF", [0, 0, 0, 0], "WAVEfmt "), none)).toBeUndefined()
+    expect(await refusalOf(bytes("MZ Motors price list\n"), none)).toBeUndefined()
+    expect(await refusalOf(Buffer.from("\uFEFFسلام", "utf16le"), none)).toBeUndefined()
+    expect(await refusalOf(Buffer.from("plain UTF-16 without BOM", "utf16le"), none)).toBeUndefined()
+    expect(await refusalOf(bytes("data", [0, 1, 2, 0, 0, 7, 0xff, 0]), none)).toBe("binary data of no supported kind")
   })
 })
 

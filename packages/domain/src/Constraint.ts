@@ -14,7 +14,10 @@ const message = (key: MessageKey, params?: Readonly<Record<string, string | numb
 
 export const String = Schema.String.annotations(message("constraint.type.string"))
 /** Finite numbers only: NaN and Infinity would travel as JSON `null`. */
-export const Number = Schema.Finite.annotations(message("constraint.type.number"))
+// The message is on the number type too, so a string where a number belongs says "must be a number".
+export const Number = Schema.Number.annotations(message("constraint.type.number")).pipe(
+  Schema.finite(message("constraint.type.number"))
+)
 export const Boolean = Schema.Boolean.annotations(message("constraint.type.boolean"))
 export const Int = Number.pipe(Schema.int(message("constraint.type.integer")))
 

@@ -106,7 +106,9 @@ const PublishResult = Schema.Struct({
 
 const publish = Command.make("publish", {
   ...adminOptions,
-  folder: Args.directory({ name: "folder", exists: "yes" }),
+  folder: Args.directory({ name: "folder", exists: "yes" }).pipe(
+    Args.withDescription("A folder of Markdown files with front matter; each file is one article")
+  ),
   type: contentType,
   language: Options.text("language").pipe(Options.withDescription("Language of files without one in front matter"), Options.optional)
 }, ({ folder, language, type, ...options }) =>
@@ -195,8 +197,10 @@ const list = Command.make("list", {
   })).pipe(Command.withDescription("List articles, drafts included, most recently updated first"))
 
 const target = {
-  type: Args.choice(Content.contentTypes.map((type) => [type, type] as const), { name: "type" }),
-  slug: Args.text({ name: "slug" })
+  type: Args.choice(Content.contentTypes.map((type) => [type, type] as const), { name: "type" }).pipe(
+    Args.withDescription("The kind of content")
+  ),
+  slug: Args.text({ name: "slug" }).pipe(Args.withDescription("The content's slug, as in its URL"))
 }
 
 const unpublish = Command.make("unpublish", { ...adminOptions, ...target }, ({ slug, type, ...options }) =>

@@ -67,6 +67,12 @@ const partIndices = (fields: ReadonlyArray<{ readonly property: string }>) =>
     return match?.[1] === undefined ? [] : [Number(match[1])]
   }))
 
+/** Refusals of a request's content (not of the caller or the assistant): they concern only its files. */
+const refusedRequest = new Set(["ValidationFailed", "FileTooLarge", "TooManyFiles", "PayloadTooLarge"])
+
+const fieldText = (field: { readonly property: string; readonly constraints: ReadonlyArray<string> }) =>
+  `${field.property}: ${field.constraints.join(", ")}`
+
 /**
  * Uploads one batch. A 415 refuses the whole request: the parts it names are
  * refused and the rest sent again; if it names none, each file goes alone.
@@ -89,12 +95,24 @@ const sendBatch = (
       }))
     const sent = yield* Effect.either(uploadBatch(client, code, parts, folderId))
     if (Either.isRight(sent)) {
+      // Each job names its path (folder name, `/`, file name): match by it, so a part the server
+      // answered no job for is reported as such, not given its neighbour's job.
+      const unmatched = [...sent.right.list]
       return batch.map((candidate, index): Outcome => {
-        const job = sent.right.list[index] ?? null
-        return { file: candidate.file, status: job === null ? "failed" : job.status, job, reason: null }
+        const name = parts[index]?.name ?? candidate.file
+        const at = unmatched.findIndex((job) => job.path === name || job.path.endsWith(`/${name}`))
+        const job = at < 0 ? null : unmatched.splice(at, 1)[0] ?? null
+        return job === null
+          ? { file: candidate.file, status: "failed", job: null, reason: `the server answered no job for ${name}` }
+          : { file: candidate.file, status: job.status, job, reason: null }
       })
     }
     const error = sent.left
+    // The request's content refused as a whole: every file of it is refused with the reason, and the others go on.
+    if (refusedRequest.has(error._tag)) {
+      const reason = [error.message, ...("fields" in error ? error.fields.map(fieldText) : [])].filter(Boolean).join("; ")
+      return batch.map((candidate): Outcome => ({ file: candidate.file, status: "refused", job: null, reason }))
+    }
     if (error._tag !== "UnsupportedFileType") return yield* Effect.fail(error)
     if (batch.length === 1) {
       return batch.map((candidate): Outcome => ({ file: candidate.file, status: "refused", job: null, reason: error.message ?? "unsupported file type" }))
@@ -126,7 +144,10 @@ const outcomeColumns: ReadonlyArray<Column<typeof Outcome.Encoded>> = [
 
 const upload = Command.make("upload", {
   ...options,
-  paths: Args.text({ name: "file or folder" }).pipe(Args.atLeast(1)),
+  paths: Args.text({ name: "file or folder" }).pipe(
+    Args.withDescription("Files, or folders whose supported files are uploaded with their relative paths"),
+    Args.atLeast(1)
+  ),
   folder: folderOption,
   wait: Options.boolean("wait").pipe(Options.withDescription("Follow every ingest job until it is ready or failed")),
   timeout: Options.integer("timeout").pipe(
@@ -226,7 +247,10 @@ const list = Command.make("list", { ...options, folder: folderOption }, ({ assis
 
 const remove = Command.make("delete", {
   ...options,
-  fileIds: Args.text({ name: "fileId" }).pipe(Args.atLeast(1))
+  fileIds: Args.text({ name: "fileId" }).pipe(
+    Args.withDescription("Ids of documents to remove (see `dastyar docs list`)"),
+    Args.atLeast(1)
+  )
 }, ({ assistant, fileIds, ...common }) =>
   Effect.gen(function*() {
     const { client, json } = yield* publicSession(common)
@@ -240,7 +264,10 @@ const remove = Command.make("delete", {
 
 const job = Command.make("job", {
   ...options,
-  jobId: Args.text({ name: "jobId" }).pipe(Args.withSchema(Documents.JobId))
+  jobId: Args.text({ name: "jobId" }).pipe(
+    Args.withDescription("The ingest job's id, as printed by `dastyar docs upload`"),
+    Args.withSchema(Documents.JobId)
+  )
 }, ({ assistant, jobId, ...common }) =>
   Effect.gen(function*() {
     const { client, json } = yield* publicSession(common)

@@ -9,11 +9,25 @@ import { publicSession } from "../Session"
 
 const ModelList = Envelope.ListOf(Models.Model)
 
+/** Why a model cannot be used, in words: `available` is the server's side, `allowed` the account's plan. */
+export const whyNot = (model: typeof Models.Model.Encoded): string =>
+  [
+    ...(model.available
+      ? []
+      : [`the server cannot run it (built-in ${model.company.title} models need ${
+        model.company.slug.toUpperCase().replace(/[^A-Z0-9]+/g, "_")
+      }_API_KEY set on the server)`]),
+    ...(model.allowed ? [] : ["the account's plan does not include it"])
+  ].join("; ")
+
 const columns: ReadonlyArray<Column<typeof Models.Model.Encoded>> = [
   { header: "key", value: (model) => model.key },
   { header: "name", value: (model) => model.name },
   { header: "company", value: (model) => model.company.title },
-  { header: "usable", value: (model) => model.usable ? "yes" : "no" }
+  { header: "available", value: (model) => model.available ? "yes" : "no" },
+  { header: "allowed", value: (model) => model.allowed ? "yes" : "no" },
+  { header: "usable", value: (model) => model.usable ? "yes" : "no" },
+  { header: "why not", value: (model) => whyNot(model) }
 ]
 
 const list = Command.make("list", publicOptions, (options) =>
@@ -24,7 +38,7 @@ const list = Command.make("list", publicOptions, (options) =>
       json,
       human: ({ list }) => list.length === 0 ? "No models." : table(list, columns)
     })
-  })).pipe(Command.withDescription("List the models, grouped by company, with whether the account may use them"))
+  })).pipe(Command.withDescription("List the models, grouped by company: whether the server can run each (available), the plan includes it (allowed), and why not"))
 
 export const modelsCommand = Command.make("models").pipe(
   Command.withDescription("Models an assistant can run on"),

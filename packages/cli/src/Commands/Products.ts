@@ -43,7 +43,7 @@ const hitColumns: ReadonlyArray<Column<typeof Products.ProductSearchHit.Encoded>
 
 const get = Command.make("get", {
   ...options,
-  externalId: Args.text({ name: "externalId" })
+  externalId: Args.text({ name: "externalId" }).pipe(Args.withDescription("The product's externalId (your own id, e.g. sku-1042)"))
 }, ({ assistant, externalId, ...common }) =>
   Effect.gen(function*() {
     const { client, json } = yield* publicSession(common)
@@ -96,7 +96,10 @@ const list = Command.make("list", {
 
 const remove = Command.make("delete", {
   ...options,
-  externalIds: Args.text({ name: "externalId" }).pipe(Args.atLeast(1))
+  externalIds: Args.text({ name: "externalId" }).pipe(
+    Args.withDescription("externalIds to delete (any number; sent 1,000 a request)"),
+    Args.atLeast(1)
+  )
 }, ({ assistant, externalIds, ...common }) =>
   Effect.gen(function*() {
     const { client, json } = yield* publicSession(common)
@@ -110,7 +113,7 @@ const remove = Command.make("delete", {
 
 const search = Command.make("search", {
   ...options,
-  query: Args.text({ name: "query" }),
+  query: Args.text({ name: "query" }).pipe(Args.withDescription("What the shopper is looking for, in any language")),
   category: optionalText("category", "Only this category (ignoring case and letter forms)"),
   subcategory: optionalText("subcategory", "Only this subcategory"),
   attribute: Options.keyValueMap("attribute").pipe(
@@ -148,7 +151,7 @@ const search = Command.make("search", {
 
 const feedOptions = {
   ...options,
-  file: Args.file({ name: "file", exists: "yes" }),
+  file: Args.file({ name: "file", exists: "yes" }).pipe(Args.withDescription("The feed file (.json, .jsonl/.ndjson or .csv)")),
   format: Options.choice("format", feedFormats).pipe(
     Options.withDescription("Feed format (default: from the extension .json, .jsonl/.ndjson, .csv)"),
     Options.optional

@@ -1,72 +1,43 @@
 /**
  * Kinds the server is certain to refuse (415 for the whole request), told by
- * their first bytes: executables, archives (a zip is fine only when it is a
- * Word document), video, databases, and binary data that is no known kind.
- * The server has the last word; this only keeps a refused file from failing
- * the other files sent in the same request.
+ * their first bytes. `file-type` recognises the kind; this module keeps only
+ * what it cannot decide: which kinds the server reads, whether a zip is a
+ * Word document (its directory is at the end of the file), and whether
+ * unrecognised bytes are text (UTF-8 or UTF-16, with or without BOM) or binary
+ * data. The server has the last word; this only keeps a refused file from
+ * failing the other files sent in the same request.
  */
+import { fileTypeFromBuffer } from "file-type"
 
-const startsWith = (bytes: Uint8Array, signature: ReadonlyArray<number>, offset = 0) =>
-  signature.every((byte, index) => bytes[offset + index] === byte)
+/** Extensions (as file-type names them) of the kinds the server reads. */
+const readable = new Set([
+  "pdf",
+  "docx",
+  // Legacy Word (.doc) is an OLE compound file; the server tells it from other OLE files.
+  "cfb",
+  "png",
+  "jpg",
+  "gif",
+  "tif",
+  "bmp",
+  "webp",
+  "mp3",
+  "wav",
+  "ogg",
+  "oga",
+  "opus",
+  "flac",
+  "m4a",
+  "aac",
+  // WebM audio is read; the server refuses a WebM with a video track itself.
+  "webm"
+])
 
-const ascii = (text: string) => Array.from(text, (char) => char.charCodeAt(0))
+const executables = new Set(["elf", "exe", "macho", "wasm", "class", "dll"])
+const archives = new Set(["gz", "bz2", "xz", "7z", "rar", "zst", "tar", "lz", "lzh", "cab", "ar", "rpm", "deb", "dmg"])
 
-const textAt = (bytes: Uint8Array, offset: number, length: number) =>
-  String.fromCharCode(...bytes.subarray(offset, offset + length))
-
-interface Signature {
-  readonly bytes: ReadonlyArray<number>
-  readonly offset?: number
-  readonly kind: string
-  /** Printable signatures a text file could start with too: only binary data (with zero bytes) matches. */
-  readonly printable?: true
-}
-
-const refused: ReadonlyArray<Signature> = [
-  { bytes: [0x7f, 0x45, 0x4c, 0x46], kind: "an executable (ELF)" },
-  { bytes: ascii("MZ"), kind: "a Windows executable", printable: true },
-  { bytes: [0xcf, 0xfa, 0xed, 0xfe], kind: "an executable (Mach-O)" },
-  { bytes: [0xce, 0xfa, 0xed, 0xfe], kind: "an executable (Mach-O)" },
-  { bytes: [0xca, 0xfe, 0xba, 0xbe], kind: "an executable (Mach-O or Java class)" },
-  { bytes: [0x00, 0x61, 0x73, 0x6d], kind: "a WebAssembly module" },
-  { bytes: [0x1f, 0x8b], kind: "an archive (gzip)" },
-  { bytes: ascii("BZh"), kind: "an archive (bzip2)", printable: true },
-  { bytes: [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00], kind: "an archive (xz)" },
-  { bytes: [0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c], kind: "an archive (7z)" },
-  { bytes: ascii("Rar!"), kind: "an archive (rar)", printable: true },
-  { bytes: [0x28, 0xb5, 0x2f, 0xfd], kind: "an archive (zstd)" },
-  { bytes: ascii("ustar"), offset: 257, kind: "an archive (tar)", printable: true },
-  { bytes: ascii("FLV"), kind: "a video (FLV)", printable: true },
-  { bytes: [0x00, 0x00, 0x01, 0xba], kind: "a video (MPEG)" },
-  { bytes: ascii("SQLite format 3"), kind: "a database (SQLite)", printable: true }
-]
-
-/** Kinds the server reads; binary data starting like one of these is left to it. */
-const accepted: ReadonlyArray<ReadonlyArray<number>> = [
-  ascii("%PDF"),
-  [0x89, 0x50, 0x4e, 0x47],
-  [0xff, 0xd8, 0xff],
-  ascii("GIF8"),
-  [0x49, 0x49, 0x2a, 0x00],
-  [0x4d, 0x4d, 0x00, 0x2a],
-  ascii("BM"),
-  ascii("RIFF"),
-  ascii("OggS"),
-  ascii("fLaC"),
-  ascii("ID3"),
-  [0xd0, 0xcf, 0x11, 0xe0],
-  [0x1a, 0x45, 0xdf, 0xa3],
-  [0xff, 0xf1],
-  [0xff, 0xf9],
-  [0xff, 0xfb],
-  [0xff, 0xf3],
-  [0xff, 0xf2]
-]
-
-/** MPEG-4 brands of audio files (the rest of the family is video). */
-const audioBrands = new Set(["M4A ", "M4B ", "M4P ", "F4A ", "F4B "])
-
-const isUtf16Bom = (bytes: Uint8Array) => startsWith(bytes, [0xff, 0xfe]) || startsWith(bytes, [0xfe, 0xff])
+const isUtf16Bom = (bytes: Uint8Array) =>
+  (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)
 
 /** Text in UTF-16 without a BOM has its zero bytes all on even or all on odd offsets. */
 const zerosLookLikeUtf16 = (bytes: Uint8Array) => {
@@ -78,26 +49,47 @@ const zerosLookLikeUtf16 = (bytes: Uint8Array) => {
 }
 
 /**
+ * Text that happens to start like a signature (`MZ Motors…`, `Rar!…`) is text:
+ * no zero bytes and valid UTF-8 (a character cut at the end of `head` is fine).
+ */
+const isUtf8Text = (bytes: Uint8Array) => {
+  if (bytes.includes(0)) return false
+  try {
+    new TextDecoder("utf-8", { fatal: true }).decode(bytes, { stream: true })
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** UTF-8 text, or UTF-16 text (a BOM, or zero bytes on one parity only, as ASCII letters in UTF-16 have). */
+const looksLikeText = (bytes: Uint8Array) => isUtf8Text(bytes) || isUtf16Bom(bytes) || zerosLookLikeUtf16(bytes)
+
+/** The refusal reason for a kind file-type recognised, or undefined when the server reads it. */
+const refusalOfKind = (ext: string, mime: string, tail: Uint8Array): string | undefined => {
+  if (readable.has(ext)) return undefined
+  if (ext === "zip") {
+    return new TextDecoder("latin1").decode(tail).includes("word/document.xml")
+      ? undefined
+      : "a zip archive that is not a Word document"
+  }
+  if (executables.has(ext)) return `an executable (${ext.toUpperCase()})`
+  if (archives.has(ext)) return `an archive (${ext})`
+  if (mime.startsWith("video/")) return `a video (${ext.toUpperCase()})`
+  if (ext === "sqlite") return "a database (SQLite)"
+  return `a ${ext.toUpperCase()} file (${mime}), a kind the server does not read`
+}
+
+/**
  * Why the server would refuse a file, from its first bytes (`head`, 4 KB is
  * plenty) and, for zips, its last bytes (`tail`, where the zip directory is).
  * Undefined when it may be accepted.
  */
-export const refusalOf = (head: Uint8Array, tail: Uint8Array): string | undefined => {
-  const binary = head.includes(0)
-  const match = refused.find((signature) =>
-    startsWith(head, signature.bytes, signature.offset) && (signature.printable !== true || binary)
-  )
-  if (match !== undefined) return match.kind
-  if (startsWith(head, [0x50, 0x4b, 0x03, 0x04]) || startsWith(head, [0x50, 0x4b, 0x05, 0x06])) {
-    const names = new TextDecoder("latin1").decode(tail)
-    return names.includes("word/document.xml") ? undefined : "a zip archive that is not a Word document"
+export const refusalOf = async (head: Uint8Array, tail: Uint8Array): Promise<string | undefined> => {
+  const kind = await fileTypeFromBuffer(head)
+  if (kind !== undefined) {
+    const refusal = refusalOfKind(kind.ext, kind.mime, tail)
+    return refusal !== undefined && looksLikeText(head) ? undefined : refusal
   }
-  if (textAt(head, 4, 4) === "ftyp") {
-    return audioBrands.has(textAt(head, 8, 4)) ? undefined : "a video (MP4/QuickTime)"
-  }
-  if (startsWith(head, ascii("RIFF")) && textAt(head, 8, 4) === "AVI ") return "a video (AVI)"
-  if (startsWith(head, [0x1a, 0x45, 0xdf, 0xa3]) && !textAt(head, 0, 64).includes("webm")) return "a video (Matroska)"
-  if (accepted.some((signature) => startsWith(head, signature))) return undefined
-  if (binary && !isUtf16Bom(head) && !zerosLookLikeUtf16(head)) return "binary data of no supported kind"
-  return undefined
+  return looksLikeText(head) ? undefined : "binary data of no supported kind"
 }

@@ -44,7 +44,7 @@ const sniff = async (file: string, size: number): Promise<string | undefined> =>
     const head = await readRange(handle, 0, Math.min(headBytes, size))
     const tailStart = Math.max(0, size - tailBytes)
     const tail = await readRange(handle, tailStart, size - tailStart)
-    return refusalOf(head, tail)
+    return await refusalOf(head, tail)
   } finally {
     await handle.close()
   }

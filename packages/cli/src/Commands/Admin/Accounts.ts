@@ -23,7 +23,10 @@ const create = Command.make("create", {
 
 const remove = Command.make("delete", {
   ...adminOptions,
-  accountId: Args.text({ name: "accountId" }).pipe(Args.withSchema(Auth.AccountId))
+  accountId: Args.text({ name: "accountId" }).pipe(
+    Args.withDescription("The account to delete"),
+    Args.withSchema(Auth.AccountId)
+  )
 }, ({ accountId, ...options }) =>
   Effect.gen(function*() {
     const { client, json } = yield* adminSession(options)

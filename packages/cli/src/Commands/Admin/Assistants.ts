@@ -36,12 +36,18 @@ const settings = (values: SettingsValues) => ({
   ...given("reasoning", values.reasoning)
 })
 
-const assistantId = Args.text({ name: "assistantId" }).pipe(Args.withSchema(Assistants.AssistantId))
+const assistantId = Args.text({ name: "assistantId" }).pipe(
+  Args.withDescription("The assistant's id (ast_…)"),
+  Args.withSchema(Assistants.AssistantId)
+)
 
 const create = Command.make("create", {
   ...adminOptions,
   ...settingsOptions,
-  accountId: Args.text({ name: "accountId" }).pipe(Args.withSchema(Auth.AccountId)),
+  accountId: Args.text({ name: "accountId" }).pipe(
+    Args.withDescription("The account that owns the assistant"),
+    Args.withSchema(Auth.AccountId)
+  ),
   name: Options.text("name").pipe(Options.withDescription("Assistant name"))
 }, ({ accountId, name, model, instruction, personality, language, reasoning, ...options }) =>
   Effect.gen(function*() {

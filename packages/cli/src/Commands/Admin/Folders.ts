@@ -9,7 +9,10 @@ import { adminSession } from "../../Session"
 
 const create = Command.make("create", {
   ...adminOptions,
-  accountId: Args.text({ name: "accountId" }).pipe(Args.withSchema(Auth.AccountId)),
+  accountId: Args.text({ name: "accountId" }).pipe(
+    Args.withDescription("The account that owns the folder"),
+    Args.withSchema(Auth.AccountId)
+  ),
   name: Options.text("name").pipe(Options.withDescription("Folder name (no / or \\)"))
 }, ({ accountId, name, ...options }) =>
   Effect.gen(function*() {

@@ -15,7 +15,10 @@ const announce = ({ key, ...details }: typeof Admin.CreatedApiKey.Encoded) =>
 
 const create = Command.make("create", {
   ...adminOptions,
-  accountId: Args.text({ name: "accountId" }).pipe(Args.withSchema(Auth.AccountId)),
+  accountId: Args.text({ name: "accountId" }).pipe(
+    Args.withDescription("The account that gets the key"),
+    Args.withSchema(Auth.AccountId)
+  ),
   name: Options.text("name").pipe(Options.withDescription("A label for the key"), Options.optional)
 }, ({ accountId, name, ...options }) =>
   Effect.gen(function*() {
@@ -27,7 +30,10 @@ const create = Command.make("create", {
 
 const revoke = Command.make("revoke", {
   ...adminOptions,
-  keyId: Args.text({ name: "keyId" }).pipe(Args.withSchema(Auth.ApiKeyId))
+  keyId: Args.text({ name: "keyId" }).pipe(
+    Args.withDescription("The key's id (not the key itself)"),
+    Args.withSchema(Auth.ApiKeyId)
+  )
 }, ({ keyId, ...options }) =>
   Effect.gen(function*() {
     const { client, json } = yield* adminSession(options)
