@@ -115,4 +115,4 @@ export const layer = Layer.effect(
 
     return { search } satisfies ProductSearchShape
   })
-)
+).pipe(Layer.provide(ProductsRepo.Default))
