@@ -3,7 +3,7 @@
  * `DASTYAR_CONFIG`, validated at start (a bad file stops the start with the
  * bad field named). Also answers which models a plan may use and which can run now.
  */
-import type { Models } from "@dastyar/domain"
+import { Models } from "@dastyar/domain"
 import * as Arr from "effect/Array"
 import * as Config from "effect/Config"
 import * as Data from "effect/Data"
@@ -13,8 +13,6 @@ import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import * as fs from "node:fs"
 import { AppConfig } from "../Config"
-
-const Reasoning = Schema.Literal("none", "low", "medium", "high")
 
 /** Where a model runs. Upstream names, URLs and prices never leave the server. */
 const ProviderBinding = Schema.Union(
@@ -44,7 +42,7 @@ const ModelEntry = Schema.Struct({
   name: Schema.NonEmptyTrimmedString,
   company: Schema.NonEmptyTrimmedString,
   description: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }),
-  supportedReasoning: Schema.optionalWith(Schema.NullOr(Schema.NonEmptyArray(Reasoning)), { default: () => null }),
+  supportedReasoning: Schema.optionalWith(Schema.NullOr(Schema.NonEmptyArray(Models.Reasoning)), { default: () => null }),
   provider: Schema.optional(ProviderBinding),
   comingSoon: Schema.optionalWith(Schema.Boolean, { default: () => false })
 })
