@@ -42,7 +42,9 @@ const ModelEntry = Schema.Struct({
   name: Schema.NonEmptyTrimmedString,
   company: Schema.NonEmptyTrimmedString,
   description: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }),
-  supportedReasoning: Schema.optionalWith(Schema.NullOr(Schema.NonEmptyArray(Models.Reasoning)), { default: () => null }),
+  supportedReasoning: Schema.optionalWith(Schema.NullOr(Schema.NonEmptyArray(Models.Reasoning)), {
+    default: () => null
+  }),
   provider: Schema.optional(ProviderBinding),
   comingSoon: Schema.optionalWith(Schema.Boolean, { default: () => false })
 })
@@ -204,7 +206,8 @@ export class ModelCatalog extends Effect.Service<ModelCatalog>()("ModelCatalog",
     const planOf = (key: string): Option.Option<PlanEntry> => Option.fromNullable(file.plans.find((p) => p.key === key))
     const isAllowed = (plan: PlanEntry, modelKey: string) => plan.models === "*" || plan.models.includes(modelKey)
     const isAvailable = (modelKey: string) => availability.get(modelKey) ?? false
-    const findModel = (key: string): Option.Option<ModelEntry> => Option.fromNullable(file.models.find((m) => m.key === key))
+    const findModel = (key: string): Option.Option<ModelEntry> =>
+      Option.fromNullable(file.models.find((m) => m.key === key))
 
     /** The public view of every model for an account on `planKey`. */
     const listFor = (planKey: string): ReadonlyArray<Models.Model> => {
@@ -238,7 +241,8 @@ export class ModelCatalog extends Effect.Service<ModelCatalog>()("ModelCatalog",
       /** A model an account on this plan may select for an assistant. */
       isUsable: (planKey: string, modelKey: string) =>
         isAvailable(modelKey) && Option.exists(planOf(planKey), (plan) => isAllowed(plan, modelKey)),
-      productLimit: (planKey: string) => Option.match(planOf(planKey), { onNone: () => 0, onSome: (p) => p.productLimit }),
+      productLimit: (planKey: string) =>
+        Option.match(planOf(planKey), { onNone: () => 0, onSome: (p) => p.productLimit }),
       /** The plan's monthly chat token allowance; null when it has none. */
       monthlyTokens: (planKey: string) =>
         Option.match(planOf(planKey), { onNone: () => null, onSome: (p) => p.monthlyTokens })
