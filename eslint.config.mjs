@@ -29,5 +29,14 @@ export default tseslint.config(
         ignoreRegExpLiterals: true
       }]
     }
+  },
+  {
+    // The type checker already reports unknown names in TypeScript (and knows the DOM and Node globals).
+    files: ["**/*.ts", "**/*.tsx"],
+    rules: { "no-undef": "off" }
+  },
+  {
+    files: ["**/*.mjs"],
+    languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly", Buffer: "readonly" } }
   }
 )

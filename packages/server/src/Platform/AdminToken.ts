@@ -24,7 +24,10 @@ export class AdminToken extends Effect.Service<AdminToken>()("AdminToken", {
     const token = `dat_${randomBytes(32).toString("base64url")}`
     yield* fs.makeDirectory(config.dataDir, { recursive: true })
     yield* fs.writeFileString(file, token + "\n", { mode: 0o600 })
-    yield* Console.log(`\nOperator token (DASTYAR_ADMIN_TOKEN), shown once, kept in ${file}:\n  ${token}\n`)
+    yield* Console.log(
+      `\nOperator token (DASTYAR_ADMIN_TOKEN), shown once, kept in ${file}:\n  ${token}\n` +
+        `Console: http://localhost:${config.port}/console (sign in with this token)\n`
+    )
     return { token: Redacted.make(token) } as const
   }),
   dependencies: [AppConfig.Default, NodeFileSystem.layer]
