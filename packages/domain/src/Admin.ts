@@ -13,6 +13,7 @@ import * as Content from "./Content"
 import { errorFields, failure, ListOf, success } from "./Envelope"
 import { AssistantNotFoundResponse } from "./Errors"
 import { token } from "./i18n"
+import { reasoningLevels } from "./Models"
 
 export const Account = Schema.Struct({
   id: AccountId,
@@ -56,7 +57,7 @@ export const CreatedApiKey = Schema.Struct({
   }]
 })
 
-const reasoningInput = Constraint.oneOf("none", "low", "medium", "high")
+const reasoningInput = Constraint.oneOf(...reasoningLevels)
 
 /** Assistant settings an operator may set; all but `name` optional (and nullable where the field is). */
 const settingsFields = {

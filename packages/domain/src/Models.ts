@@ -3,7 +3,9 @@ import * as Schema from "effect/Schema"
 import { ApiKeyAuth } from "./Auth"
 import { ListOf, success } from "./Envelope"
 
-export const Reasoning = Schema.Literal("none", "low", "medium", "high")
+/** Reasoning levels, lowest first (the order chat relies on to fit a level a model lacks). */
+export const reasoningLevels = ["none", "low", "medium", "high"] as const
+export const Reasoning = Schema.Literal(...reasoningLevels)
 export type Reasoning = typeof Reasoning.Type
 
 export const ModelKey = Schema.String.annotations({ description: "A model `key` from the models list" })

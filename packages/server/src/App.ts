@@ -2,6 +2,12 @@
  * The layer graph of the whole service, shared by `main.ts` and the tests:
  * configuration → database (migrated) → durable queue → services → HTTP app
  * and background workers. Only the `HttpServer` is left open.
+ *
+ * One way of wiring: each service brings the services it needs (`dependencies:`
+ * of an `Effect.Service`, or `Layer.provide` on a plain layer); this file
+ * provides only what all share (configuration, database, queue, embedder,
+ * transcriber, logging, telemetry) and merges the roots the HTTP app and the
+ * workers use.
  */
 import * as Layer from "effect/Layer"
 import { AccountsRepo } from "./Accounts/AccountsRepo"
@@ -36,12 +42,13 @@ import { Catalog } from "./Products/Catalog"
 import * as HybridSearch from "./Products/HybridSearch"
 import { ProductIndexer } from "./Products/ProductIndexer"
 import * as ProductIndexing from "./Products/ProductIndexer"
-import { ProductsRepo } from "./Products/ProductsRepo"
 
 const DatabaseLive = Migrator.layer.pipe(Layer.provideMerge(Database.layer))
 
-/** What every service may use: the database, the durable queue and the embedder. */
-const InfrastructureLive = Layer.mergeAll(Queue.layer, Embedders.layer).pipe(Layer.provideMerge(DatabaseLive))
+/** What every service may use: the database, the durable queue, the embedder and the transcriber. */
+const InfrastructureLive = Layer.mergeAll(Queue.layer, Embedders.layer, Transcribers.layer).pipe(
+  Layer.provideMerge(DatabaseLive)
+)
 
 const ServicesLive = Layer.mergeAll(
   Assistants.Default,
@@ -52,13 +59,12 @@ const ServicesLive = Layer.mergeAll(
   AdminToken.Default,
   Documents.Default,
   DocumentsRepo.Default,
-  Ingest.Default.pipe(Layer.provide(Transcribers.layer)),
+  Ingest.Default,
   HybridChunkSearch.layer,
-  Transcribers.layer,
   Articles.Default,
   Catalog.Default,
   ProductIndexer.Default,
-  HybridSearch.layer.pipe(Layer.provide(ProductsRepo.Default))
+  HybridSearch.layer
 ).pipe(
   Layer.provideMerge(InfrastructureLive)
 )
@@ -70,7 +76,15 @@ const ChatLive = ChatTurnsLive.layer.pipe(Layer.provideMerge(ServicesLive))
 const ChannelsLive = Layer.mergeAll(Connections.Default, Inbox.Default).pipe(Layer.provideMerge(ChatLive))
 
 /** The running service; its services (SQL client included) stay visible to tests. */
-export const AppLive = Layer.mergeAll(HttpApi.layer, LifecycleWorker.layer, IngestWorker.layer, ChunkReembedder.layer, ProductIndexing.layer, ChannelWorker.layer, DemoSeed.layer).pipe(
+export const AppLive = Layer.mergeAll(
+  HttpApi.layer,
+  LifecycleWorker.layer,
+  IngestWorker.layer,
+  ChunkReembedder.layer,
+  ProductIndexing.layer,
+  ChannelWorker.layer,
+  DemoSeed.layer
+).pipe(
   Layer.provideMerge(ChannelsLive),
   Layer.provide(Logging.layer),
   Layer.provide(Telemetry.layer),

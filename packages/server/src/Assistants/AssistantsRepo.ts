@@ -3,27 +3,18 @@ import { Assistants, Models } from "@dastyar/domain"
 import { SqlClient, SqlSchema } from "@effect/sql"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
+import * as Struct from "effect/Struct"
 
+/**
+ * The API's assistant as stored: its columns are the domain's fields, plus the
+ * owner and the lifecycle's reason; the plan's limits are computed, not stored;
+ * a stored model key may name a model the catalog has since dropped.
+ */
 export const AssistantRow = Schema.Struct({
-  id: Assistants.AssistantId,
+  ...Struct.omit(Assistants.Assistant.fields, "planLimits", "createdAt", "model"),
   accountId: Schema.String,
-  name: Schema.String,
-  instruction: Schema.NullOr(Schema.String),
   model: Schema.String,
-  reasoning: Models.Reasoning,
-  status: Assistants.AssistantStatus,
   statusReason: Schema.NullOr(Schema.String),
-  description: Schema.NullOr(Schema.String),
-  personality: Schema.NullOr(Assistants.Personality),
-  language: Schema.NullOr(Schema.String),
-  identitySettings: Assistants.IdentitySettings,
-  ragK: Schema.NullOr(Schema.Int),
-  maxOutputTokens: Schema.NullOr(Schema.Int),
-  imageDetail: Schema.NullOr(Assistants.ImageDetail),
-  operatorsCanViewCustomerFiles: Schema.Boolean,
-  avatarUrl: Schema.NullOr(Schema.String),
-  acceptVoice: Schema.Boolean,
-  productSearch: Schema.Boolean,
   createdAt: Schema.DateTimeUtcFromDate
 })
 export type AssistantRow = typeof AssistantRow.Type

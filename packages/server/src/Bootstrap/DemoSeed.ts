@@ -5,6 +5,7 @@
  * newcomer can call the API right away.
  */
 import { SqlClient } from "@effect/sql"
+import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schedule from "effect/Schedule"
@@ -35,7 +36,9 @@ const seed = Effect.gen(function*() {
     personality: "friendly"
   }).pipe(Effect.orDie)
   // Something to chat about: ingest and indexing finish in the background within seconds.
-  for (const document of demoDocuments) yield* documents.uploadText(account.id, assistant.id, document).pipe(Effect.orDie)
+  for (const document of demoDocuments) {
+    yield* documents.uploadText(account.id, assistant.id, document).pipe(Effect.orDie)
+  }
   yield* products.importAll({ accountId: account.id, assistantId: assistant.id }, demoProducts).pipe(Effect.orDie)
   // Wait for the lifecycle worker so the printed assistant can chat at once.
   yield* assistants.get(assistant.id).pipe(
@@ -43,18 +46,17 @@ const seed = Effect.gen(function*() {
     Effect.repeat({ until: (a) => a.status !== "provisioning", schedule: Schedule.spaced("100 millis"), times: 100 })
   )
   const base = `http://localhost:${config.port}`
-  yield* Effect.sync(() =>
-    console.log([
-      "",
-      "Demo account created (shown once):",
-      `  API key:      ${key.key}`,
-      `  Assistant id: ${assistant.id}`,
-      `  Try:          curl -H 'Authorization: Bearer ${key.key}' ${base}/v1/assistants`,
-      `  Chat:         DASTYAR_API_KEY=${key.key} pnpm cli chat ${assistant.id} -m 'Do you ship to Shiraz?'`,
-      `  Console:      ${base}/console (sign in with the API key or the operator token)`,
-      ""
-    ].join("\n"))
-  )
+  // To the terminal, not the log: the key is shown once to whoever started the server.
+  yield* Console.log([
+    "",
+    "Demo account created (shown once):",
+    `  API key:      ${key.key}`,
+    `  Assistant id: ${assistant.id}`,
+    `  Try:          curl -H 'Authorization: Bearer ${key.key}' ${base}/v1/assistants`,
+    `  Chat:         DASTYAR_API_KEY=${key.key} pnpm cli chat ${assistant.id} -m 'Do you ship to Shiraz?'`,
+    `  Console:      ${base}/console (sign in with the API key or the operator token)`,
+    ""
+  ].join("\n"))
 })
 
 export const layer = Layer.effectDiscard(

@@ -3,15 +3,13 @@ import { Channels } from "@dastyar/domain"
 import { SqlClient, SqlSchema } from "@effect/sql"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
+import * as Struct from "effect/Struct"
 
+/** The API's connection as stored: sealed secrets instead of the hook URL (built from the code), dates as dates. */
 export const ConnectionRow = Schema.Struct({
+  ...Struct.pick(Channels.Connection.fields, "driver", "status", "statusReason", "botUsername", "callbackUrl"),
   code: Schema.String,
   assistantId: Schema.String,
-  driver: Channels.Driver,
-  status: Channels.ConnectionStatus,
-  statusReason: Schema.NullOr(Schema.String),
-  botUsername: Schema.NullOr(Schema.String),
-  callbackUrl: Schema.NullOr(Schema.String),
   secrets: Schema.Uint8ArrayFromSelf,
   createdAt: Schema.DateTimeUtcFromDate,
   updatedAt: Schema.DateTimeUtcFromDate

@@ -4,7 +4,7 @@
  * key read from the environment variable the catalog names). Also fits an
  * assistant's reasoning level to what the model supports.
  */
-import type { Models } from "@dastyar/domain"
+import { Models } from "@dastyar/domain"
 import { HttpClient } from "@effect/platform"
 import * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
@@ -15,7 +15,7 @@ import type { ChatModelShape } from "./ChatModel"
 import * as OfflineModel from "./OfflineModel"
 import * as OpenAiCompatibleModel from "./OpenAiCompatibleModel"
 
-const levels: ReadonlyArray<Models.Reasoning> = ["none", "low", "medium", "high"]
+const levels: ReadonlyArray<Models.Reasoning> = Models.reasoningLevels
 
 /**
  * The level a model runs at: the requested one when supported; else the

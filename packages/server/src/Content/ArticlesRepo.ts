@@ -4,25 +4,18 @@ import { SqlClient, SqlSchema } from "@effect/sql"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 
-const summaryColumns = {
-  type: Content.ContentType,
-  slug: Schema.String,
-  title: Schema.String,
-  summary: Schema.NullOr(Schema.String),
-  category: Schema.NullOr(Schema.String),
-  language: Schema.String,
-  tags: Schema.Array(Schema.String),
-  coverImageUrl: Schema.NullOr(Schema.String),
+/** Columns beside the API's fields (status and creation time are the operator's), and timestamps as stored. */
+const storedColumns = {
   status: Content.ArticleStatus,
   publishedAt: Schema.NullOr(Schema.DateTimeUtcFromDate),
   createdAt: Schema.DateTimeUtcFromDate,
   updatedAt: Schema.DateTimeUtcFromDate
 }
 
-export const ArticleSummaryRow = Schema.Struct(summaryColumns)
+export const ArticleSummaryRow = Schema.Struct({ ...Content.ArticleSummary.fields, ...storedColumns })
 export type ArticleSummaryRow = typeof ArticleSummaryRow.Type
 
-export const ArticleRow = Schema.Struct({ ...summaryColumns, markdown: Schema.String, html: Schema.String })
+export const ArticleRow = Schema.Struct({ ...Content.Article.fields, ...storedColumns })
 export type ArticleRow = typeof ArticleRow.Type
 
 /** What a write stores; timestamps are the database's. */

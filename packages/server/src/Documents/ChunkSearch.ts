@@ -3,6 +3,7 @@
  * top-k chunks, for chat. The implementation lands with the knowledge base (issue 5).
  */
 import * as Context from "effect/Context"
+import * as Data from "effect/Data"
 import type * as Effect from "effect/Effect"
 
 export interface ChunkHit {
@@ -20,7 +21,10 @@ export interface ChunkSearchShape {
     readonly assistantId: string
     readonly query: string
     readonly limit: number
-  }) => Effect.Effect<ReadonlyArray<ChunkHit>>
+  }) => Effect.Effect<ReadonlyArray<ChunkHit>, ChunkSearchError>
 }
+
+/** The chunk store could not be read (chat answers without sources then, marked degraded). */
+export class ChunkSearchError extends Data.TaggedError("ChunkSearchError")<{ readonly cause: unknown }> {}
 
 export class ChunkSearch extends Context.Tag("ChunkSearch")<ChunkSearch, ChunkSearchShape>() {}

@@ -1,11 +1,12 @@
 /**
  * What an uploaded file really is, judged by its bytes only (never its name
- * or `Content-Type`): `file-type` for the magic numbers, plus the checks it
- * cannot make: a `.docx` is a zip that holds `word/document.xml`, a `.doc` is
- * an OLE compound file with a `WordDocument` stream, an MP4 or WebM counts as
- * audio only when it has no video track, and text is valid UTF-8 or UTF-16
- * without binary control bytes. Files are read in bounded pieces, never whole.
+ * or `Content-Type`): `file-type` for the magic numbers (a `.docx` among
+ * zips included), plus the checks it cannot make: a `.doc` is an OLE
+ * compound file with a `WordDocument` stream, an MP4 or WebM counts as audio
+ * only when it has no video track, and text is valid UTF-8 or UTF-16 without
+ * binary control bytes. Files are read in bounded pieces, never whole.
  */
+import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import { fileTypeFromFile } from "file-type"
 import chardet from "chardet"
@@ -52,34 +53,6 @@ const readAt = async (handle: fs.FileHandle, position: number, length: number) =
   return buffer.subarray(0, bytesRead)
 }
 
-/** Entry names of a zip's central directory (no zip64: uploads are at most 25 MB). */
-export const zipEntryNames = async (handle: fs.FileHandle): Promise<ReadonlyArray<string>> => {
-  const { size } = await handle.stat()
-  const tailLength = Math.min(size, 65_535 + 22)
-  const tail = await readAt(handle, size - tailLength, tailLength)
-  let eocd = -1
-  for (let i = tail.length - 22; i >= 0; i--) {
-    if (tail.readUInt32LE(i) === 0x06054b50) {
-      eocd = i
-      break
-    }
-  }
-  if (eocd < 0) return []
-  const directorySize = tail.readUInt32LE(eocd + 12)
-  const directoryOffset = tail.readUInt32LE(eocd + 16)
-  if (directoryOffset + directorySize > size) return []
-  const directory = await readAt(handle, directoryOffset, directorySize)
-  const names: Array<string> = []
-  for (let at = 0; at + 46 <= directory.length && directory.readUInt32LE(at) === 0x02014b50;) {
-    const nameLength = directory.readUInt16LE(at + 28)
-    const extraLength = directory.readUInt16LE(at + 30)
-    const commentLength = directory.readUInt16LE(at + 32)
-    names.push(directory.subarray(at + 46, at + 46 + nameLength).toString("utf8"))
-    at += 46 + nameLength + extraLength + commentLength
-  }
-  return names
-}
-
 const utf16Name = (name: string) => Buffer.from(`${name}\u0000`, "utf16le")
 const wordDocumentName = utf16Name("WordDocument")
 const encryptedPackageName = utf16Name("EncryptedPackage")
@@ -93,7 +66,8 @@ const oleStreams = async (handle: fs.FileHandle) => {
   const found = new Map<string, { readonly startSector: number; readonly size: number }>()
   await scanFile(handle, { overlap: 0 }, (piece, offset) => {
     for (let at = (128 - (offset % 128)) % 128; at + 128 <= piece.length; at += 128) {
-      for (const [name, bytes] of [["WordDocument", wordDocumentName], ["EncryptedPackage", encryptedPackageName]] as const) {
+      const names = [["WordDocument", wordDocumentName], ["EncryptedPackage", encryptedPackageName]] as const
+      for (const [name, bytes] of names) {
         if (
           piece.readUInt16LE(at + 0x40) === bytes.length && piece[at + 0x42] === 2 &&
           piece.subarray(at, at + bytes.length).equals(bytes)
@@ -229,12 +203,7 @@ const sniffOpen = async (path: string, handle: fs.FileHandle): Promise<Sniffed> 
   if (ext === "pdf") return supported("pdf", mime)
   if (imageTypes.has(ext)) return supported("image", mime)
   if (audioTypes.has(ext)) return supported("audio", mime)
-  if (ext === "zip" || ext === "docx") {
-    const names = await zipEntryNames(handle)
-    return names.includes("word/document.xml")
-      ? supported("docx", "application/vnd.openxmlformats-officedocument.wordprocessingml.document")
-      : unsupported(ext)
-  }
+  if (ext === "docx") return supported("docx", mime)
   if (ext === "cfb") {
     const streams = await oleStreams(handle)
     // An encrypted .docx is an OLE file holding the encrypted package; its job fails as `encrypted`.
@@ -257,17 +226,18 @@ const sniffOpen = async (path: string, handle: fs.FileHandle): Promise<Sniffed> 
   return unsupported(ext)
 }
 
+/** The file could not be read (gone, or not a regular file). */
+class UnreadableFile extends Data.TaggedError("UnreadableFile")<{ readonly cause: unknown }> {}
+
 /** The kind of the file at `path`; an unreadable file is unsupported. */
 export const sniffFile = (path: string): Effect.Effect<Sniffed> =>
-  Effect.promise(async () => {
-    const handle = await fs.open(path, "r")
-    try {
-      return await sniffOpen(path, handle)
-    } finally {
-      await handle.close()
-    }
-  }).pipe(
-    Effect.catchAllDefect(() => Effect.succeed(unsupported("unreadable file"))),
+  Effect.acquireUseRelease(
+    Effect.tryPromise({ try: () => fs.open(path, "r"), catch: (cause) => new UnreadableFile({ cause }) }),
+    (handle) =>
+      Effect.tryPromise({ try: () => sniffOpen(path, handle), catch: (cause) => new UnreadableFile({ cause }) }),
+    (handle) => Effect.ignore(Effect.tryPromise(() => handle.close()))
+  ).pipe(
+    Effect.catchTag("UnreadableFile", () => Effect.succeed(unsupported("unreadable file"))),
     Effect.withSpan("Documents.sniff")
   )
 

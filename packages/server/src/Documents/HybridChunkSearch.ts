@@ -22,7 +22,7 @@ import * as Option from "effect/Option"
 import { Embedder, vectorLiteral } from "../Search/Embedder"
 import { tsqueryTerm } from "../Search/KeywordQuery"
 import { wordsOf } from "../Search/TextNormalization"
-import { type ChunkHit, ChunkSearch } from "./ChunkSearch"
+import { type ChunkHit, ChunkSearch, ChunkSearchError } from "./ChunkSearch"
 
 const stopWords = new Set([
   // English
@@ -99,7 +99,7 @@ export const make = Effect.gen(function*() {
       FROM candidates k
       JOIN document_chunks c ON c.file_id = k.file_id AND c.chunk = k.chunk
       JOIN documents d ON d.id = c.file_id
-      WHERE ${ready}`.pipe(Effect.orDie)
+      WHERE ${ready}`.pipe(Effect.mapError((cause) => new ChunkSearchError({ cause })))
 
     return rows
       .map((row): ChunkHit => {

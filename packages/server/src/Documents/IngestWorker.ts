@@ -46,6 +46,9 @@ export const layer = Layer.scopedDiscard(
         )
       )
     )
-    yield* Worker.every("document-ingest-sweeper", sweep, { interval: "1 minute", failureMessage: "ingest sweeper failed" })
+    yield* Worker.every("document-ingest-sweeper", sweep, {
+      interval: "1 minute",
+      failureMessage: "ingest sweeper failed"
+    })
   })
 )

@@ -3,7 +3,7 @@
  * `DASTYAR_CONFIG`, validated at start (a bad file stops the start with the
  * bad field named). Also answers which models a plan may use and which can run now.
  */
-import type { Models } from "@dastyar/domain"
+import { Models } from "@dastyar/domain"
 import * as Arr from "effect/Array"
 import * as Config from "effect/Config"
 import * as Data from "effect/Data"
@@ -13,8 +13,6 @@ import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
 import * as fs from "node:fs"
 import { AppConfig } from "../Config"
-
-const Reasoning = Schema.Literal("none", "low", "medium", "high")
 
 /** Where a model runs. Upstream names, URLs and prices never leave the server. */
 const ProviderBinding = Schema.Union(
@@ -44,7 +42,9 @@ const ModelEntry = Schema.Struct({
   name: Schema.NonEmptyTrimmedString,
   company: Schema.NonEmptyTrimmedString,
   description: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }),
-  supportedReasoning: Schema.optionalWith(Schema.NullOr(Schema.NonEmptyArray(Reasoning)), { default: () => null }),
+  supportedReasoning: Schema.optionalWith(Schema.NullOr(Schema.NonEmptyArray(Models.Reasoning)), {
+    default: () => null
+  }),
   provider: Schema.optional(ProviderBinding),
   comingSoon: Schema.optionalWith(Schema.Boolean, { default: () => false })
 })
@@ -206,7 +206,8 @@ export class ModelCatalog extends Effect.Service<ModelCatalog>()("ModelCatalog",
     const planOf = (key: string): Option.Option<PlanEntry> => Option.fromNullable(file.plans.find((p) => p.key === key))
     const isAllowed = (plan: PlanEntry, modelKey: string) => plan.models === "*" || plan.models.includes(modelKey)
     const isAvailable = (modelKey: string) => availability.get(modelKey) ?? false
-    const findModel = (key: string): Option.Option<ModelEntry> => Option.fromNullable(file.models.find((m) => m.key === key))
+    const findModel = (key: string): Option.Option<ModelEntry> =>
+      Option.fromNullable(file.models.find((m) => m.key === key))
 
     /** The public view of every model for an account on `planKey`. */
     const listFor = (planKey: string): ReadonlyArray<Models.Model> => {
@@ -240,7 +241,8 @@ export class ModelCatalog extends Effect.Service<ModelCatalog>()("ModelCatalog",
       /** A model an account on this plan may select for an assistant. */
       isUsable: (planKey: string, modelKey: string) =>
         isAvailable(modelKey) && Option.exists(planOf(planKey), (plan) => isAllowed(plan, modelKey)),
-      productLimit: (planKey: string) => Option.match(planOf(planKey), { onNone: () => 0, onSome: (p) => p.productLimit }),
+      productLimit: (planKey: string) =>
+        Option.match(planOf(planKey), { onNone: () => 0, onSome: (p) => p.productLimit }),
       /** The plan's monthly chat token allowance; null when it has none. */
       monthlyTokens: (planKey: string) =>
         Option.match(planOf(planKey), { onNone: () => null, onSome: (p) => p.monthlyTokens })

@@ -8,12 +8,13 @@
  * database there is no safe place to invent one (instances would disagree, a
  * lost container would orphan every secret), so the key is absent.
  */
+import { FileSystem } from "@effect/platform"
+import { NodeFileSystem } from "@effect/platform-node"
 import * as ConfigError from "effect/ConfigError"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import { hkdfSync, randomBytes } from "node:crypto"
-import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { AppConfig } from "../Config"
 
@@ -31,21 +32,15 @@ export const parseKey = (text: string): Option.Option<Buffer> => {
 const invalid = (message: string) => ConfigError.InvalidData(["DASTYAR_SECRET_KEY"], message)
 
 const keyFile = (dataDir: string) =>
-  Effect.tryPromise({
-    try: async () => {
-      const file = path.resolve(dataDir, "secret-key")
-      const existing = await fs.readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
-        if (error.code === "ENOENT") return undefined
-        throw error
-      })
-      if (existing !== undefined) return { file, text: existing }
-      await fs.mkdir(dataDir, { recursive: true })
-      const text = randomBytes(32).toString("base64")
-      await fs.writeFile(file, text + "\n", { mode: 0o600 })
-      return { file, text }
-    },
-    catch: (cause) => invalid(`cannot read or create the key file in ${dataDir}: ${String(cause)}`)
-  })
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const file = path.resolve(dataDir, "secret-key")
+    if (yield* fs.exists(file)) return { file, text: yield* fs.readFileString(file) }
+    const text = randomBytes(32).toString("base64")
+    yield* fs.makeDirectory(dataDir, { recursive: true })
+    yield* fs.writeFileString(file, text + "\n", { mode: 0o600 })
+    return { file, text }
+  }).pipe(Effect.mapError((error) => invalid(`cannot read or create the key file in ${dataDir}: ${error.message}`)))
 
 export class SecretKey extends Effect.Service<SecretKey>()("SecretKey", {
   effect: Effect.gen(function*() {
@@ -73,5 +68,6 @@ export class SecretKey extends Effect.Service<SecretKey>()("SecretKey", {
       derive: (purpose: string): Option.Option<Buffer> =>
         Option.map(key, (bytes) => Buffer.from(hkdfSync("sha256", bytes, Buffer.alloc(0), purpose, 32)))
     } as const
-  })
+  }),
+  dependencies: [NodeFileSystem.layer]
 }) {}

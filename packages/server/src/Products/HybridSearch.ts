@@ -113,4 +113,4 @@ export const layer = Layer.effect(
 
     return { search } satisfies ProductSearchShape
   })
-)
+).pipe(Layer.provide(ProductsRepo.Default))

@@ -193,6 +193,18 @@ layer(TestApp(env), { excludeTestServices: true })("chat", (it) => {
       expect(provider.requests).toHaveLength(2)
     }))
 
+  it.effect("a knowledge base the store cannot read degrades the turn to no sources instead of failing it", () =>
+    Effect.gen(function*() {
+      const { assistantId, key } = yield* withKnowledge()
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`ALTER TABLE document_chunks RENAME TO document_chunks_away`
+      const reply = yield* chat(key, assistantId, { principal: "p", message: "Do you ship to Shiraz?" }).pipe(
+        Effect.ensuring(sql`ALTER TABLE document_chunks_away RENAME TO document_chunks`.pipe(Effect.orDie))
+      )
+      expect(reply.status).toBe(200)
+      expect(pick(reply.json, "data")).toMatchObject({ degraded: true, sources: [] })
+    }))
+
   it.effect("reasoning none on a model that always thinks runs at its lowest level, and says so", () =>
     Effect.gen(function*() {
       provider.reset()
