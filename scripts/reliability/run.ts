@@ -1,7 +1,7 @@
 /**
  * `pnpm test:reliability`: the long form of the reliability suite
  * (`packages/server/test/Reliability`): 100,000 fuzz requests and the tenant
- * isolation pass with more bodies per route. Each part prints one
+ * isolation pass with more bodies per route, 60 s of load. Each part prints one
  * `reliability <part>: requests=… failures=…` line; they are gathered and
  * printed again at the end. Arguments go to vitest (e.g. a single file).
  */
@@ -11,6 +11,7 @@ const env = {
   ...process.env,
   RELIABILITY_FUZZ_REQUESTS: process.env.RELIABILITY_FUZZ_REQUESTS ?? "100000",
   RELIABILITY_TENANT_BODIES: process.env.RELIABILITY_TENANT_BODIES ?? "20",
+  RELIABILITY_LOAD_SECONDS: process.env.RELIABILITY_LOAD_SECONDS ?? "60",
   RELIABILITY_SEED: process.env.RELIABILITY_SEED ?? String(Date.now() % 100_000)
 }
 
