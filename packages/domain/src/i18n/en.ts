@@ -12,6 +12,7 @@ export const en = {
   "request.unsupported_content_type": "Unsupported content type: send application/json (or multipart/form-data for file uploads)",
   "request.payload_too_large": "The request body is too large",
   "request.too_many_parts": "Too many files or fields in the upload",
+  "request.part.unreadable_disposition": "part {number}: its Content-Disposition header is missing or could not be read ({header})",
   "route.not_found": "No such route",
   "internal.error": "Internal server error",
   "service.not_ready": "The service is starting or cannot reach its database",

@@ -55,6 +55,8 @@ const DocumentRow = Schema.Struct({
 export interface NewChunk {
   readonly chunk: number
   readonly text: string
+  /** The chunk's headings, outermost first (see `Chunker`). */
+  readonly headingPath: string
   readonly searchText: string
   readonly modelId: string
   /** pgvector's text form (`vectorLiteral`). */
@@ -84,6 +86,26 @@ export class DocumentsRepo extends Effect.Service<DocumentsRepo>()("DocumentsRep
           WHERE id = ${jobId} AND status IN ('queued', 'processing')
           RETURNING *`
     })
+
+    /** A page of the assistant's jobs, newest first, and the number of all that match. */
+    const pageJobs = (
+      assistantId: string,
+      status: typeof JobRow.Type.status | undefined,
+      page: { readonly limit: number; readonly offset: number }
+    ) => {
+      const where = sql`assistant_id = ${assistantId} ${status === undefined ? sql`` : sql`AND status = ${status}`}`
+      return Effect.all({
+        list: sql`
+          SELECT * FROM document_jobs WHERE ${where}
+          ORDER BY created_at DESC, id DESC LIMIT ${page.limit} OFFSET ${page.offset}`.pipe(
+          Effect.flatMap(Schema.decodeUnknown(Schema.Array(JobRow)))
+        ),
+        count: sql`SELECT count(*)::text AS count FROM document_jobs WHERE ${where}`.pipe(
+          Effect.flatMap(Schema.decodeUnknown(Schema.Tuple(Schema.Struct({ count: Schema.NumberFromString })))),
+          Effect.map(([row]) => row.count)
+        )
+      }, { concurrency: 1 })
+    }
 
     const listDocuments = SqlSchema.findAll({
       Request: Schema.Struct({ assistantId: Schema.String, folderId: Schema.NullOr(Schema.String) }),
@@ -169,6 +191,7 @@ export class DocumentsRepo extends Effect.Service<DocumentsRepo>()("DocumentsRep
         }),
 
       findJob: (assistantId: string, jobId: string) => findJob({ assistantId, jobId }),
+      pageJobs,
       startAttempt,
       removeStaging,
 

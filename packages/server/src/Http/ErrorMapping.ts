@@ -22,6 +22,7 @@ import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 
 /** JSON bodies larger than this are refused before parsing (the Node server's own cap). */
 export const maxJsonBodyBytes = 10 * 1024 * 1024
@@ -36,8 +37,33 @@ type EdgeError =
   | Errors.UnsupportedContentType
   | Errors.InternalError
 
+/**
+ * The parser's report of a part whose Content-Disposition is missing or unreadable, or whose
+ * `filename*` cannot be decoded (see patches/multipasta): the part is refused, never dropped.
+ */
+const UnreadableDisposition = Schema.Struct({
+  _tag: Schema.Literal("InvalidDisposition"),
+  part: Schema.Number,
+  header: Schema.optional(Schema.String)
+})
+const unreadableDisposition = Schema.decodeUnknownOption(UnreadableDisposition)
+
+/** A 400 naming the part by its position (`parts.N`, 0-based) and quoting the header it sent. */
+const unreadablePart = ({ header, part }: typeof UnreadableDisposition.Type) =>
+  new Errors.ValidationFailed({
+    fields: [{
+      property: `parts.${part}`,
+      constraints: [I18n.token("request.part.unreadable_disposition", {
+        number: part + 1,
+        header: header === undefined ? "-" : header.length > 200 ? `${header.slice(0, 200)}…` : header
+      })]
+    }]
+  })
+
 const fromDefect = (defect: unknown): Option.Option<EdgeError> => {
   if (defect instanceof Multipart.MultipartError) {
+    const unreadable = unreadableDisposition(defect.cause)
+    if (Option.isSome(unreadable)) return Option.some(unreadablePart(unreadable.value))
     switch (defect.reason) {
       case "TooManyParts":
         return Option.some(new Errors.TooManyParts())
