@@ -182,6 +182,10 @@ const checkRequestShape = Effect.gen(function*() {
   if ((length > 0 || chunked) && !isAcceptedBody(mediaType, request.method, request.url)) {
     return yield* new Errors.UnsupportedContentType()
   }
+  // The multipart parser throws (a 500) on a missing boundary instead of failing; refuse it as unparsable here.
+  if (mediaType === "multipart/form-data" && !/;\s*boundary=[^;\s]/i.test(request.headers["content-type"] ?? "")) {
+    return yield* new Errors.MalformedJson()
+  }
   const maxBytes = bodyLimitOf(request.method, request.url)
   const json = mediaType === "application/json"
   if (json && length > maxBytes) return yield* new Errors.PayloadTooLarge()
@@ -230,22 +234,36 @@ const withBody = (request: HttpServerRequest.HttpServerRequest, body: string) =>
  */
 const unstorable = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
 
+/** A position in a JSON body: its key and its parent, so a deep body costs no path copies. */
+interface BodyPosition {
+  readonly key: string
+  readonly parent: BodyPosition | undefined
+}
+
+const propertyOf = (position: BodyPosition | undefined): string => {
+  const keys: Array<string> = []
+  for (let at = position; at !== undefined; at = at.parent) keys.unshift(at.key)
+  return keys.length === 0 ? "body" : keys.join(".")
+}
+
 /** Validation `fields` names of the strings (object keys included) in a JSON body that hold unstorable characters. */
 const unstorableInBody = (body: unknown): Array<string> => {
   const found: Array<string> = []
   // A loop, not recursion: a hostile body may nest thousands of levels deep.
-  const pending: Array<{ readonly value: unknown; readonly path: ReadonlyArray<string> }> = [{ value: body, path: [] }]
+  const pending: Array<{ readonly value: unknown; readonly position: BodyPosition | undefined }> = [
+    { value: body, position: undefined }
+  ]
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    const { path, value } = next
-    const property = path.length === 0 ? "body" : path.join(".")
+    const { position, value } = next
     if (typeof value === "string") {
-      if (unstorable.test(value)) found.push(property)
+      if (unstorable.test(value)) found.push(propertyOf(position))
     } else if (Array.isArray(value)) {
-      value.forEach((item: unknown, index) => pending.push({ value: item, path: [...path, String(index)] }))
+      value.forEach((item: unknown, index) => pending.push({ value: item, position: { key: String(index), parent: position } }))
     } else if (typeof value === "object" && value !== null) {
       for (const [key, item] of Object.entries(value)) {
-        if (unstorable.test(key)) found.push([...path, key].join("."))
-        pending.push({ value: item, path: [...path, key] })
+        const at = { key, parent: position }
+        if (unstorable.test(key)) found.push(propertyOf(at))
+        pending.push({ value: item, position: at })
       }
     }
   }

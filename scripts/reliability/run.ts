@@ -1,0 +1,36 @@
+/**
+ * `pnpm test:reliability`: the long form of the reliability suite
+ * (`packages/server/test/Reliability`): 100,000 fuzz requests and the tenant
+ * isolation pass with more bodies per route, 60 s of load. Each part prints one
+ * `reliability <part>: requests=… failures=…` line; they are gathered and
+ * printed again at the end. Arguments go to vitest (e.g. a single file).
+ */
+import { spawn } from "node:child_process"
+
+const env = {
+  ...process.env,
+  RELIABILITY_FUZZ_REQUESTS: process.env.RELIABILITY_FUZZ_REQUESTS ?? "100000",
+  RELIABILITY_TENANT_BODIES: process.env.RELIABILITY_TENANT_BODIES ?? "20",
+  RELIABILITY_LOAD_SECONDS: process.env.RELIABILITY_LOAD_SECONDS ?? "60",
+  RELIABILITY_SEED: process.env.RELIABILITY_SEED ?? String(Date.now() % 100_000)
+}
+
+const child = spawn(
+  "pnpm",
+  ["vitest", "run", ...(process.argv.length > 2 ? process.argv.slice(2) : ["packages/server/test/Reliability"])],
+  { env, stdio: ["ignore", "pipe", "inherit"] }
+)
+const figures: Array<string> = []
+let pending = ""
+child.stdout.on("data", (chunk: Buffer) => {
+  process.stdout.write(chunk)
+  pending += chunk.toString("utf8")
+  const lines = pending.split("\n")
+  pending = lines.pop() ?? ""
+  figures.push(...lines.filter((line) => line.startsWith("reliability ")))
+})
+child.on("exit", (code) => {
+  console.log(`\n== reliability (seed ${env.RELIABILITY_SEED})`)
+  for (const line of figures) console.log(line)
+  process.exit(code ?? 1)
+})
