@@ -150,7 +150,7 @@ const evaluation = ({ floor, heldAside, showMisses }: Options) => Effect.gen(fun
     const type = mimeTypes[path.extname(file)] ?? "application/octet-stream"
     const started = performance.now()
     const created = yield* upload(ours.key, ours.assistantId, [{ name: file, bytes, type }])
-    const job = yield* waitForJob(ours.key, ours.assistantId, jobIdsOf(created)[0] ?? "", 300_000)
+    const job = yield* waitForJob(ours.key, ours.assistantId, jobIdsOf(created)[0] ?? "", 600_000)
     const readyMs = performance.now() - started
     if (pick(job, "status") !== "ready") return yield* Effect.dieMessage(`ingest of ${file} failed: ${JSON.stringify(job)}`)
     const chunks = Number(pick(job, "resultNChunks") ?? 0)
@@ -161,7 +161,8 @@ const evaluation = ({ floor, heldAside, showMisses }: Options) => Effect.gen(fun
     // The baseline: the same file stored, then its chunks replaced by fixed-size windows of the plain text.
     const { vectors } = yield* embedder.embed(windows).pipe(Effect.orDie)
     const stored = yield* upload(baseline.key, baseline.assistantId, [{ name: file, bytes, type }])
-    yield* waitForJob(baseline.key, baseline.assistantId, jobIdsOf(stored)[0] ?? "", 300_000)
+    const copy = yield* waitForJob(baseline.key, baseline.assistantId, jobIdsOf(stored)[0] ?? "", 600_000)
+    if (pick(copy, "status") !== "ready") return yield* Effect.dieMessage(`baseline copy of ${file} failed: ${JSON.stringify(copy)}`)
     yield* Effect.gen(function*() {
       const [document] = yield* sql<{ readonly id: string }>`
         SELECT id FROM documents WHERE assistant_id = ${baseline.assistantId} AND path = ${file} AND state = 'ready'`
@@ -271,6 +272,12 @@ export const runAnswerQuality = (options: Options) => Effect.scoped(evaluation(o
 export const runStandalone = (options: Options): Promise<Figures> =>
   Effect.runPromise(
     runAnswerQuality(options).pipe(
-      Effect.provide(TestApp({ DASTYAR_CHAT_MIN_RELEVANCE: String(options.floor), DASTYAR_RATE_LIMIT_PER_MINUTE: "100000" }))
+      Effect.provide(TestApp({
+        DASTYAR_CHAT_MIN_RELEVANCE: String(options.floor),
+        DASTYAR_RATE_LIMIT_PER_MINUTE: "100000",
+        // A busy shared machine must not turn a slow read into a failed job.
+        DASTYAR_EXTRACTION_TIMEOUT: "10 minutes",
+        DASTYAR_INGEST_TIMEOUT: "15 minutes"
+      }))
     )
   )
