@@ -104,7 +104,8 @@ const sentencesOf = (text: string): ReadonlyArray<string> =>
   text
     .split(/(?<=[.!?؟؛])\s+|\n+/u)
     .filter((line) => !/^\s*#/.test(line))
-    .map((sentence) => sentence.replace(/^[\s>*\-•\d.)]+/u, "").trim())
+    // List markers go ("- ", "• ", "3. "), not a sentence's own first characters ("2D and 3D graphics").
+    .map((sentence) => sentence.replace(/^\s*(?:[>*\-•]+\s*|\d{1,3}[.)]\s+)/u, "").trim())
     .filter((sentence) => sentence.length >= 8 && /\p{L}/u.test(sentence))
 
 /** Share of a term's weight a heading match earns, against a match in the sentence itself. */

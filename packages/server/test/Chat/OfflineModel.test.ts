@@ -112,3 +112,12 @@ describe("OfflineModel declining", () => {
     expect(answer).toContain("۱۴ روز")
   })
 })
+
+describe("OfflineModel quoting", () => {
+  it("drops list markers but keeps a sentence's own leading digits", () => {
+    const answer = ask("Which software manipulates 3D graphics?", [
+      { path: "menu.txt", text: "Graphics\n\n- 2D and 3D graphics manipulation software.\n3. Vector drawing tools." }
+    ])
+    expect(answer).toContain("\"2D and 3D graphics manipulation software.\"")
+  })
+})
