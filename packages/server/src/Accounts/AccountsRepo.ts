@@ -51,6 +51,12 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("AccountsRepo",
       execute: (row) => sql`INSERT INTO api_keys ${sql.insert(row)} RETURNING id, name, created_at`
     })
 
+    const findPlan = SqlSchema.findOne({
+      Request: Schema.String,
+      Result: Schema.Struct({ plan: Schema.String }),
+      execute: (id) => sql`SELECT plan FROM accounts WHERE id = ${id}`
+    })
+
     const findKeyOwner = SqlSchema.findOne({
       Request: Schema.Uint8ArrayFromSelf,
       Result: KeyOwnerRow,
@@ -78,6 +84,10 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("AccountsRepo",
             Effect.map(([row]) => row.count)
           )
         }, { concurrency: 1 }).pipe(Effect.orDie, Effect.withSpan("Accounts.page")),
+
+      /** The account's plan; none for an unknown account. */
+      plan: (id: string) =>
+        findPlan(id).pipe(Effect.map(Option.map((row) => row.plan)), Effect.orDie, Effect.withSpan("Accounts.plan")),
 
       /** Deleting cascades to keys (they stop working at once), assistants and folders. */
       delete: Effect.fn("Accounts.delete")(function*(id: string) {

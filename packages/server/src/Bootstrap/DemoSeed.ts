@@ -51,6 +51,7 @@ const seed = Effect.gen(function*() {
       `  Assistant id: ${assistant.id}`,
       `  Try:          curl -H 'Authorization: Bearer ${key.key}' ${base}/v1/assistants`,
       `  Chat:         DASTYAR_API_KEY=${key.key} pnpm cli chat ${assistant.id} -m 'Do you ship to Shiraz?'`,
+      `  Console:      ${base}/console (sign in with the API key or the operator token)`,
       ""
     ].join("\n"))
   )

@@ -12,9 +12,10 @@ import { DocumentsHttpLive } from "../Documents/Http"
 import { ProductsHttpLive } from "../Products/Http"
 import { SystemHttpLive } from "../System/Http"
 import { AdminAuthLive, ApiKeyAuthLive } from "./Auth"
+import * as Console from "./Console"
 import * as ErrorMapping from "./ErrorMapping"
-import { layerLimiter, RateLimit } from "./RateLimit"
-import { requestMiddleware } from "./RequestLog"
+import { layerLimiter, RateLimit } from "../Platform/RateLimit"
+import { requestMiddleware } from "../Platform/RequestLog"
 
 const groups = Layer.mergeAll(
   AssistantsHttpLive,
@@ -50,6 +51,7 @@ export const layer = HttpApiBuilder.serve(requestMiddleware).pipe(
   // The OpenAPI document and an interactive reference (Scalar, served inline: no CDN).
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/v1/openapi.json" })),
   Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
+  Layer.provide(Console.layer),
   Layer.provide(api),
   Layer.provide(HttpRouter.setRouterConfig({ maxParamLength: ErrorMapping.maxPathParamLength }))
 )

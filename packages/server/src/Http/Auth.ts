@@ -6,9 +6,9 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import { createHash, timingSafeEqual } from "node:crypto"
 import { AccountsRepo } from "../Accounts/AccountsRepo"
-import { AdminToken } from "../Bootstrap/AdminToken"
-import { RateLimit } from "./RateLimit"
-import { annotateRoute } from "./RequestLog"
+import { AdminToken } from "../Platform/AdminToken"
+import { RateLimit } from "../Platform/RateLimit"
+import { annotateRoute } from "../Platform/RequestLog"
 
 export const ApiKeyAuthLive = Layer.effect(
   Auth.ApiKeyAuth,

@@ -14,7 +14,7 @@ import * as Either from "effect/Either"
 import * as Schema from "effect/Schema"
 import { fork } from "node:child_process"
 import { AppConfig } from "../../Config"
-import { childEntry } from "../../Isolation/ChildEntry"
+import { childEntry } from "../../Platform/ChildEntry"
 import { type IngestFailure, permanent } from "../IngestFailure"
 import { ExtractionReply, type ExtractionRequest, type IsolatedKind } from "./Protocol"
 

@@ -23,7 +23,7 @@ export class AdminToken extends Effect.Service<AdminToken>()("AdminToken", {
       fs.writeFileSync(file, token + "\n", { mode: 0o600 })
     })
     yield* Effect.sync(() =>
-      console.log(`\nOperator token (DASTYAR_ADMIN_TOKEN), shown once, kept in ${file}:\n  ${token}\n`)
+      console.log(`\nOperator token (DASTYAR_ADMIN_TOKEN), shown once, kept in ${file}:\n  ${token}\nConsole: http://localhost:${config.port}/console (sign in with this token)\n`)
     )
     return { token: Redacted.make(token) } as const
   }),
