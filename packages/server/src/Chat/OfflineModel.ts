@@ -29,13 +29,16 @@ import { estimateTokens } from "./Tokens"
 // In the normal form words are compared in ("آیا" is "ایا").
 const stopwords = new Set(wordsOf([
   // English
-  ..."a an the is are was were be been being am do does did i you he she it we they me my your our their its this that these those what which who whom whose how when where why can could should would will shall may might must of in on at to for from by with about as and or but if not no yes please tell me there here have has had get got any some much many more most than then so also just there's what's how's i'm you're let know want need like one long".split(" "),
+  ..."a an the is are was were be been being am do does did i you he she it we they me my your our their its this that these those what which who whom whose how when where why can could should would will shall may might must of in on at to for from by with about as and or but if not no yes please tell me there here have has had get got any some much many more most than then so also just there's what's how's i'm you're let know want need like one long"
+    .split(" "),
   // Persian and Arabic (normalised forms: Persian yeh and keheh)
-  ..."و در به از که این آن را با برای است هست هستند هستید هستیم هستم بود بودن می ها های یک تا هم یا اما ولی اگر چه چی چیه چیست چطور چگونه کجا کی کدام چرا آیا من تو او ما شما آنها خود شود شد کرد کنم کنی کنید کند کنند باید نیز دارد دارید دارم داره دارند نیست بر روی ای را چند چقدر کجاست کیست شده لطفا میشه میشود میتوانم میتوانید توان توانم بگویید بگو بدانم دربارهٔ درباره مورد سلام ممنون مرسی هر همه فقط خیلی الان اکنون امکان ممکن وجود في من على الى إلى عن ما هل كيف متى أين لماذا هذا هذه ذلك التي الذي هو هي انا أنا نحن انت أنت كم".split(" ")
+  ..."و در به از که این آن را با برای است هست هستند هستید هستیم هستم بود بودن می ها های یک تا هم یا اما ولی اگر چه چی چیه چیست چطور چگونه کجا کی کدام چرا آیا من تو او ما شما آنها خود شود شد کرد کنم کنی کنید کند کنند باید نیز دارد دارید دارم داره دارند نیست بر روی ای را چند چقدر کجاست کیست شده لطفا میشه میشود میتوانم میتوانید توان توانم بگویید بگو بدانم دربارهٔ درباره مورد سلام ممنون مرسی هر همه فقط خیلی الان اکنون امکان ممکن وجود في من على الى إلى عن ما هل كيف متى أين لماذا هذا هذه ذلك التي الذي هو هي انا أنا نحن انت أنت كم"
+    .split(" ")
 ].join(" ")))
 
 const greetings = new Set(
-  "hi hello hey hiya greetings good morning evening afternoon thanks thank you سلام درود وقت بخیر صبح عصر شب ممنون مرسی متشکرم سپاس مرحبا اهلا شكرا".split(" ")
+  "hi hello hey hiya greetings good morning evening afternoon thanks thank you سلام درود وقت بخیر صبح عصر شب ممنون مرسی متشکرم سپاس مرحبا اهلا شكرا"
+    .split(" ")
 )
 
 interface Term {
@@ -57,8 +60,12 @@ const synonymGroups: ReadonlyArray<ReadonlyArray<string>> = [
   ["email", "mail", "ایمیل"]
 ].map((group) => group.map(stem))
 
-const alternativesOf = (root: string): ReadonlyArray<string> =>
-  [root, ...synonymGroups.filter((group) => group.some((word) => sameWord(word, root))).flat()]
+const alternativesOf = (
+  root: string
+): ReadonlyArray<string> => [
+  root,
+  ...synonymGroups.filter((group) => group.some((word) => sameWord(word, root))).flat()
+]
 
 /** Words of a text as stems, without stopwords or single letters. */
 const rootsOf = (text: string): ReadonlyArray<string> =>
@@ -66,7 +73,8 @@ const rootsOf = (text: string): ReadonlyArray<string> =>
 
 /** Persian personal verb endings: "بازگردانم" (I return) and "بازگردانید" (you return) are one verb. */
 const personalEnding = /(?:یم|ید|ند|م|ی|د)$/u
-const verbBase = (word: string) => word.length >= 6 && /[\u0600-\u06FF]/u.test(word) ? word.replace(personalEnding, "") : word
+const verbBase = (word: string) =>
+  word.length >= 6 && /[\u0600-\u06FF]/u.test(word) ? word.replace(personalEnding, "") : word
 
 /**
  * Same stem, or one a prefix of the other (4+ letters): "ship" meets
@@ -104,7 +112,8 @@ const sentencesOf = (text: string): ReadonlyArray<string> =>
   text
     .split(/(?<=[.!?؟؛])\s+|\n+/u)
     .filter((line) => !/^\s*#/.test(line))
-    .map((sentence) => sentence.replace(/^[\s>*\-•\d.)]+/u, "").trim())
+    // List markers go ("- ", "• ", "3. "), not a sentence's own first characters ("2D and 3D graphics").
+    .map((sentence) => sentence.replace(/^\s*(?:[>*\-•]+\s*|\d{1,3}[.)]\s+)/u, "").trim())
     .filter((sentence) => sentence.length >= 8 && /\p{L}/u.test(sentence))
 
 /** Share of a term's weight a heading match earns, against a match in the sentence itself. */
@@ -116,7 +125,9 @@ const matchingHeading = 0.5
 const leadBonus = 0.04
 
 /** Words so common that a sentence made of the question's words and these says nothing new. */
-const fillers = new Set("a an the this these those that of to for in on at is are be it its و در به از را این آن که است".split(" "))
+const fillers = new Set(
+  "a an the this these those that of to for in on at is are be it its و در به از را این آن که است".split(" ")
+)
 
 /** A question of its own, or nothing but the words of the question or the heading: no answer. */
 const restates = (sentence: string, question: ReadonlySet<string>, heading: ReadonlySet<string>) => {
@@ -127,7 +138,8 @@ const restates = (sentence: string, question: ReadonlySet<string>, heading: Read
 
 const maxQuote = 400
 
-const clip = (sentence: string, max = maxQuote) => sentence.length <= max ? sentence : `${sentence.slice(0, max - 1).trimEnd()}…`
+const clip = (sentence: string, max = maxQuote) =>
+  sentence.length <= max ? sentence : `${sentence.slice(0, max - 1).trimEnd()}…`
 
 /**
  * A best match this weak is no answer when the question's own subject is
@@ -179,7 +191,9 @@ const rankSentences = (
   const unique = [...new Set(question)]
   const terms: ReadonlyArray<Term> = unique.map((root) => {
     const alternatives = alternativesOf(root)
-    const df = candidates.filter((candidate) => alternatives.some((alternative) => contains(candidate.roots, alternative))).length
+    const df = candidates.filter((candidate) =>
+      alternatives.some((alternative) => contains(candidate.roots, alternative))
+    ).length
     return { root, alternatives, weight: Math.log(1 + candidates.length / (1 + df)) + 0.1 }
   })
   const total = terms.reduce((sum, term) => sum + term.weight, 0)
@@ -236,7 +250,9 @@ const pickQuotes = (ranking: Ranking, language: AnswerLanguage): ReadonlyArray<S
   const ranked = inLanguage.length > 0 && inLanguage[0].score >= 0.34 ? inLanguage : ranking.ranked
   const best = ranked[0]
   if (best === undefined || best.score < 0.34) return []
-  if (best.score < weakMatch && (ranking.missingLargest >= missingSubject || ranking.missingTotal >= missingWords)) return []
+  if (best.score < weakMatch && (ranking.missingLargest >= missingSubject || ranking.missingTotal >= missingWords)) {
+    return []
+  }
   const chosen: Array<Scored> = []
   for (const candidate of ranked) {
     if (chosen.length === 3 || candidate.score < Math.max(0.34, best.score * 0.6)) break
@@ -321,7 +337,8 @@ const isSmallTalk = (question: string) => {
   return words.length > 0 && words.length <= 4 && words.every((word) => greetings.has(word) || stopwords.has(word))
 }
 
-const isThanks = (question: string) => wordsOf(question).some((word) => /^(thank|thanks|ممنون|مرسی|متشکرم|سپاس|شكرا)/.test(word))
+const isThanks = (question: string) =>
+  wordsOf(question).some((word) => /^(thank|thanks|ممنون|مرسی|متشکرم|سپاس|شكرا)/.test(word))
 
 /** The offline model's product lookup: the question itself as the query, when the tool is offered. */
 const lookUpProducts = (tools: ReadonlyArray<Tool>, question: string) => {
@@ -388,11 +405,12 @@ const fitQuotes = (
 }
 
 /** A few words per delta, so a streamed offline answer arrives the way a model's would. */
-const chunksOf = (text: string): ReadonlyArray<string> => text.match(/\S+\s*/gu)?.reduce<Array<string>>((chunks, word, i) => {
-  if (i % 4 === 0) chunks.push(word)
-  else chunks[chunks.length - 1] += word
-  return chunks
-}, []) ?? []
+const chunksOf = (text: string): ReadonlyArray<string> =>
+  text.match(/\S+\s*/gu)?.reduce<Array<string>>((chunks, word, i) => {
+    if (i % 4 === 0) chunks.push(word)
+    else chunks[chunks.length - 1] += word
+    return chunks
+  }, []) ?? []
 
 export const make: ChatModelShape = {
   generate: (request) =>

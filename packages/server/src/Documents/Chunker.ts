@@ -63,7 +63,8 @@ const runningKey = (line: string) => line.trim().toLowerCase().replace(/\d+/g, "
 /** How many lines at each end of a page are looked at for running headers and footers. */
 const pageEdgeLines = 2
 
-const isPageNumber = (line: string) => /^(?:page\s+|صفحه\s+|-\s*)?[\d۰-۹]{1,4}(?:\s*(?:of|\/|از)\s*[\d۰-۹]{1,4})?(?:\s*-)?$/iu.test(line.trim())
+const isPageNumber = (line: string) =>
+  /^(?:page\s+|صفحه\s+|-\s*)?[\d۰-۹]{1,4}(?:\s*(?:of|\/|از)\s*[\d۰-۹]{1,4})?(?:\s*-)?$/iu.test(line.trim())
 
 /**
  * Drops the lines repeated at the top or bottom of most pages (3 pages at
@@ -83,7 +84,8 @@ const withoutRunningLines = (text: string): string => {
     }
   }
   const filledPages = pages.filter((lines) => lines.some((line) => line.trim().length > 0)).length
-  const isRunning = (line: string) => isPageNumber(line) || (pagesWith.get(runningKey(line)) ?? 0) >= Math.max(3, filledPages / 2)
+  const isRunning = (line: string) =>
+    isPageNumber(line) || (pagesWith.get(runningKey(line)) ?? 0) >= Math.max(3, filledPages / 2)
   return pages
     .map((lines) => {
       const dropped = new Set(edgesOf(lines).filter(({ line }) => isRunning(line)).map(({ index }) => index))
@@ -117,7 +119,9 @@ const plainHeading = (
   byNumber: boolean,
   nextBlock: string
 ): Block | undefined => {
-  if (byNumber && opensParagraph && chapterHeading.test(line) && titleLike(line)) return { _tag: "heading", level: 1, text: line }
+  if (byNumber && opensParagraph && chapterHeading.test(line) && titleLike(line)) {
+    return { _tag: "heading", level: 1, text: line }
+  }
   const numbered = byNumber ? numberedHeading.exec(line) : null
   // "1. Title" alone is a heading, unless "2." follows: then it is a loose numbered list.
   const listGoesOn = numbered !== null && nextBlock.startsWith(`${Number(numbered[1]) + 1}.`)
@@ -162,7 +166,11 @@ const blocksOf = (text: string): Array<Block> => {
       const underline = next === undefined ? null : setextUnderline.exec(next)
       if (underline && titleLike(line) && paragraph.length === 0 && item === undefined) {
         flush()
-        blocks.push({ _tag: "heading", level: underline[1][0] === "=" ? 1 : underline[1][0] === "-" ? 2 : 3, text: line })
+        blocks.push({
+          _tag: "heading",
+          level: underline[1][0] === "=" ? 1 : underline[1][0] === "-" ? 2 : 3,
+          text: line
+        })
         i++
         continue
       }
@@ -208,7 +216,9 @@ interface Section {
 
 const sectionsOf = (blocks: ReadonlyArray<Block>): Array<Section> => {
   const sections: Array<Section> = []
-  const trail: Array<{ readonly level: number; readonly text: string; readonly question: boolean; readonly number?: string | undefined }> = []
+  const trail: Array<
+    { readonly level: number; readonly text: string; readonly question: boolean; readonly number?: string | undefined }
+  > = []
   let current: Section = { path: [], units: [] }
   sections.push(current)
   for (const block of blocks) {
@@ -218,7 +228,8 @@ const sectionsOf = (blocks: ReadonlyArray<Block>): Array<Section> => {
       const level = block.level === "question" ? Math.min(7, (trail[trail.length - 1]?.level ?? 0) + 1) : block.level
       // "6.2.2" goes under "6." even when "6.2" is missing, and never under "6.1".
       const outside = (entry: (typeof trail)[number]) =>
-        entry.level >= level || (entry.number !== undefined && block.number !== undefined && !block.number.startsWith(`${entry.number}.`))
+        entry.level >= level ||
+        (entry.number !== undefined && block.number !== undefined && !block.number.startsWith(`${entry.number}.`))
       while (trail.length > 0 && outside(trail[trail.length - 1])) trail.pop()
       trail.push({ level, text: block.text, question: block.level === "question", number: block.number })
       current = { path: trail.map((entry) => entry.text), units: [] }
@@ -232,7 +243,10 @@ const sectionsOf = (blocks: ReadonlyArray<Block>): Array<Section> => {
         continue
       }
       // The paragraph just before a list leads into it when it ends with a colon, or is short.
-      if (last !== undefined && last.parts.length === 1 && last.leadIn === "" && (/[:：]$/u.test(last.parts[0]) || last.parts[0].length <= 200)) {
+      if (
+        last !== undefined && last.parts.length === 1 && last.leadIn === "" &&
+        (/[:：]$/u.test(last.parts[0]) || last.parts[0].length <= 200)
+      ) {
         current.units[current.units.length - 1] = { leadIn: last.parts[0], parts: [block.text], separator: "\n" }
         continue
       }
@@ -371,7 +385,9 @@ export const chunkText = (text: string, options: ChunkOptions = defaultChunkOpti
           continue
         }
         // A cut list repeats its lead-in instead.
-        const overlap = unit.separator === "\n" ? "" : tailOf(body, Math.min(options.overlapChars, room - piece.length - 2))
+        const overlap = unit.separator === "\n"
+          ? ""
+          : tailOf(body, Math.min(options.overlapChars, room - piece.length - 2))
         emit()
         body = overlap.length > 0 ? `${overlap}\n\n${piece}` : piece
       }

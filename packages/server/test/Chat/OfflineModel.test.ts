@@ -32,7 +32,11 @@ describe("OfflineModel", () => {
   it("answers with the text under the matching heading, not the heading", () => {
     const answer = ask("Where do the Debian release codenames come from?", [
       faq,
-      { path: "faq.pdf", text: "6. The Debian archives › 6.2 Codenames\n\nDebian releases have codenames, listed below.\nbuzz, rex, bo, hamm, slink" }
+      {
+        path: "faq.pdf",
+        text:
+          "6. The Debian archives › 6.2 Codenames\n\nDebian releases have codenames, listed below.\nbuzz, rex, bo, hamm, slink"
+      }
     ])
     expect(answer).toContain("Toy Story")
     expect(answer).not.toContain("Where do these codenames come from")
@@ -41,7 +45,8 @@ describe("OfflineModel", () => {
   it("never quotes a sentence that only restates the question or a heading", () => {
     const answer = ask("How do I report a bug in Debian?", [{
       path: "faq.txt",
-      text: "Reporting bugs\n\nHow do I report a bug in Debian?\nReporting bugs.\nUse the reportbug program to send a report to the bug tracking system."
+      text:
+        "Reporting bugs\n\nHow do I report a bug in Debian?\nReporting bugs.\nUse the reportbug program to send a report to the bug tracking system."
     }])
     expect(answer).toContain("reportbug")
     expect(answer).not.toContain("How do I report a bug")
@@ -50,8 +55,14 @@ describe("OfflineModel", () => {
 
   it("prefers the sentences under the heading the question matches over a passing mention elsewhere", () => {
     const answer = ask("How do you pronounce Debian?", [
-      { path: "faq.txt", text: "Intro\n\nDebian is pronounced differently by many people, and the Debian project is large." },
-      { path: "faq.txt", text: "Basics › How do you pronounce Debian?\n\nIt is pronounced Deb-ee-in, like Debbie and Ian." }
+      {
+        path: "faq.txt",
+        text: "Intro\n\nDebian is pronounced differently by many people, and the Debian project is large."
+      },
+      {
+        path: "faq.txt",
+        text: "Basics › How do you pronounce Debian?\n\nIt is pronounced Deb-ee-in, like Debbie and Ian."
+      }
     ])
     const firstQuote = answer.split("\n").find((line) => line.startsWith("According") || line.startsWith("- "))
     expect(firstQuote).toContain("Deb-ee-in")
@@ -67,7 +78,10 @@ describe("OfflineModel", () => {
   })
 
   it("quotes no more than maxOutputTokens allows", () => {
-    const long = Array.from({ length: 6 }, (_, i) => `The warranty covers part number ${i} of the espresso machine for two full years.`)
+    const long = Array.from(
+      { length: 6 },
+      (_, i) => `The warranty covers part number ${i} of the espresso machine for two full years.`
+    )
     const passages = [{ path: "warranty.md", text: `Warranty\n\n${long.join(" ")}` }]
     const roomy = ask("What does the warranty of the espresso machine cover?", passages)
     const tight = ask("What does the warranty of the espresso machine cover?", passages, { maxOutputTokens: 30 })
@@ -89,7 +103,8 @@ describe("OfflineModel declining", () => {
     {
       path: "guide.pdf",
       text: "Uploading › 9.1 Uploading to the Debian archive\n\n" +
-        Array.from({ length: 12 }, (_, i) => `Upload number ${i + 1} of a Debian Developer goes to queue ${i + 1}.`).join(" ")
+        Array.from({ length: 12 }, (_, i) => `Upload number ${i + 1} of a Debian Developer goes to queue ${i + 1}.`)
+          .join(" ")
     },
     {
       path: "guide.pdf",
@@ -110,5 +125,14 @@ describe("OfflineModel declining", () => {
       { path: "returns.md", text: "بازگشت کالا\n\nکالای استفاده‌نشده را تا ۱۴ روز پس از تحویل می‌توانید بازگردانید." }
     ], { language: "fa" })
     expect(answer).toContain("۱۴ روز")
+  })
+})
+
+describe("OfflineModel quoting", () => {
+  it("drops list markers but keeps a sentence's own leading digits", () => {
+    const answer = ask("Which software manipulates 3D graphics?", [
+      { path: "menu.txt", text: "Graphics\n\n- 2D and 3D graphics manipulation software.\n3. Vector drawing tools." }
+    ])
+    expect(answer).toContain("\"2D and 3D graphics manipulation software.\"")
   })
 })

@@ -45,17 +45,20 @@ describe("Chunker", () => {
   })
 
   it("keeps a question on a line of its own with the answer under it", () => {
-    const chunks = chunkText([
-      "Returns",
-      "=======",
-      "",
-      "How long do I have to return an item?",
-      "You have 30 days from delivery.",
-      "",
-      "Who pays for return shipping?",
-      "",
-      "We do, when the item arrived damaged."
-    ].join("\n"), small)
+    const chunks = chunkText(
+      [
+        "Returns",
+        "=======",
+        "",
+        "How long do I have to return an item?",
+        "You have 30 days from delivery.",
+        "",
+        "Who pays for return shipping?",
+        "",
+        "We do, when the item arrived damaged."
+      ].join("\n"),
+      small
+    )
     expect(chunks.map((chunk) => chunk.headingPath)).toEqual([
       "Returns › How long do I have to return an item?",
       "Returns › Who pays for return shipping?"
@@ -79,8 +82,14 @@ describe("Chunker", () => {
   })
 
   it("drops running headers, footers and page numbers repeated on every page", () => {
-    const bodies = ["Returns take thirty days.", "Shipping is free above fifty.", "Gift cards never expire.", "Call us on weekdays."]
-    const page = (n: number, body: string) => `Acme Shop Handbook\n${body}\nSee the other chapters.\nConfidential — page ${n}\n${n}`
+    const bodies = [
+      "Returns take thirty days.",
+      "Shipping is free above fifty.",
+      "Gift cards never expire.",
+      "Call us on weekdays."
+    ]
+    const page = (n: number, body: string) =>
+      `Acme Shop Handbook\n${body}\nSee the other chapters.\nConfidential — page ${n}\n${n}`
     const text = bodies.map((body, i) => page(i + 1, body)).join("\f")
     const chunks = chunkText(text)
     const all = chunks.map((chunk) => chunk.text).join("\n")
@@ -90,7 +99,13 @@ describe("Chunker", () => {
   })
 
   it("keeps a line that only some pages start with", () => {
-    const text = ["Intro\nFirst page.", "Intro\nSecond page.", "Other\nThird page.", "Other\nFourth page.", "Last\nFifth."].join("\f")
+    const text = [
+      "Intro\nFirst page.",
+      "Intro\nSecond page.",
+      "Other\nThird page.",
+      "Other\nFourth page.",
+      "Last\nFifth."
+    ].join("\f")
     expect(chunkText(text).map((chunk) => chunk.text).join("\n")).toContain("Intro")
   })
 
@@ -110,7 +125,10 @@ describe("Chunker", () => {
 
   it("keeps a numbered list as a list under a marked heading", () => {
     const chunks = chunkText("# Steps\n\n1. Open the box\n\n2. Plug it in\n\n3. Press the button")
-    expect(chunks).toEqual([{ headingPath: "Steps", text: "Steps\n\n1. Open the box\n2. Plug it in\n3. Press the button" }])
+    expect(chunks).toEqual([{
+      headingPath: "Steps",
+      text: "Steps\n\n1. Open the box\n2. Plug it in\n3. Press the button"
+    }])
   })
 
   it("keeps headings that have nothing under them as lines, so no text is lost", () => {
@@ -120,7 +138,10 @@ describe("Chunker", () => {
 
   it("keeps a loose numbered list a list with its lead-in", () => {
     const chunks = chunkText("Steps to follow:\n\n1. Open the box\n\n2. Plug it in\n\n3. Press the button")
-    expect(chunks).toEqual([{ headingPath: "", text: "Steps to follow:\n1. Open the box\n2. Plug it in\n3. Press the button" }])
+    expect(chunks).toEqual([{
+      headingPath: "",
+      text: "Steps to follow:\n1. Open the box\n2. Plug it in\n3. Press the button"
+    }])
   })
 
   it("reads plain-text chapter headings", () => {

@@ -3,7 +3,9 @@ import { chunkText } from "../../src/Documents/Chunker"
 import { layoutText, type PdfTextItem } from "../../src/Documents/Extraction/PdfLayout"
 
 /** One text item per line, top to bottom, `size` points, `gap` points between baselines. */
-const page = (lines: ReadonlyArray<readonly [string, number] | readonly [string, number, number]>): Array<PdfTextItem> => {
+const page = (
+  lines: ReadonlyArray<readonly [string, number] | readonly [string, number, number]>
+): Array<PdfTextItem> => {
   let y = 800
   return lines.map(([str, size, gap]) => {
     y -= gap ?? size * 1.2
@@ -39,20 +41,29 @@ describe("PdfLayout", () => {
   })
 
   it("joins a heading set on two lines", () => {
-    const text = layoutText([page([["Chapter 1. Getting started The Right", 16], ["Way", 16], body("Text under it, long enough to be the body.")])])
+    const text = layoutText([
+      page([
+        ["Chapter 1. Getting started The Right", 16],
+        ["Way", 16],
+        body("Text under it, long enough to be the body.")
+      ])
+    ])
     expect(text.split("\n")[0]).toBe("# Chapter 1. Getting started The Right Way")
   })
 
   it("starts a paragraph at a wider gap, and keeps a '#' line of the document from reading as a heading", () => {
-    const text = layoutText([page([body("First paragraph line."), body("Second paragraph line.", ), ["# comment in a listing", 10, 30]])])
+    const text = layoutText([
+      page([body("First paragraph line."), body("Second paragraph line."), ["# comment in a listing", 10, 30]])
+    ])
     expect(text).toBe("First paragraph line.\nSecond paragraph line.\n\n # comment in a listing")
     expect(chunkText(text).map((chunk) => chunk.headingPath)).toEqual([""])
   })
 
   it("separates pages with form feeds, so running headers and footers can be dropped", () => {
-    const pages = ["Returns take thirty days.", "Shipping is free above fifty.", "Gift cards never expire."].map((line, i) =>
-      page([body("Acme Handbook"), body(line), body("More text on this page follows here."), body(`Page ${i + 1}`)])
-    )
+    const pages = ["Returns take thirty days.", "Shipping is free above fifty.", "Gift cards never expire."].map((
+      line,
+      i
+    ) => page([body("Acme Handbook"), body(line), body("More text on this page follows here."), body(`Page ${i + 1}`)]))
     const text = layoutText(pages)
     expect(text.split("\f")).toHaveLength(3)
     const chunked = chunkText(text).map((chunk) => chunk.text).join("\n")

@@ -88,12 +88,15 @@ export const layoutText = (pageItems: ReadonlyArray<ReadonlyArray<PdfTextItem>>)
           // A heading set on two lines is one heading; the next numbered one is another.
           const last = out[out.length - 1]
           const continues = previous !== undefined && previous.size === line.size && last?.startsWith("#") &&
-            previous.y - line.y < paragraphGap * line.size && !numbering.test(text) && !/^(Chapter|Appendix)\b/.test(text)
+            previous.y - line.y < paragraphGap * line.size && !numbering.test(text) &&
+            !/^(Chapter|Appendix)\b/.test(text)
           if (continues) out[out.length - 1] = `${last} ${text}`
           else out.push("", `${"#".repeat(levelOf(line))} ${text}`)
         } else {
           const gap = previous === undefined ? 0 : previous.y - line.y
-          if (previous !== undefined && (gap > paragraphGap * Math.max(line.size, previous.size) || gap < 0)) out.push("")
+          if (previous !== undefined && (gap > paragraphGap * Math.max(line.size, previous.size) || gap < 0)) {
+            out.push("")
+          }
           // A line of the document starting with "#" (a comment, a shell prompt) must not read as a heading.
           out.push(text.startsWith("#") ? ` ${text}` : text)
         }
