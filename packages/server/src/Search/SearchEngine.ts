@@ -16,9 +16,8 @@
  *    common one; a word more than half the documents hold counts as a stop
  *    word), fewer typos, words closer together, the better field (title,
  *    classification, attribute values, externalId; then matched in more
- *    fields, then earlier in the field), exactness (a
- *    whole word beats a stem or a prefix; fewer unmatched title words), and
- *    finally catalog order.
+ *    fields), exactness (a whole word beats a stem or a prefix), then earlier
+ *    in the field, fewer unmatched title words, and finally catalog order.
  * 4. `fuse` merges the keyword ranking with the meaning side's by weighted
  *    reciprocal rank (`semanticRatio`); the meaning side only adds.
  */
@@ -320,8 +319,8 @@ export const rankDocuments = (
       proximity,
       field,
       -coverage,
-      position,
       -exact,
+      position,
       titleWords.length - titleMatched
     ]
     return [{ id: document.id, key, matched, index }]
