@@ -140,7 +140,7 @@ export const ProductSearch = Schema.Struct({
   limit: Schema.optional(Constraint.intBetween(1, 100)),
   offset: Schema.optional(Constraint.intBetween(0, 1000)),
   semanticRatio: Schema.optional(Constraint.numberBetween(0, 1).annotations({
-    description: "Weight of the meaning side against keywords: 0 keywords only, 1 meaning only (default 0.2)"
+    description: "Weight of the meaning side against keywords: 0 keywords only, 1 meaning only (default 0.3)"
   }))
 }).annotations({
   identifier: "ProductSearch",

@@ -42,12 +42,14 @@ export const replicate = async (
      )
      INSERT INTO products (id, assistant_id, external_id, title, category, subcategory, attributes, description,
        image_url, url, price, currency, in_stock, category_key, subcategory_key, attribute_keys, lookup_key,
-       index_state, index_version, indexed_at, search_document, embedding, embedding_model)
+       index_state, index_version, indexed_at, search_terms, search_fields, embedding, embedding_model)
      SELECT 'prd_' || substr(md5(random()::text || x.id || x.k || x.c), 1, 24), x.target, x.new_external_id, x.title,
        x.category, x.subcategory, x.attributes, x.description, x.image_url, x.url, x.price, x.currency, x.in_stock,
        x.category_key, x.subcategory_key, x.attribute_keys,
        split_part(x.lookup_key, chr(10), 1) || chr(10) || lower(x.new_external_id),
-       'synced', 1, now(), x.search_document,
+       'synced', 1, now(), x.search_terms,
+       -- externalId words change with the copy's suffix; only the last field holds them.
+       x.search_fields[1:3] || ARRAY[x.search_fields[4] || ' ' || $5 || x.c],
        -- A correlated subquery, so each row draws its own noise.
        x.embedding + (SELECT array_agg((random() - 0.5) * $6::float8)::real[]::vector
                       FROM generate_series(1, $4::int + 0 * x.position)),

@@ -1455,7 +1455,7 @@ export interface components {
             offset?: number;
             /**
              * lessThanOrEqualTo(1)
-             * @description Weight of the meaning side against keywords: 0 keywords only, 1 meaning only (default 0.2)
+             * @description Weight of the meaning side against keywords: 0 keywords only, 1 meaning only (default 0.3)
              */
             semanticRatio?: number;
         };

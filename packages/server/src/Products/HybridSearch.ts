@@ -24,7 +24,7 @@ import { ProductsRepo, toProduct } from "./ProductsRepo"
  * relevance evaluation (`pnpm eval:search`), where with the offline embedder
  * it lowers no query group below keyword-only.
  */
-export const defaultSemanticRatio = 0.2
+export const defaultSemanticRatio = 0.3
 /** Keyword candidates ranked per query at most (the most recent catalog order decides beyond). */
 const maxCandidates = 2000
 /** Meaning results fused per query at least. */
@@ -56,6 +56,12 @@ export const layer = Layer.effect(
       ...(params.inStock === true ? [sql`in_stock`] : [])
     ]
 
+    const catalogSizes = SearchEngine.sizeCache((assistantId) =>
+      sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM products WHERE assistant_id = ${assistantId}`.pipe(
+        Effect.map((rows) => rows[0]?.n ?? 0)
+      )
+    )
+
     const keywordSide = Effect.fn("ProductSearch.keyword")(function*(assistantId: string, params: SearchParams) {
       const words = SearchEngine.parseQuery(params.query)
       if (words.length === 0) return []
@@ -68,7 +74,8 @@ export const layer = Layer.effect(
       return SearchEngine.rankDocuments(
         words,
         expansion,
-        rows.map((row) => ({ id: row.id, fields: row.searchFields.map((field) => field === "" ? [] : field.split(" ")) }))
+        rows.map((row) => ({ id: row.id, fields: row.searchFields.map((field) => field === "" ? [] : field.split(" ")) })),
+        yield* catalogSizes.get(assistantId)
       )
     })
 

@@ -5,7 +5,7 @@
  * 1. Each query word is expanded against the assistant's term dictionary
  *    (`search_terms`, kept by triggers from what is indexed): the word itself,
  *    words of the same stem ("kettles" → "kettle"), words within its typo
- *    budget (1 typo from 5 letters, 2 from 9, a transposition counts as one,
+ *    budget (Damerau–Levenshtein: 1 typo from 5 letters, 2 from 9, a transposition counts as one,
  *    never on a word with digits, never on the first letter), and for the last
  *    word every word it begins (search as you type).
  * 2. The caller fetches the documents holding any expanded term (GIN over
@@ -13,10 +13,11 @@
  * 3. `rankDocuments` orders them by bucketed ranking rules, in order: more
  *    query words matched (each word weighted by its inverse document
  *    frequency among the matches, BM25's idf, so a rare word outweighs a
- *    common one), fewer typos, words closer together, the better field
- *    (title, classification, attribute values, externalId), exactness (a
- *    whole word beats a stem or a prefix; fewer unmatched title words), and
- *    finally catalog order.
+ *    common one; a word more than half the documents hold counts as a stop
+ *    word), fewer typos, words closer together, the better field (title,
+ *    classification, attribute values, externalId; then matched in more
+ *    fields), exactness (a whole word beats a stem or a prefix), then earlier
+ *    in the field, fewer unmatched title words, and finally catalog order.
  * 4. `fuse` merges the keyword ranking with the meaning side's by weighted
  *    reciprocal rank (`semanticRatio`); the meaning side only adds.
  */
@@ -53,31 +54,44 @@ export const typoBudget = (word: string): number => {
 }
 
 /**
- * Optimal string alignment distance (Damerau–Levenshtein where an adjacent
- * transposition is one edit), or `max + 1` once it is certainly above `max`.
+ * Damerau–Levenshtein distance (an adjacent transposition is one edit, and
+ * edits may overlap it: Lowrance–Wagner), or `max + 1` once it is above `max`.
  */
 export const typoDistance = (a: string, b: string, max: number): number => {
   const s = [...a]
   const t = [...b]
   if (Math.abs(s.length - t.length) > max) return max + 1
-  let before = new Array<number>(t.length + 1).fill(0)
-  let previous = Array.from({ length: t.length + 1 }, (_, j) => j)
-  for (let i = 1; i <= s.length; i++) {
-    const current = new Array<number>(t.length + 1).fill(0)
-    current[0] = i
-    let rowMin = i
-    for (let j = 1; j <= t.length; j++) {
-      const cost = s[i - 1] === t[j - 1] ? 0 : 1
-      let value = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost)
-      if (i > 1 && j > 1 && s[i - 1] === t[j - 2] && s[i - 2] === t[j - 1]) value = Math.min(value, (before[j - 2] ?? 0) + 1)
-      current[j] = value
-      rowMin = Math.min(rowMin, value)
-    }
-    if (rowMin > max) return max + 1
-    before = previous
-    previous = current
+  const infinity = s.length + t.length
+  const width = t.length + 2
+  const d = new Array<number>((s.length + 2) * width).fill(0)
+  const at = (i: number, j: number) => i * width + j
+  d[at(0, 0)] = infinity
+  for (let i = 0; i <= s.length; i++) {
+    d[at(i + 1, 0)] = infinity
+    d[at(i + 1, 1)] = i
   }
-  return Math.min(previous[t.length] ?? max + 1, max + 1)
+  for (let j = 0; j <= t.length; j++) {
+    d[at(0, j + 1)] = infinity
+    d[at(1, j + 1)] = j
+  }
+  const lastRow = new Map<string, number>()
+  for (let i = 1; i <= s.length; i++) {
+    let lastColumn = 0
+    for (let j = 1; j <= t.length; j++) {
+      const k = lastRow.get(t[j - 1] ?? "") ?? 0
+      const l = lastColumn
+      const cost = s[i - 1] === t[j - 1] ? 0 : 1
+      if (cost === 0) lastColumn = j
+      d[at(i + 1, j + 1)] = Math.min(
+        (d[at(i, j)] ?? 0) + cost,
+        (d[at(i + 1, j)] ?? 0) + 1,
+        (d[at(i, j + 1)] ?? 0) + 1,
+        (d[at(k, l)] ?? 0) + (i - k - 1) + 1 + (j - l - 1)
+      )
+    }
+    lastRow.set(s[i - 1] ?? "", i)
+  }
+  return Math.min(d[at(s.length + 1, t.length + 1)] ?? max + 1, max + 1)
 }
 
 export interface QueryWord {
@@ -151,13 +165,14 @@ export const expand = (sql: SqlClient.SqlClient, assistantId: string, words: Rea
         SELECT s.term FROM search_terms s
         WHERE s.assistant_id = ${assistantId}
           AND s.term ~>=~ q.anchor AND s.term ~<~ (q.anchor || ${top})
-          AND (q.budget = 0 OR levenshtein_less_equal(s.term, q.word, q.budget + 1) <= q.budget + 1
+          AND (q.budget = 0 OR levenshtein_less_equal(s.term, q.word, 2 * q.budget + 2) <= 2 * q.budget + 2
                OR starts_with(s.term, q.word) OR starts_with(q.word, s.term)
                OR (starts_with(s.term, q.root) AND length(s.term) <= length(q.word) + 4))
         ORDER BY levenshtein_less_equal(s.term, q.word, 8), s.term
         LIMIT ${maxExpansions * 4}
       ) t`
     const expansion = words.map(() => new Map<string, TermMatch>())
+    const unmatched: Array<{ readonly i: number; readonly term: string }> = []
     for (const row of rows) {
       const query = words[row.i - 1]
       const map = expansion[row.i - 1]
@@ -165,6 +180,19 @@ export const expand = (sql: SqlClient.SqlClient, assistantId: string, words: Rea
       if (map.size >= maxExpansions) continue
       const match = matchTerm(query, row.term)
       if (match !== null) map.set(row.term, match)
+      else unmatched.push(row)
+    }
+    // Inflections of a corrected word count with its typos ("mriror" → "mirror", so also "mirrors").
+    for (const row of unmatched) {
+      const map = expansion[row.i - 1]
+      if (map === undefined || map.size >= maxExpansions) continue
+      const root = stem(row.term)
+      for (const [term, match] of map) {
+        if (match.typos > 0 && stem(term) === root) {
+          map.set(row.term, { typos: match.typos, exact: false })
+          break
+        }
+      }
     }
     // A word the dictionary lacks may still be in a document written since (or a stop word).
     words.forEach((query, i) => {
@@ -200,20 +228,28 @@ export interface Ranked {
   readonly matched: number
 }
 
-const bestHit = (fields: ReadonlyArray<ReadonlyArray<string>>, terms: ReadonlyMap<string, TermMatch>): WordHit | null => {
+/** A query word's best hit in a document, and in how many fields it occurs (a word in title and category says more). */
+const bestHits = (
+  fields: ReadonlyArray<ReadonlyArray<string>>,
+  terms: ReadonlyMap<string, TermMatch>
+): { readonly best: WordHit; readonly fields: number } | null => {
   let best: WordHit | null = null
-  fields.forEach((words, field) =>
+  let inFields = 0
+  fields.forEach((words, field) => {
+    let here = false
     words.forEach((word, position) => {
       const match = terms.get(word)
       if (match === undefined) return
+      here = true
       const hit = { typos: match.typos, field, position, exact: match.exact }
       if (
         best === null || hit.typos < best.typos ||
         (hit.typos === best.typos && (hit.field < best.field || (hit.field === best.field && hit.exact && !best.exact)))
       ) best = hit
     })
-  )
-  return best
+    if (here) inFields++
+  })
+  return best === null ? null : { best, fields: inFields }
 }
 
 const compareKeys = (a: ReadonlyArray<number>, b: ReadonlyArray<number>): number => {
@@ -231,15 +267,19 @@ const compareKeys = (a: ReadonlyArray<number>, b: ReadonlyArray<number>): number
 export const rankDocuments = (
   words: ReadonlyArray<QueryWord>,
   expansion: Expansion,
-  documents: ReadonlyArray<RankInput>
+  documents: ReadonlyArray<RankInput>,
+  /** Documents of the assistant (of its catalog), for idf; at least the documents given. */
+  collectionSize: number
 ): ReadonlyArray<Ranked> => {
-  const hits = documents.map((document) => expansion.map((terms) => bestHit(document.fields, terms)))
-  // BM25's idf within the matched set: a word most matches have weighs little.
-  const total = documents.length
-  const idf = expansion.map((_, w) => {
-    const df = hits.reduce((n, perWord) => n + (perWord[w] === null ? 0 : 1), 0)
-    return Math.log(1 + (total - df + 0.5) / (df + 0.5))
-  })
+  const hits = documents.map((document) => expansion.map((terms) => bestHits(document.fields, terms)))
+  // BM25's idf within the assistant's documents: a word most of them have weighs little.
+  const total = Math.max(collectionSize, documents.length)
+  const frequencies = expansion.map((_, w) => hits.reduce((n, perWord) => n + (perWord[w] === null ? 0 : 1), 0))
+  const idf = frequencies.map((df) => Math.log(1 + (total - df + 0.5) / (df + 0.5)))
+  // A word more than half the documents hold is a stop word of this collection, unless all are.
+  const common = frequencies.map((df) => df > total / 2)
+  const counts = words.map((word, w) => word.counts && !common[w])
+  const counted = counts.some((c) => c) ? counts : words.map((word) => word.counts)
   const ranked = documents.flatMap((document, index): Array<Ranked & { readonly index: number }> => {
     const perWord = hits[index] ?? []
     if (perWord.every((hit) => hit === null)) return []
@@ -247,15 +287,20 @@ export const rankDocuments = (
     let weight = 0
     let typos = 0
     let field = 0
+    let coverage = 0
+    let position = 0
     let exact = 0
     let proximity = 0
     let previous: WordHit | null = null
-    perWord.forEach((hit, w) => {
-      if (hit === null) return
-      if (words[w]?.counts) matched++
+    perWord.forEach((found, w) => {
+      if (found === null) return
+      const hit = found.best
+      if (counted[w]) matched++
       weight += idf[w] ?? 0
       typos += hit.typos
       field += hit.field
+      coverage += found.fields
+      position += Math.min(hit.position, maxProximity)
       if (hit.exact) exact++
       if (previous !== null) {
         proximity += previous.field !== hit.field
@@ -265,12 +310,42 @@ export const rankDocuments = (
       previous = hit
     })
     const titleWords = document.fields[0] ?? []
-    const titleMatched = new Set(perWord.flatMap((hit) => (hit !== null && hit.field === 0 ? [hit.position] : []))).size
+    const titleMatched = new Set(perWord.flatMap((found) => (found !== null && found.best.field === 0 ? [found.best.position] : []))).size
     // Weights are rounded so that documents matching the same words tie and the next rule decides.
-    const key = [-matched, -Math.round(weight * 1e6), typos, proximity, field, -exact, titleWords.length - titleMatched]
+    const key = [
+      -matched,
+      -Math.round(weight * 1e6),
+      typos,
+      proximity,
+      field,
+      -coverage,
+      -exact,
+      position,
+      titleWords.length - titleMatched
+    ]
     return [{ id: document.id, key, matched, index }]
   })
   return ranked.sort((a, b) => compareKeys(a.key, b.key) || a.index - b.index).map(({ id, key, matched }) => ({ id, key, matched }))
+}
+
+/** How long a collection's size (idf's document count) is reused: a weight needs no exact count. */
+const sizeTtlMs = 10_000
+
+/** Collection sizes per assistant, loaded at most every few seconds. */
+export const sizeCache = <E, R>(load: (assistantId: string) => Effect.Effect<number, E, R>) => {
+  const sizes = new Map<string, { readonly size: number; readonly at: number }>()
+  return {
+    get: (assistantId: string) => {
+      const cached = sizes.get(assistantId)
+      if (cached !== undefined && Date.now() - cached.at < sizeTtlMs) return Effect.succeed(cached.size)
+      return load(assistantId).pipe(Effect.tap((size) =>
+        Effect.sync(() => {
+          if (sizes.size > 10_000) sizes.clear()
+          sizes.set(assistantId, { size, at: Date.now() })
+        })
+      ))
+    }
+  }
 }
 
 /** Reciprocal rank fusion's constant: higher flattens the advantage of the first ranks. */
@@ -290,38 +365,47 @@ export interface Fused {
   readonly score: number
 }
 
+/** Keyword rules the meaning side cannot overturn below a `semanticRatio` of one half: words (with idf), typos, proximity, field. */
+const strongRules = 6
+
 /**
- * Merges the keyword ranking (documents with equal keys share a rank, so the
- * meaning side breaks their ties) with the meaning ranking (best first, with
- * cosine similarity) by weighted reciprocal rank: `ratio` 0 is keyword only,
- * 1 meaning only.
+ * Merges the keyword ranking with the meaning ranking (best first, with
+ * cosine similarity). Keyword matches stay in the buckets of the strong
+ * keyword rules (below a ratio of one half: words with their idf weights,
+ * typos, proximity and field; from one half: the number of query words
+ * matched only), so the meaning side never demotes a better keyword match.
+ * Within a bucket the order is by weighted reciprocal rank (`ratio` 0 keyword
+ * only, 1 meaning only; documents with equal keyword keys share a rank, so
+ * meaning breaks their ties), and meaning-only documents follow every keyword
+ * match. At `ratio` 1 the meaning ranking alone decides.
  */
 export const fuse = (
   keyword: ReadonlyArray<Ranked>,
   meaning: ReadonlyArray<{ readonly id: string; readonly similarity: number }>,
   ratio: number
 ): ReadonlyArray<Fused> => {
-  const scores = new Map<string, { score: number; order: number }>()
-  const add = (id: string, score: number, order: number) => {
-    const entry = scores.get(id)
-    if (entry === undefined) scores.set(id, { score, order })
-    else entry.score += score
-  }
+  const entries = new Map<string, { score: number; bucket: number; order: number }>()
   let rank = 0
+  let bucket = 0
   keyword.forEach((result, i) => {
     const prior = keyword[i - 1]
     if (prior === undefined || compareKeys(prior.key, result.key) !== 0) rank = i
-    add(result.id, (1 - ratio) / (rrfK + rank + 1), i)
+    const depth = ratio < 0.5 ? strongRules : 1
+    if (prior !== undefined && compareKeys(prior.key.slice(0, depth), result.key.slice(0, depth)) !== 0) bucket++
+    entries.set(result.id, { score: (1 - ratio) / (rrfK + rank + 1), bucket: ratio === 1 ? 0 : bucket, order: i })
   })
-  const keywordIds = new Set(keyword.map((result) => result.id))
   const best = meaning[0]?.similarity ?? 0
   meaning.forEach((result, i) => {
     if (ratio === 0) return
-    if (!keywordIds.has(result.id) && ratio < 1 && result.similarity < best * meaningCutoff) return
-    add(result.id, ratio / (rrfK + i + 1), keyword.length + i)
+    const score = ratio / (rrfK + i + 1)
+    const entry = entries.get(result.id)
+    if (entry !== undefined) entry.score += score
+    else if (ratio === 1 || result.similarity >= best * meaningCutoff) {
+      entries.set(result.id, { score, bucket: ratio === 1 ? 0 : Number.POSITIVE_INFINITY, order: keyword.length + i })
+    }
   })
   const bestScore = 1 / (rrfK + 1)
-  return [...scores.entries()]
-    .sort((a, b) => b[1].score - a[1].score || a[1].order - b[1].order)
+  return [...entries.entries()]
+    .sort((a, b) => a[1].bucket - b[1].bucket || b[1].score - a[1].score || a[1].order - b[1].order)
     .map(([id, { score }]) => ({ id, score: score / bestScore }))
 }

@@ -13,6 +13,8 @@ describe("search engine: typo rules", () => {
     expect(typoDistance("laptop", "labtop", 2)).toBe(1)
     expect(typoDistance("microphone", "microfone", 2)).toBe(2)
     expect(typoDistance("microphone", "mikrofone", 2)).toBe(3)
+    // An edit inside a transposed pair still makes two, not three (restricted edit distance would say 3).
+    expect(typoDistance("ca", "abc", 3)).toBe(2)
   })
 
   it("a term stands for a query word: exact, stem, prefix of the last word, within budget, never a new first letter", () => {
@@ -40,8 +42,9 @@ describe("search engine: typo rules", () => {
       { id: "red-hat", fields: [["red", "hat"]] },
       { id: "shoes", fields: [["running", "shoes"]] },
       { id: "red-hat-2", fields: [["red", "cap"]] },
-      { id: "both", fields: [["red", "running", "shoes"]] }
-    ])
+      { id: "both", fields: [["red", "running", "shoes"]] },
+      { id: "other", fields: [["blue", "cap"]] }
+    ], 5)
     expect(ranked.map((result) => result.id)).toEqual(["both", "shoes", "red-hat", "red-hat-2"])
   })
 })

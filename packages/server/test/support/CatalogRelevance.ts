@@ -84,7 +84,7 @@ export interface Figures {
 
 const batchSize = 1000
 
-const importProducts = (key: string, assistantId: string, products: ReadonlyArray<Products.ProductCreate>) =>
+export const importProducts = (key: string, assistantId: string, products: ReadonlyArray<Products.ProductCreate>) =>
   Effect.forEach(
     Array.from({ length: Math.ceil(products.length / batchSize) }, (_, i) => products.slice(i * batchSize, (i + 1) * batchSize)),
     (batch) =>
@@ -107,7 +107,7 @@ const listIn = (key: string, assistantId: string, state: Products.IndexState) =>
   )
 
 /** Polls until no product is pending; a product that failed to index makes the evaluation meaningless. */
-const waitUntilSynced = (key: string, assistantId: string) =>
+export const waitUntilSynced = (key: string, assistantId: string) =>
   Effect.gen(function*() {
     const deadline = Date.now() + 120_000
     while ((yield* listIn(key, assistantId, "pending")).length > 0) {
