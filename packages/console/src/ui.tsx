@@ -69,7 +69,6 @@ export const useLoad = <A,>(load: () => Promise<A>, deps: ReadonlyArray<unknown>
   }, [])
   useEffect(() => {
     void reload()
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, deps)
   return { value, error, loading, reload, setValue }
 }
