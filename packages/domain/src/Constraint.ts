@@ -43,6 +43,13 @@ export const pageParams = (maxLimit: number) => ({
   offset: Schema.optional(intParam(0, 100000))
 })
 
+/** A number between `min` and `max`, inclusive. */
+export const numberBetween = (min: number, max: number) =>
+  Number.pipe(
+    Schema.greaterThanOrEqualTo(min, message("constraint.min", { min })),
+    Schema.lessThanOrEqualTo(max, message("constraint.max", { max }))
+  )
+
 export const nonNegative = Number.pipe(Schema.greaterThanOrEqualTo(0, message("constraint.min", { min: 0 })))
 
 /**

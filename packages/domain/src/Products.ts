@@ -29,6 +29,7 @@ const HttpUrl = Constraint.text({ max: 2048 }).pipe(
 )
 
 const reservedAttributes = ["price", "in_stock"]
+const maxAttributeKeyLength = 200
 
 export const AttributeValue = Schema.Union(
   Constraint.text({ max: 500 }),
@@ -36,10 +37,12 @@ export const AttributeValue = Schema.Union(
   Constraint.Boolean
 ).annotations({ message: () => token("constraint.attributeValue") })
 
-export const Attributes = Schema.Record({ key: Constraint.text({ max: 200 }), value: AttributeValue }).pipe(
+export const Attributes = Schema.Record({ key: Schema.String, value: AttributeValue }).pipe(
   Schema.filter((record) => {
     const keys = Object.keys(record)
     if (keys.length > 100) return token("constraint.maxEntries", { max: 100 })
+    // A key failing a record's key schema is dropped silently on decoding, so the length is checked here.
+    if (keys.some((key) => key.length > maxAttributeKeyLength)) return token("constraint.maxLength", { max: maxAttributeKeyLength })
     const reserved = keys.find((key) => reservedAttributes.includes(key))
     return reserved === undefined || token("constraint.reservedAttribute", { name: reserved })
   })
@@ -123,12 +126,22 @@ export const ProductSearch = Schema.Struct({
   query: Constraint.text({ min: 1, max: 1000 }),
   category: Schema.optional(Constraint.text({ max: 500 })),
   subcategory: Schema.optional(Constraint.text({ max: 500 })),
-  attributes: Schema.optional(Schema.Record({ key: Schema.String, value: AttributeValue })),
+  attributes: Schema.optional(
+    Schema.Record({ key: Schema.String, value: AttributeValue }).pipe(
+      Schema.filter((record) =>
+        Object.keys(record).every((key) => key.length <= maxAttributeKeyLength) ||
+        token("constraint.maxLength", { max: maxAttributeKeyLength })
+      )
+    )
+  ),
   minPrice: Schema.optional(Constraint.nonNegative),
   maxPrice: Schema.optional(Constraint.nonNegative),
   inStock: Schema.optional(Constraint.Boolean),
   limit: Schema.optional(Constraint.intBetween(1, 100)),
-  offset: Schema.optional(Constraint.intBetween(0, 1000))
+  offset: Schema.optional(Constraint.intBetween(0, 1000)),
+  semanticRatio: Schema.optional(Constraint.numberBetween(0, 1).annotations({
+    description: "Weight of the meaning side against keywords: 0 keywords only, 1 meaning only (default 0.2)"
+  }))
 }).annotations({
   identifier: "ProductSearch",
   parseOptions: { errors: "all" },

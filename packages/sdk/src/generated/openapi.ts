@@ -1453,6 +1453,11 @@ export interface components {
              * @description a number less than or equal to 1000
              */
             offset?: number;
+            /**
+             * lessThanOrEqualTo(1)
+             * @description Weight of the meaning side against keywords: 0 keywords only, 1 meaning only (default 0.2)
+             */
+            semanticRatio?: number;
         };
         ProductSearchResponse: {
             data: {

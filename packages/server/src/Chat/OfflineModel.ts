@@ -6,6 +6,13 @@
  * from, lists matching products from the product-search tool, and says
  * "I don't know" when neither matched. Answers in the turn's language.
  *
+ * A passage's heading path counts for the sentences under it, more when it
+ * matches the question well (an FAQ's question heading): the answer is then
+ * the text under the heading, not the heading. A sentence that only restates
+ * the question or a heading, or asks a question itself, is never quoted.
+ * Sentences in the answer's language are preferred when they match, and the
+ * answer stays within the request's `maxOutputTokens`.
+ *
  * Honest limits: it cannot reason, combine facts, follow a conversation's
  * pronouns or read images; a question worded unlike the documents may get
  * "I don't know" where a language model would have answered.
@@ -16,15 +23,16 @@ import * as Stream from "effect/Stream"
 import { stem } from "../Search/Stemmer"
 import { wordsOf } from "../Search/TextNormalization"
 import type { ChatModelShape, ModelAnswer, ModelEvent, ModelRequest, Passage, Tool } from "./ChatModel"
-import type { AnswerLanguage } from "./Language"
+import { type AnswerLanguage, detectLanguage } from "./Language"
 import { estimateTokens } from "./Tokens"
 
-const stopwords = new Set([
+// In the normal form words are compared in ("آیا" is "ایا").
+const stopwords = new Set(wordsOf([
   // English
-  ..."a an the is are was were be been being am do does did i you he she it we they me my your our their its this that these those what which who whom whose how when where why can could should would will shall may might must of in on at to for from by with about as and or but if not no yes please tell me there here have has had get got any some much many more most than then so also just there's what's how's i'm you're let know want need like one".split(" "),
+  ..."a an the is are was were be been being am do does did i you he she it we they me my your our their its this that these those what which who whom whose how when where why can could should would will shall may might must of in on at to for from by with about as and or but if not no yes please tell me there here have has had get got any some much many more most than then so also just there's what's how's i'm you're let know want need like one long".split(" "),
   // Persian and Arabic (normalised forms: Persian yeh and keheh)
-  ..."و در به از که این آن را با برای است هست هستند هستید هستیم هستم بود بودن می ها های یک تا هم یا اما ولی اگر چه چی چیه چیست چطور چگونه کجا کی کدام چرا آیا من تو او ما شما آنها خود شود شد کرد کنم کنی کنید کند کنند باید نیز دارد دارید دارم داره دارند نیست بر روی ای را چند چقدر لطفا میشه میشود میتوانم میتوانید توان توانم بگویید بگو بدانم دربارهٔ درباره مورد سلام ممنون مرسی هر همه فقط خیلی الان اکنون امکان ممکن وجود في من على الى إلى عن ما هل كيف متى أين لماذا هذا هذه ذلك التي الذي هو هي انا أنا نحن انت أنت كم".split(" ")
-])
+  ..."و در به از که این آن را با برای است هست هستند هستید هستیم هستم بود بودن می ها های یک تا هم یا اما ولی اگر چه چی چیه چیست چطور چگونه کجا کی کدام چرا آیا من تو او ما شما آنها خود شود شد کرد کنم کنی کنید کند کنند باید نیز دارد دارید دارم داره دارند نیست بر روی ای را چند چقدر کجاست کیست شده لطفا میشه میشود میتوانم میتوانید توان توانم بگویید بگو بدانم دربارهٔ درباره مورد سلام ممنون مرسی هر همه فقط خیلی الان اکنون امکان ممکن وجود في من على الى إلى عن ما هل كيف متى أين لماذا هذا هذه ذلك التي الذي هو هي انا أنا نحن انت أنت كم".split(" ")
+].join(" ")))
 
 const greetings = new Set(
   "hi hello hey hiya greetings good morning evening afternoon thanks thank you سلام درود وقت بخیر صبح عصر شب ممنون مرسی متشکرم سپاس مرحبا اهلا شكرا".split(" ")
@@ -56,11 +64,20 @@ const alternativesOf = (root: string): ReadonlyArray<string> =>
 const rootsOf = (text: string): ReadonlyArray<string> =>
   wordsOf(text).filter((word) => word.length > 1 && !stopwords.has(word)).map(stem)
 
-/** Same stem, or one a prefix of the other (4+ letters): "ship" meets "shipping", "ارسال" meets "ارسالی". */
+/** Persian personal verb endings: "بازگردانم" (I return) and "بازگردانید" (you return) are one verb. */
+const personalEnding = /(?:یم|ید|ند|م|ی|د)$/u
+const verbBase = (word: string) => word.length >= 6 && /[\u0600-\u06FF]/u.test(word) ? word.replace(personalEnding, "") : word
+
+/**
+ * Same stem, or one a prefix of the other (4+ letters): "ship" meets
+ * "shipping", "ارسال" meets "ارسالی"; or one Persian verb in two persons.
+ */
 const sameWord = (a: string, b: string) => {
   if (a === b) return true
   const [shorter, longer] = a.length <= b.length ? [a, b] : [b, a]
-  return shorter.length >= 4 && longer.startsWith(shorter)
+  if (shorter.length >= 4 && longer.startsWith(shorter)) return true
+  const base = verbBase(a)
+  return base.length >= 5 && base !== a && base === verbBase(b)
 }
 
 const contains = (roots: ReadonlyArray<string>, root: string) => roots.some((candidate) => sameWord(candidate, root))
@@ -76,8 +93,9 @@ const mentions = (roots: ReadonlyArray<string>, term: Term) => term.alternatives
 const splitHeading = (text: string): { readonly heading: string; readonly body: string } => {
   const at = text.indexOf("\n\n")
   const first = at > 0 ? text.slice(0, at).trim() : ""
-  const isHeading = first.length > 0 && first.length <= 200 && !first.includes("\n") &&
-    (first.includes(" › ") || !/[.!?؟؛:,،]$/u.test(first))
+  // A question is a heading too (an FAQ's); the chunker bounds a heading path at 300 characters.
+  const isHeading = first.length > 0 && first.length <= 300 && !first.includes("\n") &&
+    (first.includes(" › ") || !/[.!؛:,،]$/u.test(first))
   return isHeading ? { heading: first, body: text.slice(at + 2) } : { heading: "", body: text }
 }
 
@@ -91,29 +109,73 @@ const sentencesOf = (text: string): ReadonlyArray<string> =>
 
 /** Share of a term's weight a heading match earns, against a match in the sentence itself. */
 const headingCredit = 0.6
+/** ...and all of it under a heading that covers this much of the question: the section answers it. */
+const matchingHeadingCredit = 1
+const matchingHeading = 0.5
+/** The first sentences under a matching heading are where an FAQ or manual answers it. */
+const leadBonus = 0.04
+
+/** Words so common that a sentence made of the question's words and these says nothing new. */
+const fillers = new Set("a an the this these those that of to for in on at is are be it its و در به از را این آن که است".split(" "))
+
+/** A question of its own, or nothing but the words of the question or the heading: no answer. */
+const restates = (sentence: string, question: ReadonlySet<string>, heading: ReadonlySet<string>) => {
+  if (/[?؟]["”»)]?$/u.test(sentence)) return true
+  const words = wordsOf(sentence).filter((word) => !fillers.has(word))
+  return words.every((word) => question.has(word)) || words.every((word) => heading.has(word))
+}
 
 const maxQuote = 400
 
-const clip = (sentence: string) => sentence.length <= maxQuote ? sentence : `${sentence.slice(0, maxQuote - 1).trimEnd()}…`
+const clip = (sentence: string, max = maxQuote) => sentence.length <= max ? sentence : `${sentence.slice(0, max - 1).trimEnd()}…`
+
+/**
+ * A best match this weak is no answer when the question's own subject is
+ * nowhere in the passages: one missing word carrying this share of the
+ * question's weight ("paid" in "How much is a developer paid per upload?"),
+ * or missing words carrying this much together.
+ */
+const weakMatch = 0.5
+const missingSubject = 0.3
+const missingWords = 0.6
+
+interface Ranking {
+  readonly ranked: ReadonlyArray<Scored>
+  /** Weight shares of the question's words found in no passage: the largest one and their sum. */
+  readonly missingLargest: number
+  readonly missingTotal: number
+}
 
 interface Scored {
   readonly sentence: string
   readonly passage: Passage
   readonly score: number
   readonly order: number
+  /** Position of the sentence in its passage's body. */
+  readonly index: number
+  /** Under a heading that matches the question. */
+  readonly underMatch: boolean
 }
 
 /**
  * Sentences ranked by the share of the question's weight they cover; a term's
  * weight is its rarity among all candidate sentences, so "Shiraz" counts more than "ship".
  */
-const rankSentences = (question: ReadonlyArray<string>, passages: ReadonlyArray<Passage>): ReadonlyArray<Scored> => {
+const rankSentences = (
+  questionText: string,
+  question: ReadonlyArray<string>,
+  passages: ReadonlyArray<Passage>
+): Ranking => {
+  const questionWords = new Set(wordsOf(questionText))
   const candidates = passages.flatMap((passage) => {
     const { body, heading } = splitHeading(passage.text)
     const headingRoots = rootsOf(heading)
-    return sentencesOf(body).map((sentence) => ({ sentence, passage, roots: rootsOf(sentence), headingRoots }))
+    const headingWords = new Set(wordsOf(heading))
+    return sentencesOf(body)
+      .filter((sentence) => !restates(sentence, questionWords, headingWords))
+      .map((sentence, index) => ({ sentence, passage, roots: rootsOf(sentence), headingRoots, index }))
   })
-  if (candidates.length === 0 || question.length === 0) return []
+  if (candidates.length === 0 || question.length === 0) return { ranked: [], missingLargest: 0, missingTotal: 0 }
   const unique = [...new Set(question)]
   const terms: ReadonlyArray<Term> = unique.map((root) => {
     const alternatives = alternativesOf(root)
@@ -121,35 +183,72 @@ const rankSentences = (question: ReadonlyArray<string>, passages: ReadonlyArray<
     return { root, alternatives, weight: Math.log(1 + candidates.length / (1 + df)) + 0.1 }
   })
   const total = terms.reduce((sum, term) => sum + term.weight, 0)
-  return candidates
+  const everywhere = candidates.flatMap((candidate) => [...candidate.roots, ...candidate.headingRoots])
+  const missing = terms.filter((term) => !mentions(everywhere, term)).map((term) => term.weight / total)
+  const headingMatch = new Map<ReadonlyArray<string>, number>()
+  const headingShare = (roots: ReadonlyArray<string>) => {
+    const known = headingMatch.get(roots)
+    if (known !== undefined) return known
+    const share = terms.reduce((sum, term) => sum + (mentions(roots, term) ? term.weight : 0), 0) / total
+    headingMatch.set(roots, share)
+    return share
+  }
+  const ranked = candidates
     .map((candidate, order) => {
+      const underMatch = headingShare(candidate.headingRoots) >= matchingHeading
+      const credit = underMatch ? matchingHeadingCredit : headingCredit
       const covered = terms.reduce(
         (sum, term) =>
           sum + (mentions(candidate.roots, term)
             ? term.weight
             : mentions(candidate.headingRoots, term)
-            ? term.weight * headingCredit
+            ? term.weight * credit
             : 0),
         0
       )
+      const lead = underMatch && candidate.index < 2 ? leadBonus / (1 + candidate.index) : 0
       // A small nudge for passages retrieval ranked higher breaks ties between equal matches.
       const rank = 0.02 * (1 - (candidate.passage.n - 1) / Math.max(1, passages.length))
-      return { sentence: candidate.sentence, passage: candidate.passage, score: covered / total + rank, order }
+      return {
+        sentence: candidate.sentence,
+        passage: candidate.passage,
+        score: covered / total + lead + rank,
+        order,
+        index: candidate.index,
+        underMatch
+      }
     })
     .filter((scored) => scored.score > 0.05)
     .sort((a, b) => b.score - a.score || a.order - b.order)
+  return {
+    ranked,
+    missingLargest: Math.max(0, ...missing),
+    missingTotal: missing.reduce((sum, share) => sum + share, 0)
+  }
 }
 
-/** Best sentences: enough of the question covered, close to the best one, at most three, no repeats. */
-const pickQuotes = (ranked: ReadonlyArray<Scored>): ReadonlyArray<Scored> => {
+/**
+ * Best sentences: enough of the question covered, close to the best one, at
+ * most three, no repeats; in the answer's language when any of those is.
+ */
+const pickQuotes = (ranking: Ranking, language: AnswerLanguage): ReadonlyArray<Scored> => {
+  const inLanguage = ranking.ranked.filter((scored) => detectLanguage(scored.sentence) === language)
+  const ranked = inLanguage.length > 0 && inLanguage[0].score >= 0.34 ? inLanguage : ranking.ranked
   const best = ranked[0]
   if (best === undefined || best.score < 0.34) return []
+  if (best.score < weakMatch && (ranking.missingLargest >= missingSubject || ranking.missingTotal >= missingWords)) return []
   const chosen: Array<Scored> = []
   for (const candidate of ranked) {
     if (chosen.length === 3 || candidate.score < Math.max(0.34, best.score * 0.6)) break
     if (chosen.some((taken) => taken.sentence === candidate.sentence)) continue
     chosen.push(candidate)
   }
+  // The section's first sentence, where the answer to its heading usually starts, goes with a later one.
+  const top = chosen[0]
+  const opening = top?.underMatch && top.index > 0
+    ? ranked.find((candidate) => candidate.passage === top.passage && candidate.index === 0)
+    : undefined
+  if (opening !== undefined && !chosen.includes(opening)) chosen.splice(Math.min(chosen.length, 2), 1, opening)
   return chosen
 }
 
@@ -242,15 +341,21 @@ export const compose = (request: ModelRequest, found: ReadonlyArray<Products.Pro
   if (isSmallTalk(question)) {
     parts.push(isThanks(question) ? t.thanks : t.hello(assistantName))
   } else {
-    const quotes = pickQuotes(rankSentences(roots, passages))
+    const quotes = pickQuotes(rankSentences(question, roots, passages), language)
     products = matchingProducts(roots, found)
-    if (quotes.length === 1 && quotes[0] !== undefined) {
-      parts.push(t.single(quotes[0].passage.path, clip(quotes[0].sentence)))
-    } else if (quotes.length > 1) {
-      parts.push([t.intro, ...quotes.map((quote) => t.bullet(quote.passage.path, clip(quote.sentence)))].join("\n"))
-    }
-    if (products.length > 0) parts.push([t.products, ...products.map((product) => productLine(language, product))].join("\n"))
-    if (parts.length === 0) parts.push(t.unknown)
+    const productPart = products.length === 0
+      ? []
+      : [[t.products, ...products.map((product) => productLine(language, product))].join("\n")]
+    parts.push(
+      quotes.length === 0 && products.length === 0 ? t.unknown : fitQuotes(quotes, (taken, max) => {
+        const quotePart = taken.length === 0
+          ? []
+          : taken.length === 1
+          ? [t.single(taken[0].passage.path, clip(taken[0].sentence, max))]
+          : [[t.intro, ...taken.map((quote) => t.bullet(quote.passage.path, clip(quote.sentence, max)))].join("\n")]
+        return [...quotePart, ...productPart].join("\n\n")
+      }, request.maxOutputTokens)
+    )
   }
   if (imagesAttached > 0) parts.push(t.images)
   const text = parts.join("\n\n")
@@ -260,6 +365,26 @@ export const compose = (request: ModelRequest, found: ReadonlyArray<Products.Pro
     products,
     usage: { promptTokens: estimateTokens(prompt), completionTokens: estimateTokens(text) }
   }
+}
+
+/**
+ * The answer written by `render` with as many quotes, as long, as fit in
+ * `maxTokens`: fewer quotes first, then shorter ones.
+ */
+const fitQuotes = (
+  quotes: ReadonlyArray<Scored>,
+  render: (taken: ReadonlyArray<Scored>, maxQuoteChars: number) => string,
+  maxTokens: number
+): string => {
+  for (let count = quotes.length; count > 1; count--) {
+    const text = render(quotes.slice(0, count), maxQuote)
+    if (estimateTokens(text) <= maxTokens) return text
+  }
+  let text = render(quotes.slice(0, 1), maxQuote)
+  for (let max = maxQuote; estimateTokens(text) > maxTokens && max > 24; max = Math.floor(max * 0.8)) {
+    text = render(quotes.slice(0, 1), max)
+  }
+  return text
 }
 
 /** A few words per delta, so a streamed offline answer arrives the way a model's would. */

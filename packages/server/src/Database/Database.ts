@@ -7,6 +7,7 @@
 import { PgClient } from "@effect/sql-pg"
 import { SqlError } from "@effect/sql/SqlError"
 import { PGlite } from "@electric-sql/pglite"
+import { fuzzystrmatch } from "@electric-sql/pglite/contrib/fuzzystrmatch"
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
 import { createPgConfig } from "@electric-sql/pglite/node-postgres"
 import { vector } from "@electric-sql/pglite-pgvector"
@@ -33,7 +34,7 @@ const openPglite = (dataDir: string | undefined) =>
     Effect.tryPromise({
       try: async () => {
         if (dataDir !== undefined) fs.mkdirSync(dataDir, { recursive: true })
-        const db = await PGlite.create(dataDir, { extensions: { vector, pg_trgm } })
+        const db = await PGlite.create(dataDir, { extensions: { vector, pg_trgm, fuzzystrmatch } })
         return db
       },
       catch: (cause) => new SqlError({ cause, message: "Failed to open the embedded database" })

@@ -8,7 +8,9 @@ import knowledge from "./migrations/0003_knowledge"
 import conversations from "./migrations/0004_conversations"
 import content from "./migrations/0005_content"
 import channels from "./migrations/0006_channels"
+import search from "./migrations/0007_search"
 import jobList from "./migrations/0008_job_list"
+import chunkHeadings from "./migrations/0009_chunk_headings"
 
 const migrationRecord = {
   "0001_core": core,
@@ -17,7 +19,9 @@ const migrationRecord = {
   "0004_conversations": conversations,
   "0005_content": content,
   "0006_channels": channels,
-  "0008_job_list": jobList
+  "0007_search": search,
+  "0008_job_list": jobList,
+  "0009_chunk_headings": chunkHeadings
 }
 
 export const migrations = Migrator.fromRecord(migrationRecord)

@@ -55,6 +55,8 @@ const DocumentRow = Schema.Struct({
 export interface NewChunk {
   readonly chunk: number
   readonly text: string
+  /** The chunk's headings, outermost first (see `Chunker`). */
+  readonly headingPath: string
   readonly searchText: string
   readonly modelId: string
   /** pgvector's text form (`vectorLiteral`). */

@@ -103,10 +103,12 @@ export class Ingest extends Effect.Service<Ingest>()("Ingest", {
         }).pipe(Effect.orDie)
         for (let start = 0; start < chunks.length; start += embedBatchSize) {
           const batch = chunks.slice(start, start + embedBatchSize)
-          const { vectors } = yield* embedder.embed(batch).pipe(Effect.mapError(fromEmbedder))
-          yield* repo.insertChunks(fileId, batch.map((text, i) => ({
+          const { vectors } = yield* embedder.embed(batch.map((chunk) => chunk.text)).pipe(Effect.mapError(fromEmbedder))
+          yield* repo.insertChunks(fileId, batch.map(({ headingPath, text }, i) => ({
             chunk: start + i,
             text,
+            headingPath,
+            // The text starts with the heading path, so its words count for keyword search too.
             searchText: searchWords(text),
             modelId: embedder.modelId,
             embedding: vectorLiteral(vectors[i] ?? [])

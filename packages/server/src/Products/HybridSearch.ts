@@ -1,9 +1,12 @@
 /**
- * Product search as the API and the assistant use it: a keyword side
- * (Postgres full text over the normalised title, classification, attribute
- * values and externalId, weighted in that order) and a meaning side (cosine
- * distance over the current embedder's vectors, an exact scan within the
- * assistant's catalog), fused by reciprocal rank. Filters apply to both sides.
+ * Product search as the API and the assistant use it, on the search engine
+ * (Search/SearchEngine.ts): the keyword side expands the query against the
+ * assistant's term dictionary, fetches every product holding an expanded word
+ * (GIN over `search_terms`, filters in the same query) and ranks them by the
+ * engine's rules over their fields (title, classification, attribute values,
+ * externalId); the meaning side is the cosine distance over the current
+ * embedder's vectors within the assistant's catalog. The two are fused by
+ * weighted reciprocal rank (`semanticRatio`); filters apply to both sides.
  */
 import { Products } from "@dastyar/domain"
 import { SqlClient } from "@effect/sql"
@@ -11,29 +14,23 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { AppConfig } from "../Config"
 import { Embedder, vectorLiteral } from "../Search/Embedder"
-import { tsqueryTerm } from "../Search/KeywordQuery"
-import { stem } from "../Search/Stemmer"
-import { categoryKey, wordsOf } from "../Search/TextNormalization"
+import * as SearchEngine from "../Search/SearchEngine"
+import { categoryKey } from "../Search/TextNormalization"
 import { ProductSearch, type ProductSearchShape } from "./ProductSearch"
 import { ProductsRepo, toProduct } from "./ProductsRepo"
 
-/** Reciprocal rank fusion's constant: higher flattens the advantage of the first ranks. */
-const rrfK = 60
-/** The most a product can score: first on both sides. */
-const bestScore = 2 / (rrfK + 1)
-/** Beyond this cosine distance a product is not what the query means; it still counts if its words match. */
-const meaningFloor = 0.85
+/**
+ * The meaning side's weight when the request does not say: chosen by the
+ * relevance evaluation (`pnpm eval:search`), where with the offline embedder
+ * it lowers no query group below keyword-only.
+ */
+export const defaultSemanticRatio = 0.2
+/** Keyword candidates ranked per query at most (the most recent catalog order decides beyond). */
+const maxCandidates = 2000
+/** Meaning results fused per query at least. */
+const meaningPool = 100
 
 type SearchParams = typeof Products.ProductSearch.Type
-
-/**
- * `'word':*` alternatives: any query word or its stem ("دریل‌های" → "دریل",
- * "kettles" → "kettle"), as a prefix once it has three letters.
- */
-const keywordQuery = (query: string): string | null => {
-  const terms = new Set(wordsOf(query).flatMap((word) => [word, stem(word)]))
-  return terms.size === 0 ? null : [...terms].map(tsqueryTerm).join(" | ")
-}
 
 export const layer = Layer.effect(
   ProductSearch,
@@ -59,15 +56,21 @@ export const layer = Layer.effect(
       ...(params.inStock === true ? [sql`in_stock`] : [])
     ]
 
-    const keywordSide = (assistantId: string, params: SearchParams, pool: number) => {
-      const tsquery = keywordQuery(params.query)
-      if (tsquery === null) return Effect.succeed<ReadonlyArray<string>>([])
-      return sql<{ readonly id: string }>`
-        SELECT id FROM products
-        WHERE ${sql.and([...filtersOf(assistantId, params), sql`search_document @@ to_tsquery('simple', ${tsquery})`])}
-        ORDER BY ts_rank_cd('{0.1, 0.2, 0.4, 1.0}', search_document, to_tsquery('simple', ${tsquery}), 1) DESC, position
-        LIMIT ${pool}`.pipe(Effect.map((rows) => rows.map((row) => row.id)))
-    }
+    const keywordSide = Effect.fn("ProductSearch.keyword")(function*(assistantId: string, params: SearchParams) {
+      const words = SearchEngine.parseQuery(params.query)
+      if (words.length === 0) return []
+      const expansion = yield* SearchEngine.expand(sql, assistantId, words)
+      const rows = yield* sql<{ readonly id: string; readonly searchFields: ReadonlyArray<string> }>`
+        SELECT id, search_fields FROM products
+        WHERE ${sql.and([...filtersOf(assistantId, params), sql`search_terms && ${SearchEngine.expandedTerms(expansion)}::text[]`])}
+        ORDER BY position
+        LIMIT ${maxCandidates}`
+      return SearchEngine.rankDocuments(
+        words,
+        expansion,
+        rows.map((row) => ({ id: row.id, fields: row.searchFields.map((field) => field === "" ? [] : field.split(" ")) }))
+      )
+    })
 
     const meaningSide = (assistantId: string, params: SearchParams, pool: number) =>
       embedder.embed([params.query]).pipe(
@@ -79,7 +82,7 @@ export const layer = Layer.effect(
             ORDER BY embedding <=> ${vector}::vector
             LIMIT ${pool}`
         }),
-        Effect.map((rows) => rows.filter((row) => row.distance <= meaningFloor).map((row) => row.id)),
+        Effect.map((rows) => rows.map((row) => ({ id: row.id, similarity: 1 - Number(row.distance) }))),
         // Without the embedder, keyword results still answer.
         Effect.catchTag("EmbedderError", (error) =>
           Effect.logWarning("product search without its meaning side", error.message).pipe(Effect.as([])))
@@ -89,26 +92,21 @@ export const layer = Layer.effect(
       function*(assistantId, params, options) {
         if (!searchEnabled) return yield* new Products.SearchUnavailable()
         const mode = options?.mode ?? "hybrid"
+        const ratio = mode === "keyword" ? 0 : mode === "meaning" ? 1 : params.semanticRatio ?? defaultSemanticRatio
         const limit = params.limit ?? 20
         const offset = params.offset ?? 0
-        const pool = Math.max(100, offset + limit)
         const [keyword, meaning] = yield* Effect.all([
-          mode === "meaning" ? Effect.succeed<ReadonlyArray<string>>([]) : keywordSide(assistantId, params, pool),
-          mode === "keyword" ? Effect.succeed<ReadonlyArray<string>>([]) : meaningSide(assistantId, params, pool)
+          ratio === 1 ? Effect.succeed([]) : keywordSide(assistantId, params),
+          ratio === 0 ? Effect.succeed([]) : meaningSide(assistantId, params, Math.max(meaningPool, offset + limit))
         ], { concurrency: 2 }).pipe(Effect.orDie)
-
-        const scores = new Map<string, number>()
-        for (const ranking of [keyword, meaning]) {
-          ranking.forEach((id, i) => scores.set(id, (scores.get(id) ?? 0) + 1 / (rrfK + i + 1)))
-        }
-        const ranked = [...scores.entries()].sort((a, b) => b[1] - a[1]).slice(offset, offset + limit)
-        const rows = yield* repo.byIds(ranked.map(([id]) => id)).pipe(Effect.orDie)
+        const ranked = SearchEngine.fuse(keyword, meaning, ratio).slice(offset, offset + limit)
+        const rows = yield* repo.byIds(ranked.map(({ id }) => id)).pipe(Effect.orDie)
         const byId = new Map(rows.map((row) => [row.id, row]))
-        return ranked.flatMap(([id, score]) => {
+        return ranked.flatMap(({ id, score }) => {
           const row = byId.get(id)
           // Deleted between the two reads: gone from search at once.
           if (row === undefined) return []
-          return [{ ...toProduct(row), distance: Math.round((1 - score / bestScore) * 1e6) / 1e6 }]
+          return [{ ...toProduct(row), distance: Math.round(Math.max(0, 1 - score) * 1e6) / 1e6 }]
         })
       }
     )

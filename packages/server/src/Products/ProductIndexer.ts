@@ -12,7 +12,7 @@ import { AppConfig } from "../Config"
 import * as Worker from "../Platform/Worker"
 import { Embedder, vectorLiteral } from "../Search/Embedder"
 import * as IndexQueue from "./IndexQueue"
-import { embeddingText, keywordParts, type ProductFields } from "./SearchKeys"
+import { embeddingText, type ProductFields, searchFields } from "./SearchKeys"
 
 const batchSize = 256
 const leaseSeconds = 120
@@ -56,31 +56,26 @@ export class ProductIndexer extends Effect.Service<ProductIndexer>()("ProductInd
     /** Stores the search representation; a product written again meanwhile keeps its newer version pending. */
     const store = (products: ReadonlyArray<DueProduct>, vectors: ReadonlyArray<ReadonlyArray<number>>) => {
       const records = products.map((product, i) => {
-        const parts = keywordParts(product.externalId, { ...product, ...noDisplayFields })
+        const fields = searchFields(product.externalId, { ...product, ...noDisplayFields })
         return {
           id: product.id,
           version: product.indexVersion,
-          title: parts.title,
-          classification: parts.classification,
-          attributes: parts.attributes,
-          external_id: parts.externalId,
+          fields: fields.map((words) => words.join(" ")),
+          terms: [...new Set(fields.flat())],
           embedding: vectorLiteral(vectors[i] ?? [])
         }
       })
       return sql`
         UPDATE products p SET
-          search_document =
-            setweight(to_tsvector('simple', x.title), 'A') ||
-            setweight(to_tsvector('simple', x.classification), 'B') ||
-            setweight(to_tsvector('simple', x.attributes), 'C') ||
-            setweight(to_tsvector('simple', x.external_id), 'D'),
+          search_terms = ARRAY(SELECT jsonb_array_elements_text(x.terms)),
+          search_fields = ARRAY(SELECT jsonb_array_elements_text(x.fields)),
           embedding = x.embedding::vector,
           embedding_model = ${embedder.modelId},
           index_state = CASE WHEN p.index_version = x.version THEN 'synced' ELSE p.index_state END,
           indexed_at = CASE WHEN p.index_version = x.version THEN now() ELSE p.indexed_at END,
           index_attempts = 0, index_error = NULL, index_lease_until = NULL
         FROM jsonb_to_recordset(${JSON.stringify(records)}::jsonb)
-          AS x(id text, version integer, title text, classification text, attributes text, external_id text, embedding text)
+          AS x(id text, version integer, fields jsonb, terms jsonb, embedding text)
         WHERE p.id = x.id`
     }
 

@@ -4,7 +4,7 @@
  * text that is embedded, and which changes make a product pending again.
  */
 import { ProductFields as ProductFieldsModule, type Products } from "@dastyar/domain"
-import { categoryKey, normalizeText } from "../Search/TextNormalization"
+import { categoryKey, normalizeText, wordsOf } from "../Search/TextNormalization"
 
 export type AttributeValue = typeof Products.AttributeValue.Type
 
@@ -33,24 +33,17 @@ export const derivedKeys = (externalId: string, fields: ProductFields) => ({
   lookupKey: `${normalizeText(fields.title)}\n${normalizeText(externalId)}`
 })
 
-/** An externalId also as words: "sku-1042" is found by "sku-1042", "sku" and "1042". */
-const externalIdWords = (externalId: string) => {
-  const normal = normalizeText(externalId)
-  return `${normal} ${normal.replace(/[^\p{L}\p{N}]+/gu, " ")}`
-}
-
 /**
- * The keyword document in weight order: title (A), category and subcategory
- * (B), attribute values (C), externalId (D). The description is not searched.
+ * The searched fields in rank order, each as its normalised words: title,
+ * classification (category and subcategory), attribute values, externalId
+ * ("sku-1042" is "sku" and "1042"). The description is not searched.
  */
-export const keywordParts = (externalId: string, fields: ProductFields) => ({
-  title: normalizeText(fields.title),
-  classification: normalizeText([fields.category, fields.subcategory].filter((part) => part !== null).join(" ")),
-  attributes: normalizeText(
-    Object.values(fields.attributes).filter((value) => typeof value !== "boolean").map(String).join(" ")
-  ),
-  externalId: externalIdWords(externalId)
-})
+export const searchFields = (externalId: string, fields: ProductFields): ReadonlyArray<ReadonlyArray<string>> => [
+  wordsOf(fields.title),
+  wordsOf([fields.category, fields.subcategory].filter((part) => part !== null).join(" ")),
+  wordsOf(Object.values(fields.attributes).filter((value) => typeof value !== "boolean").map(String).join(" ")),
+  wordsOf(externalId)
+]
 
 /** The text embedded for the meaning side: the title leads, classification and attributes follow. */
 export const embeddingText = (fields: ProductFields): string =>

@@ -147,7 +147,12 @@ layer(TestApp(), { excludeTestServices: true })("products: writes and reads", (i
         attributes: Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`k${i}`, i]))
       })
       expect(tooMany.status).toBe(400)
+      const longKey = yield* productCall(s, "PUT", "/r-3", { title: "x", attributes: { ["k".repeat(201)]: 1 } })
+      expect(longKey.status).toBe(400)
+      expect(invalidProperties(longKey).some((p) => p.startsWith("attributes"))).toBe(true)
+      expect((yield* productCall(s, "PUT", "/r-4", { title: "x", attributes: { ["k".repeat(200)]: 1 } })).status).toBe(200)
       expect((yield* productCall(s, "GET", "/r-1")).status).toBe(404)
+      expect((yield* productCall(s, "GET", "/r-3")).status).toBe(404)
     }))
 
   it.effect("a body over 3 MB is refused before parsing with 413 in the envelope", () =>

@@ -90,7 +90,7 @@ layer(TestApp(), { excludeTestServices: true })("products: search", (it) => {
       const all = hitIds(yield* search({ query: "teapot mug", limit: 100 }))
       const second = hitIds(yield* search({ query: "teapot mug", limit: 1, offset: 1 }))
       expect(second).toEqual(all.slice(1, 2))
-      for (const bad of [{ query: "" }, { query: "x".repeat(1001) }, { query: "x", limit: 0 }, { query: "x", limit: 101 }, { query: "x", offset: 1001 }, { query: "x", offset: -1 }]) {
+      for (const bad of [{ query: "" }, { query: "x".repeat(1001) }, { query: "x", limit: 0 }, { query: "x", limit: 101 }, { query: "x", offset: 1001 }, { query: "x", offset: -1 }, { query: "x", semanticRatio: 1.5 }, { query: "x", semanticRatio: -0.1 }, { query: "x", attributes: { ["k".repeat(201)]: 1 } }]) {
         const reply = yield* search(bad)
         expect(reply.status).toBe(400)
         expect(pick(reply.json, "fields")).toBeDefined()

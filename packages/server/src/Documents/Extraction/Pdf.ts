@@ -1,8 +1,13 @@
-/** Text of a PDF, page by page, with PDF.js (through `unpdf`, no native code). */
+/**
+ * Text of a PDF, page by page, with PDF.js (through `unpdf`, no native code),
+ * laid out with its structure (headings from font sizes, paragraphs, pages):
+ * see `PdfLayout`.
+ */
 import * as Effect from "effect/Effect"
-import { definePDFJSModule, extractText, getDocumentProxy } from "unpdf"
+import { definePDFJSModule, getDocumentProxy } from "unpdf"
 import { permanent } from "../IngestFailure"
 import type { ExtractionBudget } from "./Budget"
+import { layoutText, type PdfTextItem } from "./PdfLayout"
 
 /**
  * unpdf 1.0.0 looks for a `resolvePDFJS` export its own bundled PDF.js build
@@ -22,8 +27,15 @@ export const extractPdf = (bytes: Uint8Array, budget: ExtractionBudget) =>
       const pdf = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 })
       try {
         if (pdf.numPages > budget.maxPages) throw new PdfOverBudget(`${pdf.numPages} pages`)
-        const { text } = await extractText(pdf, { mergePages: false })
-        return text
+        const pages: Array<ReadonlyArray<PdfTextItem>> = []
+        for (let number = 1; number <= pdf.numPages; number++) {
+          const page = await pdf.getPage(number)
+          const content = await page.getTextContent()
+          // Marked-content markers carry no text.
+          pages.push(content.items.flatMap((item) => ("str" in item ? [item] : [])))
+          page.cleanup()
+        }
+        return layoutText(pages)
       } finally {
         await pdf.destroy()
       }
@@ -34,8 +46,4 @@ export const extractPdf = (bytes: Uint8Array, budget: ExtractionBudget) =>
         : errorName(error) === "PasswordException"
         ? permanent("encrypted", "the PDF is password-protected")
         : permanent("corrupt_file", `the PDF cannot be read: ${error instanceof Error ? error.message : String(error)}`)
-  }).pipe(
-    // Pages become paragraphs of one text; the chunker never joins two pages' last and first sentence.
-    Effect.map((pages) => pages.map((page) => page.trim()).filter((page) => page.length > 0).join("\n\n")),
-    Effect.withSpan("Documents.extractPdf")
-  )
+  }).pipe(Effect.withSpan("Documents.extractPdf"))

@@ -1,0 +1,114 @@
+import { describe, expect, it } from "vitest"
+import type { Passage } from "../../src/Chat/ChatModel"
+import type { AnswerLanguage } from "../../src/Chat/Language"
+import { compose } from "../../src/Chat/OfflineModel"
+import { estimateTokens } from "../../src/Chat/Tokens"
+
+const ask = (question: string, passages: ReadonlyArray<Omit<Passage, "n">>, options: {
+  readonly language?: AnswerLanguage
+  readonly maxOutputTokens?: number
+} = {}) =>
+  compose({
+    messages: [{ role: "user", content: question }],
+    tools: [],
+    maxOutputTokens: options.maxOutputTokens ?? 1024,
+    reasoning: "none",
+    grounding: {
+      question,
+      language: options.language ?? "en",
+      passages: passages.map((passage, index) => ({ ...passage, n: index + 1 })),
+      assistantName: "Shop",
+      imagesAttached: 0
+    }
+  }, []).text
+
+const faq = {
+  path: "faq.pdf",
+  text: "6. The Debian archives › 6.2.2 Where do these codenames come from?\n\n" +
+    "So far they have been characters taken from the Toy Story movies released by Pixar."
+}
+
+describe("OfflineModel", () => {
+  it("answers with the text under the matching heading, not the heading", () => {
+    const answer = ask("Where do the Debian release codenames come from?", [
+      faq,
+      { path: "faq.pdf", text: "6. The Debian archives › 6.2 Codenames\n\nDebian releases have codenames, listed below.\nbuzz, rex, bo, hamm, slink" }
+    ])
+    expect(answer).toContain("Toy Story")
+    expect(answer).not.toContain("Where do these codenames come from")
+  })
+
+  it("never quotes a sentence that only restates the question or a heading", () => {
+    const answer = ask("How do I report a bug in Debian?", [{
+      path: "faq.txt",
+      text: "Reporting bugs\n\nHow do I report a bug in Debian?\nReporting bugs.\nUse the reportbug program to send a report to the bug tracking system."
+    }])
+    expect(answer).toContain("reportbug")
+    expect(answer).not.toContain("How do I report a bug")
+    expect(answer).not.toContain("\"Reporting bugs.\"")
+  })
+
+  it("prefers the sentences under the heading the question matches over a passing mention elsewhere", () => {
+    const answer = ask("How do you pronounce Debian?", [
+      { path: "faq.txt", text: "Intro\n\nDebian is pronounced differently by many people, and the Debian project is large." },
+      { path: "faq.txt", text: "Basics › How do you pronounce Debian?\n\nIt is pronounced Deb-ee-in, like Debbie and Ian." }
+    ])
+    const firstQuote = answer.split("\n").find((line) => line.startsWith("According") || line.startsWith("- "))
+    expect(firstQuote).toContain("Deb-ee-in")
+  })
+
+  it("answers in the question's language when the source has it", () => {
+    const bilingual = {
+      path: "shipping.md",
+      text: "Shipping › ارسال\n\nDelivery to Tehran takes two days.\nارسال به تهران دو روز طول می‌کشد."
+    }
+    expect(ask("ارسال به تهران چند روز طول می‌کشد؟", [bilingual], { language: "fa" })).toContain("دو روز")
+    expect(ask("How long does delivery to Tehran take?", [bilingual])).toContain("two days")
+  })
+
+  it("quotes no more than maxOutputTokens allows", () => {
+    const long = Array.from({ length: 6 }, (_, i) => `The warranty covers part number ${i} of the espresso machine for two full years.`)
+    const passages = [{ path: "warranty.md", text: `Warranty\n\n${long.join(" ")}` }]
+    const roomy = ask("What does the warranty of the espresso machine cover?", passages)
+    const tight = ask("What does the warranty of the espresso machine cover?", passages, { maxOutputTokens: 30 })
+    expect(estimateTokens(roomy)).toBeGreaterThan(30)
+    expect(estimateTokens(tight)).toBeLessThanOrEqual(30)
+    expect(tight).toContain("warranty")
+  })
+
+  it("still says it does not know when nothing relevant is found", () => {
+    expect(ask("Do you sell bicycles?", [faq])).toMatch(/^I don't know/)
+    expect(ask("Do you sell bicycles?", [])).toMatch(/^I don't know/)
+    expect(ask("آیا دوچرخه می‌فروشید؟", [faq], { language: "fa" })).toMatch(/^نمی‌دانم/)
+  })
+})
+
+describe("OfflineModel declining", () => {
+  // A manual's worth of sentences about developers and uploads, none about pay.
+  const manual = [
+    {
+      path: "guide.pdf",
+      text: "Uploading › 9.1 Uploading to the Debian archive\n\n" +
+        Array.from({ length: 12 }, (_, i) => `Upload number ${i + 1} of a Debian Developer goes to queue ${i + 1}.`).join(" ")
+    },
+    {
+      path: "guide.pdf",
+      text: "Tools\n\nDevelopers upload a package with dput after signing it with debsign."
+    }
+  ]
+
+  it("declines when the question's subject is nowhere in the passages, however many of its other words match", () => {
+    expect(ask("How much is a Debian Developer paid for each upload?", manual)).toMatch(/^I don't know/)
+  })
+
+  it("still answers when the passages hold the subject", () => {
+    expect(ask("Which tool does a Debian Developer upload a package with?", manual)).toContain("dput")
+  })
+
+  it("reads a Persian verb in another person as the same verb", () => {
+    const answer = ask("تا چند روز می‌توانم کالا را بازگردانم؟", [
+      { path: "returns.md", text: "بازگشت کالا\n\nکالای استفاده‌نشده را تا ۱۴ روز پس از تحویل می‌توانید بازگردانید." }
+    ], { language: "fa" })
+    expect(answer).toContain("۱۴ روز")
+  })
+})
