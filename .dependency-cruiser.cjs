@@ -29,9 +29,9 @@ module.exports = {
     },
     {
       name: "clients-not-server",
-      comment: "the SDK and the CLI speak HTTP; they never import the server (tests may start it through Testing)",
+      comment: "the SDK, the CLI and the console speak HTTP; they never import the server (tests may start it through Testing)",
       severity: "error",
-      from: { path: "^packages/(sdk|cli)/src/" },
+      from: { path: "^packages/(sdk|cli|console)/src/" },
       to: { path: "^packages/server/" }
     },
     {

@@ -118,7 +118,11 @@ export const parseFeed = (name: string, content: string): { rows: Array<FeedRow>
     } catch (error) {
       return { rows: [], fileError: error instanceof Error ? error.message : String(error) }
     }
-    const list = Array.isArray(parsed) ? parsed : isRecord(parsed) && Array.isArray(parsed.products) ? parsed.products : undefined
+    const list = Array.isArray(parsed)
+      ? parsed
+      : isRecord(parsed) && Array.isArray(parsed.products)
+      ? parsed.products
+      : undefined
     if (list === undefined) return { rows: [], fileError: "JSON: expected an array of products or {\"products\": [...]}" }
     return { rows: list.map((item: unknown, index) => toRow(isRecord(item) ? item : {}, index + 1)) }
   }

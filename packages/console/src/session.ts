@@ -10,11 +10,29 @@ export interface Session {
 }
 
 /** Things the operator API cannot list yet, remembered as they are created here. */
+export interface KnownAccount {
+  readonly id: string
+  readonly name: string
+  readonly plan: string
+  readonly createdAt: string
+}
+export interface KnownKey {
+  readonly id: string
+  readonly name: string | null
+  readonly accountId: string
+  readonly revoked: boolean
+}
+export interface KnownItem {
+  readonly id: string
+  readonly name: string
+  readonly accountId: string
+}
+
 export interface Known {
-  readonly accounts: ReadonlyArray<{ readonly id: string; readonly name: string; readonly plan: string; readonly createdAt: string }>
-  readonly keys: ReadonlyArray<{ readonly id: string; readonly name: string | null; readonly accountId: string; readonly revoked: boolean }>
-  readonly assistants: ReadonlyArray<{ readonly id: string; readonly name: string; readonly accountId: string }>
-  readonly folders: ReadonlyArray<{ readonly id: string; readonly name: string; readonly accountId: string }>
+  readonly accounts: ReadonlyArray<KnownAccount>
+  readonly keys: ReadonlyArray<KnownKey>
+  readonly assistants: ReadonlyArray<KnownItem>
+  readonly folders: ReadonlyArray<KnownItem>
 }
 
 export const emptyKnown: Known = { accounts: [], keys: [], assistants: [], folders: [] }
@@ -40,11 +58,30 @@ export const loadSession = (): Session => {
 
 export const saveSession = (session: Session) => sessionStorage.setItem(sessionKey, JSON.stringify(session))
 
+const strings = (value: Record<string, unknown>, ...names: ReadonlyArray<string>) =>
+  names.every((name) => typeof value[name] === "string")
+
+const isAccount = (value: unknown): value is KnownAccount =>
+  isRecord(value) && strings(value, "id", "name", "plan", "createdAt")
+const isKey = (value: unknown): value is KnownKey =>
+  isRecord(value) && strings(value, "id", "accountId") && typeof value.revoked === "boolean" &&
+  (value.name === null || typeof value.name === "string")
+const isItem = (value: unknown): value is KnownItem => isRecord(value) && strings(value, "id", "name", "accountId")
+
+/** What was stored, keeping only well-formed entries (the storage is the user's to edit). */
 export const loadKnown = (): Known => {
   const value = read(knownKey)
   if (!isRecord(value)) return emptyKnown
-  const list = <T,>(field: keyof Known): ReadonlyArray<T> => (Array.isArray(value[field]) ? value[field] : [])
-  return { accounts: list("accounts"), keys: list("keys"), assistants: list("assistants"), folders: list("folders") }
+  const list = (field: keyof Known): ReadonlyArray<unknown> => {
+    const stored = value[field]
+    return Array.isArray(stored) ? stored : []
+  }
+  return {
+    accounts: list("accounts").filter(isAccount),
+    keys: list("keys").filter(isKey),
+    assistants: list("assistants").filter(isItem),
+    folders: list("folders").filter(isItem)
+  }
 }
 
 export const saveKnown = (known: Known) => sessionStorage.setItem(knownKey, JSON.stringify(known))

@@ -13,6 +13,8 @@ export const Search = ({ assistantId }: { readonly assistantId: string }) => {
   const [minPrice, setMinPrice] = useState("")
   const [maxPrice, setMaxPrice] = useState("")
   const [inStock, setInStock] = useState(false)
+  // The API's default weight of meaning against keywords.
+  const [semanticRatio, setSemanticRatio] = useState(0.2)
   const [hits, setHits] = useState<ReadonlyArray<ProductSearchHit> | undefined>(undefined)
   const { busy, error, run } = useAction()
   const submit = (event: FormEvent) => {
@@ -22,7 +24,8 @@ export const Search = ({ assistantId }: { readonly assistantId: string }) => {
       ...(category.trim() === "" ? {} : { category: category.trim() }),
       ...(minPrice.trim() === "" ? {} : { minPrice: Number(minPrice) }),
       ...(maxPrice.trim() === "" ? {} : { maxPrice: Number(maxPrice) }),
-      ...(inStock ? { inStock: true } : {})
+      ...(inStock ? { inStock: true } : {}),
+      semanticRatio
     }
     void run(async () => setHits((await client.products.search(assistantId, request)).list))
   }
@@ -34,6 +37,12 @@ export const Search = ({ assistantId }: { readonly assistantId: string }) => {
         <Field label={t("products.category")}>{(id) => <input id={id} value={category} onChange={(event) => setCategory(event.target.value)} />}</Field>
         <Field label={t("search.minPrice")}>{(id) => <input id={id} type="number" min={0} step="any" value={minPrice} onChange={(event) => setMinPrice(event.target.value)} />}</Field>
         <Field label={t("search.maxPrice")}>{(id) => <input id={id} type="number" min={0} step="any" value={maxPrice} onChange={(event) => setMaxPrice(event.target.value)} />}</Field>
+        <Field label={t("search.semanticRatio", { ratio: number(semanticRatio, { maximumFractionDigits: 2 }) })} hint={t("search.semanticRatioHint")}>
+          {(id) => (
+            <input id={id} type="range" min={0} max={1} step={0.05} value={semanticRatio}
+              onChange={(event) => setSemanticRatio(Number(event.target.value))} />
+          )}
+        </Field>
         <label className="inline"><input type="checkbox" checked={inStock} onChange={(event) => setInStock(event.target.checked)} /> {t("search.inStockOnly")}</label>
         <button type="submit" className="primary" disabled={busy}>{t("search.submit")}</button>
       </form>

@@ -30,10 +30,10 @@ const notBuilt = HttpServerResponse.text(`<!doctype html>
 </body></html>`, { status: 503, contentType: "text/html; charset=utf-8" })
 
 /** A file of the built console, or undefined when it does not exist (or lies outside the folder). */
-const readBuilt = (relative: string) =>
+const readBuilt = (dir: string, relative: string) =>
   Effect.promise(async () => {
-    const file = path.resolve(consoleDir, relative)
-    if (!file.startsWith(consoleDir + path.sep)) return undefined
+    const file = path.resolve(dir, relative)
+    if (!file.startsWith(dir + path.sep)) return undefined
     try {
       return { file, bytes: await fs.readFile(file) }
     } catch {
@@ -41,14 +41,15 @@ const readBuilt = (relative: string) =>
     }
   })
 
-const serve = Effect.gen(function*() {
+/** The handler of `/console` and `/console/*`, serving the files of `dir`. */
+export const serveFrom = (dir: string) => Effect.gen(function*() {
   const request = yield* HttpServerRequest.HttpServerRequest
   const pathname = new URL(request.url, "http://console").pathname
   const relative = decodeURIComponent(pathname.replace(/^\/console\/?/, "")) || "index.html"
-  const found = yield* readBuilt(relative)
+  const found = yield* readBuilt(dir, relative)
   if (found === undefined) {
     // Unknown paths show the app (it routes by the hash); without a build, how to make one.
-    const index = yield* readBuilt("index.html")
+    const index = yield* readBuilt(dir, "index.html")
     if (index === undefined) return notBuilt
     return HttpServerResponse.uint8Array(index.bytes, { contentType: contentTypes[".html"] ?? "text/html" })
   }
@@ -57,6 +58,8 @@ const serve = Effect.gen(function*() {
   const cacheControl = relative.startsWith("assets/") ? "public, max-age=31536000, immutable" : "no-cache"
   return HttpServerResponse.uint8Array(found.bytes, { contentType, headers: { "cache-control": cacheControl } })
 })
+
+const serve = serveFrom(consoleDir)
 
 export const layer = HttpApiBuilder.Router.use((router) =>
   Effect.all([router.get("/console", serve), router.get("/console/*", serve)], { discard: true })
