@@ -141,6 +141,7 @@ export type ChatTurnError =
   | QuotaExhausted
 
 export class ChatApi extends HttpApiGroup.make("chat")
+  .annotate(OpenApi.Title, "Chat")
   .add(
     HttpApiEndpoint.post("send")`/assistants/${HttpApiSchema.param("assistantCode", AssistantId)}/chat`
       .annotate(OpenApi.Summary, "Send a chat message")
