@@ -206,6 +206,7 @@ export class DocumentsApi extends HttpApiGroup.make("documents")
       .annotate(
         OpenApi.Description,
         "Poll until `ready` or `failed`. `errorMessage` values: `no_text`, `encrypted`, `corrupt_file`, " +
+          "`too_large` (the file exceeds a reading budget: inflated size, pages, pixels, memory or time), " +
           "`transcription_not_configured`, `transcription_failed`, `transcription_unavailable`, `embeddings_failed`, " +
           "`embeddings_unavailable`, `superseded` (a later upload to the same path became ready first), `timeout`, " +
           "`ingest_failed` (anything else)."

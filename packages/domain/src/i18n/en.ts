@@ -89,7 +89,8 @@ export const en = {
   "constraint.attributeValue": "must be a string of at most 500 characters, a number or a boolean",
   "constraint.cursor": "is not a valid cursor",
   "constraint.json": "must be valid JSON",
-  "constraint.base64": "must be base64-encoded data"
+  "constraint.base64": "must be base64-encoded data",
+  "constraint.character": "must not contain NUL characters or unpaired UTF-16 surrogates"
 } as const
 
 export type MessageKey = keyof typeof en

@@ -86,5 +86,6 @@ export const fa: Catalog = {
   "constraint.attributeValue": "باید رشته‌ای با حداکثر ۵۰۰ نویسه، عدد یا مقدار بولی باشد",
   "constraint.cursor": "نشانگر صفحه معتبر نیست",
   "constraint.json": "باید JSON معتبر باشد",
-  "constraint.base64": "باید داده‌ای با کدگذاری base64 باشد"
+  "constraint.base64": "باید داده‌ای با کدگذاری base64 باشد",
+  "constraint.character": "نباید نویسهٔ NUL یا نیم‌جفت جانشین UTF-16 داشته باشد"
 }

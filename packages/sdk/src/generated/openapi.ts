@@ -141,7 +141,7 @@ export interface paths {
         };
         /**
          * Get an ingest job
-         * @description Poll until `ready` or `failed`. `errorMessage` values: `no_text`, `encrypted`, `corrupt_file`, `transcription_not_configured`, `transcription_failed`, `transcription_unavailable`, `embeddings_failed`, `embeddings_unavailable`, `superseded` (a later upload to the same path became ready first), `timeout`, `ingest_failed` (anything else).
+         * @description Poll until `ready` or `failed`. `errorMessage` values: `no_text`, `encrypted`, `corrupt_file`, `too_large` (the file exceeds a reading budget: inflated size, pages, pixels, memory or time), `transcription_not_configured`, `transcription_failed`, `transcription_unavailable`, `embeddings_failed`, `embeddings_unavailable`, `superseded` (a later upload to the same path became ready first), `timeout`, `ingest_failed` (anything else).
          */
         get: operations["documents.job"];
         put?: never;

@@ -51,6 +51,12 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("AccountsRepo",
       execute: (row) => sql`INSERT INTO api_keys ${sql.insert(row)} RETURNING id, name, created_at`
     })
 
+    const findPlan = SqlSchema.findOne({
+      Request: Schema.String,
+      Result: Schema.Struct({ plan: Schema.String }),
+      execute: (id) => sql`SELECT plan FROM accounts WHERE id = ${id}`
+    })
+
     const findKeyOwner = SqlSchema.findOne({
       Request: Schema.Uint8ArrayFromSelf,
       Result: KeyOwnerRow,
@@ -79,6 +85,10 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("AccountsRepo",
           )
         }, { concurrency: 1 }).pipe(Effect.orDie, Effect.withSpan("Accounts.page")),
 
+      /** The account's plan; none for an unknown account. */
+      plan: (id: string) =>
+        findPlan(id).pipe(Effect.map(Option.map((row) => row.plan)), Effect.orDie, Effect.withSpan("Accounts.plan")),
+
       /** Deleting cascades to keys (they stop working at once), assistants and folders. */
       delete: Effect.fn("Accounts.delete")(function*(id: string) {
         const rows = yield* sql`DELETE FROM accounts WHERE id = ${id} RETURNING id`
@@ -98,10 +108,13 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("AccountsRepo",
       }, Effect.orDie),
 
       /** The account behind a raw key, if the key is well formed, known, not revoked and its account exists. */
+      // Malformed keys take the same lookup as unknown ones, so timing tells them apart no more than the answer does.
       authenticate: (key: string) =>
-        ApiKeySecret.isWellFormed(key)
-          ? findKeyOwner(ApiKeySecret.hash(key)).pipe(Effect.orDie, Effect.withSpan("Accounts.authenticate"))
-          : Effect.succeed(Option.none())
+        findKeyOwner(ApiKeySecret.hash(key)).pipe(
+          Effect.map((owner) => ApiKeySecret.isWellFormed(key) ? owner : Option.none()),
+          Effect.orDie,
+          Effect.withSpan("Accounts.authenticate")
+        )
     } as const
   })
 }) {}

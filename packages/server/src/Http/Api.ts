@@ -1,6 +1,6 @@
 /** The API's handlers and middlewares, assembled into one `HttpApi.Api` layer. */
 import { DastyarApi } from "@dastyar/domain"
-import { HttpApiBuilder, HttpApiScalar } from "@effect/platform"
+import { HttpApiBuilder, HttpApiScalar, HttpRouter } from "@effect/platform"
 import * as Layer from "effect/Layer"
 import { AdminHttpLive } from "../Admin/Http"
 import { AssistantsHttpLive } from "../Assistants/Http"
@@ -13,8 +13,8 @@ import { ProductsHttpLive } from "../Products/Http"
 import { SystemHttpLive } from "../System/Http"
 import { AdminAuthLive, ApiKeyAuthLive } from "./Auth"
 import * as ErrorMapping from "./ErrorMapping"
-import { layerLimiter, RateLimit } from "./RateLimit"
-import { requestMiddleware } from "./RequestLog"
+import { layerLimiter, RateLimit } from "../Platform/RateLimit"
+import { requestMiddleware } from "../Platform/RequestLog"
 
 const groups = Layer.mergeAll(
   AssistantsHttpLive,
@@ -42,10 +42,6 @@ const api = HttpApiBuilder.api(DastyarApi).pipe(
 )
 
 /**
- * The HTTP app: request log and locale outermost, then error mapping, then the
- * API. Needs an `HttpServer` (a real socket, or the test server).
- */
-/**
  * The reference's settings: each operation's own bearer scheme is selected in the request panel
  * (API key on `/v1`, operator token on `/admin/v1`), so only the token has to be pasted.
  * `authentication` is a Scalar option the platform's `ScalarConfig` type does not list.
@@ -54,10 +50,15 @@ const scalar: HttpApiScalar.ScalarConfig & { readonly authentication: { readonly
   authentication: { preferredSecurityScheme: ["bearer", "adminToken"] }
 }
 
+/**
+ * The HTTP app: request log and locale outermost, then error mapping, then the
+ * API. Needs an `HttpServer` (a real socket, or the test server).
+ */
 export const layer = HttpApiBuilder.serve(requestMiddleware).pipe(
   Layer.provide(ErrorMapping.layer),
   // The OpenAPI document and an interactive reference (Scalar, served inline: no CDN).
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/v1/openapi.json" })),
   Layer.provide(HttpApiScalar.layer({ path: "/docs", scalar })),
-  Layer.provide(api)
+  Layer.provide(api),
+  Layer.provide(HttpRouter.setRouterConfig({ maxParamLength: ErrorMapping.maxPathParamLength }))
 )

@@ -4,7 +4,7 @@ import { HttpApiBuilder } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import * as Effect from "effect/Effect"
 import { latestMigration } from "../Database/Migrator"
-import { annotateRoute } from "../Http/RequestLog"
+import { annotateRoute } from "../Platform/RequestLog"
 
 export const SystemHttpLive = HttpApiBuilder.group(DastyarApi, "system", (handlers) =>
   Effect.gen(function*() {
