@@ -145,6 +145,7 @@ const assistantPath = HttpApiSchema.param("assistantId", AssistantId)
 const AssistantResponse = success(Assistant, { identifier: "AdminAssistantResponse" })
 
 export class AdminApi extends HttpApiGroup.make("admin")
+  .annotate(OpenApi.Title, "Admin: accounts and assistants")
   .add(
     HttpApiEndpoint.post("createAccount", "/accounts")
       .annotate(OpenApi.Summary, "Create an account")
@@ -228,6 +229,7 @@ export class AdminApi extends HttpApiGroup.make("admin")
 
 /** Site articles, written by the operator (drafts never reach the public content routes). */
 export class AdminContentApi extends HttpApiGroup.make("adminContent")
+  .annotate(OpenApi.Title, "Admin: content")
   .add(
     HttpApiEndpoint.get("listArticles", "/content/articles")
       .annotate(OpenApi.Summary, "List articles, drafts included")
@@ -271,6 +273,7 @@ const connectionPath = HttpApiSchema.param("connectionCode", Schema.String)
 
 /** Messenger connections of an assistant (Telegram bots, custom webhooks). */
 export class AdminConnectionsApi extends HttpApiGroup.make("adminConnections")
+  .annotate(OpenApi.Title, "Admin: connections")
   .add(
     HttpApiEndpoint.post("createConnection")`/assistants/${assistantPath}/connections`
       .annotate(OpenApi.Summary, "Connect an assistant to a messenger")

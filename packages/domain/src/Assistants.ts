@@ -74,6 +74,7 @@ export const Assistant = Schema.Struct({
 export type Assistant = typeof Assistant.Type
 
 export class AssistantsApi extends HttpApiGroup.make("assistants")
+  .annotate(OpenApi.Title, "Assistants")
   .add(
     HttpApiEndpoint.get("list", "/assistants")
       .annotate(OpenApi.Summary, "List the account's assistants")

@@ -183,6 +183,7 @@ const hookDescription = [
 ].join(" ")
 
 export class HooksApi extends HttpApiGroup.make("hooks")
+  .annotate(OpenApi.Title, "Messenger hooks")
   .add(
     HttpApiEndpoint.post("deliver")`/hooks/${HttpApiSchema.param("driver", Driver)}/${
       HttpApiSchema.param("connectionCode", Schema.String)

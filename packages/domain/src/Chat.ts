@@ -57,7 +57,11 @@ export type ChatRequest = typeof ChatRequest.Type
 export const Source = Schema.Struct({
   fileId: Schema.String,
   path: Schema.String,
-  chunk: Schema.Int
+  chunk: Schema.Int,
+  text: Schema.optional(Schema.String.annotations({ description: "The passage given to the model (the chunk's text)" })),
+  score: Schema.optional(
+    Schema.Number.annotations({ description: "Retrieval relevance in [0, 1], higher is closer (3 decimals)" })
+  )
 }).annotations({ identifier: "Source" })
 export type Source = typeof Source.Type
 
@@ -137,6 +141,7 @@ export type ChatTurnError =
   | QuotaExhausted
 
 export class ChatApi extends HttpApiGroup.make("chat")
+  .annotate(OpenApi.Title, "Chat")
   .add(
     HttpApiEndpoint.post("send")`/assistants/${HttpApiSchema.param("assistantCode", AssistantId)}/chat`
       .annotate(OpenApi.Summary, "Send a chat message")

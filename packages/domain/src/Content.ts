@@ -137,6 +137,7 @@ export const slugPath = HttpApiSchema.param("slug", Schema.String)
 const cacheable = "Cacheable for 60 s (`Cache-Control: public, max-age=60`, `ETag`; 304 on `If-None-Match`)."
 
 export class ContentApi extends HttpApiGroup.make("content")
+  .annotate(OpenApi.Title, "Site content")
   .add(
     HttpApiEndpoint.get("slugs", "/content/slugs")
       .annotate(OpenApi.Summary, "List every published slug")

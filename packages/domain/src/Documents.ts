@@ -157,6 +157,7 @@ const assistantPath = HttpApiSchema.param("assistantCode", AssistantId)
 const JobList = success(ListOf(DocumentIngestJob), { identifier: "DocumentIngestJobListResponse", status: 202 })
 
 export class DocumentsApi extends HttpApiGroup.make("documents")
+  .annotate(OpenApi.Title, "Documents")
   .add(
     HttpApiEndpoint.post("upload")`/assistants/${assistantPath}/documents`
       .annotate(OpenApi.Summary, "Upload files")

@@ -39,6 +39,7 @@ export const Model = Schema.Struct({
 export type Model = typeof Model.Type
 
 export class ModelsApi extends HttpApiGroup.make("models")
+  .annotate(OpenApi.Title, "Language models")
   .add(
     HttpApiEndpoint.get("list", "/models")
       .annotate(OpenApi.Summary, "List models")

@@ -204,6 +204,7 @@ const assistantPath = HttpApiSchema.param("assistantCode", AssistantId)
 const externalIdPath = HttpApiSchema.param("externalId", Schema.String)
 
 export class ProductsApi extends HttpApiGroup.make("products")
+  .annotate(OpenApi.Title, "Products")
   .add(
     HttpApiEndpoint.post("create")`/assistants/${assistantPath}/products`
       .annotate(OpenApi.Summary, "Create a product")

@@ -9,6 +9,7 @@ export const NotReadyResponse = failure(NotReady, { status: 503, code: "service.
 
 /** Probes for load balancers and orchestrators; no key. */
 export class SystemApi extends HttpApiGroup.make("system")
+  .annotate(OpenApi.Title, "System")
   .add(
     HttpApiEndpoint.get("health", "/health")
       .annotate(OpenApi.Summary, "Liveness probe")

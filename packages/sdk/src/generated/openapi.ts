@@ -970,6 +970,10 @@ export interface components {
             fileId: string;
             path: string;
             chunk: components["schemas"]["Int"];
+            /** @description The passage given to the model (the chunk's text) */
+            text?: string;
+            /** @description Retrieval relevance in [0, 1], higher is closer (3 decimals) */
+            score?: number;
         };
         Product: {
             id: string;

@@ -190,7 +190,13 @@ export const layer = Layer.effect(
         isOffline,
         reasoning,
         request,
-        sources: retrieval.hits.map(({ chunk, fileId, path }) => ({ fileId, path, chunk })),
+        sources: retrieval.hits.map(({ chunk, fileId, path, score, text }) => ({
+          fileId,
+          path,
+          chunk,
+          text,
+          score: Math.round(score * 1000) / 1000
+        })),
         retrievalFailed: retrieval.failed,
         embeddingTokens: query.length === 0 ? 0 : estimateTokens(query),
         userContent: question,

@@ -43,6 +43,15 @@ const api = HttpApiBuilder.api(DastyarApi).pipe(
 )
 
 /**
+ * The reference's settings: each operation's own bearer scheme is selected in the request panel
+ * (API key on `/v1`, operator token on `/admin/v1`), so only the token has to be pasted.
+ * `authentication` is a Scalar option the platform's `ScalarConfig` type does not list.
+ */
+const scalar: HttpApiScalar.ScalarConfig & { readonly authentication: { readonly preferredSecurityScheme: ReadonlyArray<string> } } = {
+  authentication: { preferredSecurityScheme: ["bearer", "adminToken"] }
+}
+
+/**
  * The HTTP app: request log and locale outermost, then error mapping, then the
  * API. Needs an `HttpServer` (a real socket, or the test server).
  */
@@ -50,7 +59,7 @@ export const layer = HttpApiBuilder.serve(requestMiddleware).pipe(
   Layer.provide(ErrorMapping.layer),
   // The OpenAPI document and an interactive reference (Scalar, served inline: no CDN).
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/v1/openapi.json" })),
-  Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
+  Layer.provide(HttpApiScalar.layer({ path: "/docs", scalar })),
   Layer.provide(Console.layer),
   Layer.provide(api),
   Layer.provide(HttpRouter.setRouterConfig({ maxParamLength: ErrorMapping.maxPathParamLength }))

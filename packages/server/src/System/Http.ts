@@ -4,6 +4,7 @@ import { HttpApiBuilder } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import * as Effect from "effect/Effect"
 import { latestMigration } from "../Database/Migrator"
+import { annotateRoute } from "../Platform/RequestLog"
 
 export const SystemHttpLive = HttpApiBuilder.group(DastyarApi, "system", (handlers) =>
   Effect.gen(function*() {
@@ -14,8 +15,12 @@ export const SystemHttpLive = HttpApiBuilder.group(DastyarApi, "system", (handle
       Effect.orElseSucceed(() => false)
     )
     return handlers
-      .handle("health", () => Effect.succeed({ status: "up" as const }))
+      // The probes pass no authentication middleware, which is where other routes record their template for the log.
+      .handle("health", () => Effect.as(annotateRoute, { status: "up" as const }))
       .handle("ready", () =>
-        Effect.flatMap(ready, (isReady) =>
-          isReady ? Effect.succeed({ status: "ready" as const }) : Effect.fail(new System.NotReady())))
+        annotateRoute.pipe(
+          Effect.zipRight(ready),
+          Effect.flatMap((isReady) =>
+            isReady ? Effect.succeed({ status: "ready" as const }) : Effect.fail(new System.NotReady()))
+        ))
   }))

@@ -42,7 +42,9 @@ layer(TestApp(env), { excludeTestServices: true })("chat", (it) => {
         response: { status: "success" }
       })
       const sources = pick(reply.json, "data", "sources")
-      expect(sources).toEqual([{ fileId: shippingId, path: "shipping.md", chunk: 0 }])
+      expect(sources).toEqual([{ fileId: shippingId, path: "shipping.md", chunk: 0, text: expect.stringContaining("Shiraz"), score: expect.any(Number) }])
+      const score = pick(reply.json, "data", "sources", 0, "score")
+      expect(typeof score === "number" && score > 0 && score <= 1).toBe(true)
       const text = pickString(reply.json, "data", "text")
       expect(text).toContain("Shiraz")
       expect(text).toContain("shipping.md")

@@ -1,6 +1,6 @@
 import { describe, expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import { call, pick, setupAccount, TestApp } from "../support/TestApp"
+import { call, pick, pickString, setupAccount, TestApp } from "../support/TestApp"
 
 layer(TestApp(), { excludeTestServices: true })("envelope, validation and routing", (it) => {
   it.effect("wraps success in {data, response} with a translated message", () =>
@@ -146,6 +146,13 @@ layer(TestApp(), { excludeTestServices: true })("envelope, validation and routin
       const docs = yield* call("GET", "/docs")
       expect(docs.status).toBe(200)
       expect(docs.headers["content-type"]).toContain("text/html")
+      expect(docs.text).toContain("preferredSecurityScheme")
+      // Tags are display names, one per group: no camelCase, no two differing only in case.
+      const tags = pick(document.json, "tags")
+      const names = Array.isArray(tags) ? tags.map((tag) => pickString(tag, "name")) : []
+      expect(names).toContain("Language models")
+      expect(names.filter((name) => /[a-z][A-Z]/.test(name))).toEqual([])
+      expect(new Set(names.map((name) => name.toLowerCase())).size).toBe(names.length)
     }))
 
   it.effect("health is always up; ready once the database is migrated", () =>
