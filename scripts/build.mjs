@@ -1,0 +1,119 @@
+#!/usr/bin/env node
+/**
+ * `pnpm build`: compiles every package to JavaScript with esbuild (ES modules
+ * for Node 20, source maps beside each file), so the server and the CLI run
+ * with plain `node` and nothing transpiles TypeScript at run time.
+ *
+ * Each entry is bundled with the workspace packages it imports (`@dastyar/*`
+ * export their TypeScript sources, which Node cannot load) while npm
+ * dependencies stay external and are loaded from `node_modules` as usual.
+ *
+ * `--if-needed` (used by `pnpm start`) skips the build when every output is
+ * newer than every source file, so a start after an unchanged checkout costs
+ * one directory walk. Plain JavaScript so that it runs before anything is built.
+ */
+import * as esbuild from "esbuild"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
+const packageDir = (name) => path.join(root, "packages", name)
+
+/**
+ * npm dependencies of a package that Node loads from `node_modules` at run
+ * time. Workspace packages and those matching `inline` are bundled instead:
+ * Effect's hundreds of small modules cost more to resolve and read one by one
+ * than the tree-shaken part of them costs to parse in one file.
+ */
+const externalsOf = (name, inline) => {
+  const manifest = JSON.parse(fs.readFileSync(path.join(packageDir(name), "package.json"), "utf8"))
+  const all = { ...manifest.dependencies, ...manifest.peerDependencies }
+  return Object.entries(all)
+    .filter(([dep, version]) => !String(version).startsWith("workspace:") && !inline.test(dep))
+    .map(([dep]) => dep)
+}
+
+/** Effect and its platform packages: pure JavaScript, side-effect free, safe to bundle. */
+const effectPackages = /^(effect|@effect\/.*)$/
+
+/**
+ * What is built. The server's worker entries (files named `*.worker.ts`) are
+ * entries of their own, emitted beside `main.js` under the same relative path,
+ * so `new URL("./X.worker.js", import.meta.url)` resolves in the build.
+ */
+const targets = () => [
+  {
+    name: "server",
+    entryPoints: ["src/main.ts", ...workerEntries(path.join(packageDir("server"), "src"))],
+    outbase: "src",
+    inline: effectPackages
+  },
+  // The CLI is bundled whole: `dastyar --version` must start in well under a second.
+  { name: "cli", entryPoints: ["src/bin.ts"], outbase: "src", inline: /./ },
+  { name: "sdk", entryPoints: ["src/index.ts"], outbase: "src", inline: /^$/ },
+  { name: "domain", entryPoints: ["src/index.ts"], outbase: "src", inline: /^$/ }
+]
+
+function workerEntries(dir) {
+  const found = []
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name)
+    if (entry.isDirectory()) found.push(...workerEntries(full))
+    else if (/\.worker\.ts$/.test(entry.name)) found.push(path.relative(packageDir("server"), full))
+  }
+  return found
+}
+
+const newestMtime = (dir) => {
+  let newest = 0
+  if (!fs.existsSync(dir)) return newest
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name)
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : fs.statSync(full).mtimeMs)
+  }
+  return newest
+}
+
+const stampFile = path.join(root, "packages", "server", "dist", ".built")
+
+/** The build is current when its stamp is newer than every package's sources and manifest. */
+const upToDate = () => {
+  if (!fs.existsSync(stampFile)) return false
+  const built = fs.statSync(stampFile).mtimeMs
+  const sources = ["domain", "server", "sdk", "cli"].flatMap((name) => [
+    newestMtime(path.join(packageDir(name), "src")),
+    fs.statSync(path.join(packageDir(name), "package.json")).mtimeMs
+  ])
+  return Math.max(...sources, fs.statSync(fileURLToPath(import.meta.url)).mtimeMs) < built
+}
+
+const build = async () => {
+  const started = performance.now()
+  await Promise.all(targets().map(({ entryPoints, inline, name, outbase }) => {
+    const cwd = packageDir(name)
+    fs.rmSync(path.join(cwd, "dist", "js"), { recursive: true, force: true })
+    return esbuild.build({
+      absWorkingDir: cwd,
+      entryPoints,
+      outbase,
+      outdir: "dist/js",
+      bundle: true,
+      splitting: entryPoints.length > 1,
+      format: "esm",
+      platform: "node",
+      target: "node20",
+      sourcemap: true,
+      external: externalsOf(name, inline),
+      // Bundled CommonJS modules call `require`, which ES modules lack.
+      banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+      logLevel: "warning"
+    })
+  }))
+  fs.mkdirSync(path.dirname(stampFile), { recursive: true })
+  fs.writeFileSync(stampFile, new Date().toISOString())
+  console.error(`built in ${Math.round(performance.now() - started)} ms`)
+}
+
+if (process.argv.includes("--if-needed") && upToDate()) process.exit(0)
+await build()
