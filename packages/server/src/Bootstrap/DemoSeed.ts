@@ -42,7 +42,7 @@ const seed = Effect.gen(function*() {
     Effect.orDie,
     Effect.repeat({ until: (a) => a.status !== "provisioning", schedule: Schedule.spaced("100 millis"), times: 100 })
   )
-  const base = `http://localhost:${config.port}`
+  const base = `http://${config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host}:${config.port}`
   yield* Effect.sync(() =>
     console.log([
       "",
@@ -50,7 +50,7 @@ const seed = Effect.gen(function*() {
       `  API key:      ${key.key}`,
       `  Assistant id: ${assistant.id}`,
       `  Try:          curl -H 'Authorization: Bearer ${key.key}' ${base}/v1/assistants`,
-      `  Chat:         DASTYAR_API_KEY=${key.key} pnpm cli chat ${assistant.id} -m 'Do you ship to Shiraz?'`,
+      `  Chat:         DASTYAR_BASE_URL=${base} DASTYAR_API_KEY=${key.key} pnpm cli chat ${assistant.id} -m 'Do you ship to Shiraz?'`,
       ""
     ].join("\n"))
   )
