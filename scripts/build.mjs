@@ -8,11 +8,14 @@
  * export their TypeScript sources, which Node cannot load) while npm
  * dependencies stay external and are loaded from `node_modules` as usual.
  *
- * `--if-needed` (used by `pnpm start`) skips the build when every output is
+ * The CLI and the SDK are built by their own `build` scripts.
+ *
+ * `--if-needed` (used by `pnpm start` and before the tests) skips the build when every output is
  * newer than every source file, so a start after an unchanged checkout costs
  * one directory walk. Plain JavaScript so that it runs before anything is built.
  */
 import * as esbuild from "esbuild"
+import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
@@ -38,31 +41,46 @@ const externalsOf = (name, inline) => {
 const effectPackages = /^(effect|@effect\/.*)$/
 
 /**
- * What is built. The server's worker entries (files named `*.worker.ts`) are
- * entries of their own, emitted beside `main.js` under the same relative path,
- * so `new URL("./X.worker.js", import.meta.url)` resolves in the build.
+ * What is built. The server's child-process entries (named in the sources as
+ * `childEntry("Name", import.meta.url)`) are entries of their own, emitted
+ * beside `main.js`: in the bundle `import.meta.url` is `main.js`'s, and
+ * `Platform/ChildEntry` looks for `Name.js` next to it.
  */
 const targets = () => [
   {
     name: "server",
-    entryPoints: ["src/main.ts", ...workerEntries(path.join(packageDir("server"), "src"))],
-    outbase: "src",
+    entryPoints: { main: "src/main.ts", ...childEntries(path.join(packageDir("server"), "src")) },
     inline: effectPackages
   },
-  // The CLI is bundled whole: `dastyar --version` must start in well under a second.
-  { name: "cli", entryPoints: ["src/bin.ts"], outbase: "src", inline: /./ },
-  { name: "sdk", entryPoints: ["src/index.ts"], outbase: "src", inline: /^$/ },
-  { name: "domain", entryPoints: ["src/index.ts"], outbase: "src", inline: /^$/ }
+  { name: "domain", entryPoints: { index: "src/index.ts" }, inline: /^$/ }
 ]
 
-function workerEntries(dir) {
-  const found = []
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name)
-    if (entry.isDirectory()) found.push(...workerEntries(full))
-    else if (/\.worker\.ts$/.test(entry.name)) found.push(path.relative(packageDir("server"), full))
+/** The CLI and the SDK build themselves (`scripts/bundle.mjs`, their publishable form). */
+const runPackageBuild = (name) =>
+  new Promise((resolve, reject) => {
+    const child = spawn("pnpm", ["run", "build"], { cwd: packageDir(name), stdio: "inherit" })
+    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${name}: build failed (${code})`))))
+  })
+
+/** `{ Name: "src/…/Name.ts" }` for every `childEntry("Name", …)` call in the sources. */
+function childEntries(srcDir) {
+  const files = []
+  const walk = (dir) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name)
+      if (entry.isDirectory()) walk(full)
+      else if (entry.name.endsWith(".ts")) files.push(full)
+    }
   }
-  return found
+  walk(srcDir)
+  const named = new Set(files.flatMap((file) =>
+    Array.from(fs.readFileSync(file, "utf8").matchAll(/childEntry\("(\w+)"/g), (match) => match[1])
+  ))
+  return Object.fromEntries(Array.from(named, (name) => {
+    const file = files.find((candidate) => path.basename(candidate) === `${name}.ts`)
+    if (file === undefined) throw new Error(`child entry ${name}.ts not found`)
+    return [name, path.relative(packageDir("server"), file)]
+  }))
 }
 
 const newestMtime = (dir) => {
@@ -90,16 +108,16 @@ const upToDate = () => {
 
 const build = async () => {
   const started = performance.now()
-  await Promise.all(targets().map(({ entryPoints, inline, name, outbase }) => {
+  // The SDK's declarations take a tsc run: only in a full `pnpm build`, not before a start or the tests.
+  const packages = process.argv.includes("--if-needed") ? ["cli"] : ["cli", "sdk"]
+  await Promise.all([...packages.map(runPackageBuild), ...targets().map(({ entryPoints, inline, name }) => {
     const cwd = packageDir(name)
     fs.rmSync(path.join(cwd, "dist", "js"), { recursive: true, force: true })
     return esbuild.build({
       absWorkingDir: cwd,
       entryPoints,
-      outbase,
       outdir: "dist/js",
       bundle: true,
-      splitting: entryPoints.length > 1,
       format: "esm",
       platform: "node",
       target: "node20",
@@ -109,7 +127,7 @@ const build = async () => {
       banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
       logLevel: "warning"
     })
-  }))
+  })])
   fs.mkdirSync(path.dirname(stampFile), { recursive: true })
   fs.writeFileSync(stampFile, new Date().toISOString())
   console.error(`built in ${Math.round(performance.now() - started)} ms`)

@@ -29,6 +29,9 @@ export const Account = Schema.Struct({
   }]
 })
 
+export const AccountListQuery = Schema.Struct(Constraint.pageParams(500)).annotations({ parseOptions: { errors: "all" } })
+export type AccountListQuery = typeof AccountListQuery.Type
+
 export const AccountCreate = Schema.Struct({
   name: Constraint.text({ min: 1, max: 200 }),
   plan: Schema.optional(Constraint.text({ min: 1, max: 100 }))
@@ -147,6 +150,17 @@ export class AdminApi extends HttpApiGroup.make("admin")
       .setPayload(AccountCreate)
       .addSuccess(success(Account, { identifier: "AccountCreatedResponse", status: 201 }))
       .addError(PlanNotFoundResponse)
+  )
+  .add(
+    HttpApiEndpoint.get("listAccounts", "/accounts")
+      .annotate(OpenApi.Summary, "List accounts")
+      .setUrlParams(AccountListQuery)
+      .addSuccess(success(ListOf(Account), { identifier: "AccountListResponse" }))
+      .annotate(
+        OpenApi.Description,
+        "Every account, oldest first (the demo account, when seeded, comes first). " +
+          "`limit` 1 to 500 (default 100), `offset`; `count` is the number of all accounts."
+      )
   )
   .add(
     HttpApiEndpoint.del("deleteAccount")`/accounts/${accountPath}`

@@ -33,6 +33,16 @@ export const intBetween = (min: number, max: number) =>
     Schema.lessThanOrEqualTo(max, message("constraint.max", { max }))
   )
 
+/** An integer query parameter (`?limit=20`) between `min` and `max`, inclusive. */
+export const intParam = (min: number, max: number) =>
+  Schema.NumberFromString.annotations(message("constraint.type.integer")).pipe(Schema.compose(intBetween(min, max)))
+
+/** `limit` (1 to `maxLimit`) and `offset` of a paged list; `count` in the answer counts every match. */
+export const pageParams = (maxLimit: number) => ({
+  limit: Schema.optional(intParam(1, maxLimit)),
+  offset: Schema.optional(intParam(0, 100000))
+})
+
 export const nonNegative = Number.pipe(Schema.greaterThanOrEqualTo(0, message("constraint.min", { min: 0 })))
 
 /**

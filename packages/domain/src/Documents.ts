@@ -71,6 +71,12 @@ export const TextUpload = Schema.Struct({
   examples: [{ filename: "shipping.md", content: "# Shipping\nOrders ship within 2 working days." }]
 })
 
+export const JobListQuery = Schema.Struct({
+  status: Schema.optional(Constraint.oneOf(...JobStatus.literals)),
+  ...Constraint.pageParams(500)
+}).annotations({ parseOptions: { errors: "all" } })
+export type JobListQuery = typeof JobListQuery.Type
+
 export const DocumentDelete = Schema.Struct({
   fileIds: Constraint.arrayOf(Constraint.String, { min: 1, max: 1000 })
 }).annotations({ identifier: "DocumentDelete", parseOptions: { errors: "all" } })
@@ -165,7 +171,10 @@ export class DocumentsApi extends HttpApiGroup.make("documents")
         "Up to 10 files of 25 MB; one queued job per file. Answers 202. The kind comes from the bytes: text (UTF-8 or " +
           "UTF-16), PDF, Word (.docx, .doc), image (PNG, JPEG, WebP, GIF, TIFF, BMP; read by OCR, English and Persian) " +
           "or audio (MP3, WAV, Ogg/Opus, M4A/AAC, FLAC, WebM; transcribed). `path` is the folder's name, `/`, and the " +
-          "file name; at the root, the file name alone. An existing path, or one with a job in flight, gives `kind: replace`."
+          "file name; at the root, the file name alone. An existing path, or one with a job in flight, gives `kind: replace`. " +
+          "File names may be in any script, sent as UTF-8 in the quoted `filename` (as browsers, curl and fetch do) or " +
+          "as RFC 5987 `filename*=UTF-8''…`; a part whose Content-Disposition cannot be read refuses the request with " +
+          "400 naming it (`parts.N`, counted from 0 over all parts)."
       )
   )
   .add(
@@ -177,6 +186,18 @@ export class DocumentsApi extends HttpApiGroup.make("documents")
       .annotate(OpenApi.Description, "One queued job for a text document. Answers 202.")
   )
   .add(
+    HttpApiEndpoint.get("listJobs")`/assistants/${assistantPath}/documents/jobs`
+      .annotate(OpenApi.Summary, "List ingest jobs")
+      .setUrlParams(JobListQuery)
+      .addSuccess(success(ListOf(DocumentIngestJob), { identifier: "DocumentIngestJobListPageResponse" }))
+      .annotate(
+        OpenApi.Description,
+        "The assistant's ingest jobs, newest first, optionally of one `status` (e.g. `failed`, to find what went " +
+          "wrong without the job ids). `limit` 1 to 500 (default 100), `offset`; `count` is the number of all " +
+          "matching jobs."
+      )
+  )
+  .add(
     HttpApiEndpoint.get("job")`/assistants/${assistantPath}/documents/jobs/${HttpApiSchema.param("jobId", JobId)}`
       .annotate(OpenApi.Summary, "Get an ingest job")
       .addSuccess(success(DocumentIngestJob, { identifier: "DocumentIngestJobResponse" }))
@@ -184,6 +205,7 @@ export class DocumentsApi extends HttpApiGroup.make("documents")
       .annotate(
         OpenApi.Description,
         "Poll until `ready` or `failed`. `errorMessage` values: `no_text`, `encrypted`, `corrupt_file`, " +
+          "`too_large` (the file exceeds a reading budget: inflated size, pages, pixels, memory or time), " +
           "`transcription_not_configured`, `transcription_failed`, `transcription_unavailable`, `embeddings_failed`, " +
           "`embeddings_unavailable`, `superseded` (a later upload to the same path became ready first), `timeout`, " +
           "`ingest_failed` (anything else)."

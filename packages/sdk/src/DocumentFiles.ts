@@ -4,7 +4,9 @@
  * request is sent. A path becomes a Blob backed by the file on disk, so large
  * files are streamed, not read into memory.
  */
-import { maxFileBytes, maxFilesPerUpload } from "@dastyar/domain/Documents"
+import { Documents } from "@dastyar/domain"
+
+const { maxFileBytes, maxFilesPerUpload } = Documents
 
 export { maxFileBytes, maxFilesPerUpload }
 

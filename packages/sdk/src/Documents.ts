@@ -6,6 +6,7 @@
 import { chunksOf } from "./Chunks"
 import { type FileInput, maxFilesPerUpload, uploadForm, uploadParts } from "./DocumentFiles"
 import { waitUntilFinal, type WaitOptions } from "./JobPolling"
+import { runAsPromise } from "./Polling"
 import { present } from "./Present"
 import type { RawClient } from "./RawClient"
 import type { DocumentIngestJob, DocumentList, TextUpload } from "./Schemas"
@@ -57,7 +58,7 @@ export const makeDocumentsClient = (raw: RawClient): DocumentsClient => {
     }))
 
   const waitForJobs = (assistantCode: string, jobIds: ReadonlyArray<string>, options?: WaitOptions) =>
-    waitUntilFinal(jobIds, (jobId) => getJob(assistantCode, jobId), options)
+    runAsPromise(waitUntilFinal(jobIds, (jobId) => getJob(assistantCode, jobId), options))
 
   return {
     uploadFiles: async (assistantCode, files, options = {}) => {

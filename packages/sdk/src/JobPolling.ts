@@ -1,10 +1,57 @@
 /**
- * Polling ingest jobs until each is final (`ready` or `failed`): rounds over
- * the unfinished jobs with exponentially growing pauses between them, an
- * overall deadline, and 429s waited out (all polls share one rate-limited route).
+ * Waiting for ingest jobs until each is final (`ready` or `failed`), written
+ * once for both faces: each round reads only the unfinished jobs; the loop,
+ * backoff, deadline and 429 handling are `Polling`'s.
  */
+import * as Effect from "effect/Effect"
 import { DastyarApiError } from "./DastyarApiError"
+import { fromPromise, pollUntil, type PollTiming, promiseSleep, type Sleep, waitOutRateLimit } from "./Polling"
 import type { DocumentIngestJob } from "./Schemas"
+
+interface JobState {
+  readonly id: string
+  readonly status: string
+}
+
+export const isFinal = (job: { readonly status: string }): boolean => job.status === "ready" || job.status === "failed"
+
+export interface JobWaitLoop<Id extends string, J extends JobState, E, R, T, EU, RU> {
+  readonly read: (jobId: Id) => Effect.Effect<J, E, R>
+  /** How long a refused read waits before it is sent again; undefined when the error is not a 429. */
+  readonly rateLimitDelayMs: (error: E) => number | undefined
+  readonly onUpdate?: ((job: J) => Effect.Effect<void, EU, RU>) | undefined
+  readonly timedOut: (jobs: ReadonlyArray<J>) => T
+  readonly timing?: Partial<PollTiming> | undefined
+  readonly sleep?: Sleep | undefined
+}
+
+/** The final state of every job, in the order of `jobIds`; `timedOut` with the last states at the deadline. */
+export const waitForJobsWith = <Id extends string, J extends JobState, E, R, T, EU = never, RU = never>(
+  jobIds: ReadonlyArray<Id>,
+  loop: JobWaitLoop<Id, J, E, R, T, EU, RU>
+): Effect.Effect<Array<J>, E | EU | T, R | RU> => {
+  const inOrder = (known: ReadonlyMap<string, J>) => jobIds.flatMap((id) => known.get(id) ?? [])
+  const unfinished = (known: ReadonlyMap<string, J>) =>
+    jobIds.filter((id) => {
+      const job = known.get(id)
+      return job === undefined || !isFinal(job)
+    })
+  return pollUntil({
+    start: new Map<string, J>(),
+    round: (known, deadline) =>
+      Effect.reduce(unfinished(known), new Map(known), (next, jobId) =>
+        waitOutRateLimit(loop.read(jobId), loop.rateLimitDelayMs, deadline, loop.sleep).pipe(
+          Effect.tap((job) => loop.onUpdate === undefined ? Effect.void : loop.onUpdate(job)),
+          Effect.map((job) => next.set(jobId, job))
+        )),
+    done: (known) => unfinished(known).length === 0,
+    timedOut: (known) => loop.timedOut(inOrder(known)),
+    timing: loop.timing,
+    sleep: loop.sleep
+  }).pipe(Effect.map(inOrder))
+}
+
+// The promise face's options and errors.
 
 export interface WaitOptions {
   /** Give up after this long overall; default 10 minutes. */
@@ -23,8 +70,6 @@ export interface WaitOptions {
 
 export const defaultWaitTimeoutMs = 10 * 60 * 1000
 
-export const isFinal = (job: DocumentIngestJob): boolean => job.status === "ready" || job.status === "failed"
-
 /** Thrown when the deadline passes first; `jobs` holds the last state read of each job. */
 export class JobWaitTimeoutError extends Error {
   override readonly name = "JobWaitTimeoutError"
@@ -34,47 +79,34 @@ export class JobWaitTimeoutError extends Error {
   }
 }
 
-const sleepFor = (milliseconds: number) => new Promise<void>((resolve) => setTimeout(resolve, milliseconds))
+/** A promise face's timing options, with only the given ones set. */
+export const timingOf = (options: WaitOptions): Partial<PollTiming> => {
+  const timing: { -readonly [K in keyof PollTiming]?: PollTiming[K] } = {}
+  if (options.timeoutMs !== undefined) timing.timeoutMs = options.timeoutMs
+  if (options.initialDelayMs !== undefined) timing.initialDelayMs = options.initialDelayMs
+  if (options.maxDelayMs !== undefined) timing.maxDelayMs = options.maxDelayMs
+  if (options.factor !== undefined) timing.factor = options.factor
+  return timing
+}
 
-/** The final state of every job, in the order of `jobIds`. */
-export const waitUntilFinal = async (
+/** The promise face's reading of a 429: wait its `Retry-After` (1 s when absent). */
+export const apiErrorRateLimitDelayMs = (error: unknown): number | undefined =>
+  error instanceof DastyarApiError && error.httpStatus === 429 ? (error.retryAfter ?? 1) * 1000 : undefined
+
+/** The promise face of `waitForJobsWith`. */
+export const waitUntilFinal = (
   jobIds: ReadonlyArray<string>,
   getJob: (jobId: string) => Promise<DocumentIngestJob>,
   options: WaitOptions = {}
-): Promise<Array<DocumentIngestJob>> => {
+): Effect.Effect<Array<DocumentIngestJob>, unknown> => {
   const timeoutMs = options.timeoutMs ?? defaultWaitTimeoutMs
-  const maxDelay = options.maxDelayMs ?? 10_000
-  const factor = options.factor ?? 2
-  const sleep = options.sleep ?? sleepFor
-  const deadline = Date.now() + timeoutMs
-  const latest = new Map<string, DocumentIngestJob>()
-  const pending = () =>
-    jobIds.filter((id) => {
-      const job = latest.get(id)
-      return job === undefined || !isFinal(job)
-    })
-  const states = () => jobIds.flatMap((id) => latest.get(id) ?? [])
-  let delay = options.initialDelayMs ?? 500
-  for (;;) {
-    for (const jobId of pending()) {
-      for (;;) {
-        try {
-          const job = await getJob(jobId)
-          latest.set(jobId, job)
-          options.onUpdate?.(job)
-          break
-        } catch (error) {
-          const rateLimited = error instanceof DastyarApiError && error.httpStatus === 429
-          if (!rateLimited || Date.now() >= deadline) throw error
-          await sleep(Math.min((error.retryAfter ?? 1) * 1000, Math.max(0, deadline - Date.now())))
-        }
-      }
-    }
-    if (pending().length === 0) return states()
-    const left = deadline - Date.now()
-    if (left <= 0) throw new JobWaitTimeoutError(states(), timeoutMs)
-    await sleep(Math.min(delay, left))
-    delay = Math.min(delay * factor, maxDelay)
-  }
+  const onUpdate = options.onUpdate
+  return waitForJobsWith(jobIds, {
+    read: (jobId) => fromPromise(() => getJob(jobId)),
+    rateLimitDelayMs: apiErrorRateLimitDelayMs,
+    onUpdate: onUpdate === undefined ? undefined : (job) => Effect.sync(() => onUpdate(job)),
+    timedOut: (jobs) => new JobWaitTimeoutError(jobs, timeoutMs),
+    timing: timingOf(options),
+    sleep: promiseSleep(options.sleep)
+  })
 }
-

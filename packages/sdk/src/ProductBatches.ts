@@ -3,7 +3,8 @@
  * 1,000 products and at most the products body limit (3 MB) per request,
  * measured as the exact UTF-8 size of the JSON body that will be sent.
  */
-import { maxBodyBytes } from "@dastyar/domain/Products"
+import { Products } from "@dastyar/domain"
+import * as Effect from "effect/Effect"
 
 export interface BatchLimits {
   /** Products per request; the server takes up to 1,000. */
@@ -12,7 +13,7 @@ export interface BatchLimits {
   readonly maxBytes: number
 }
 
-export const importLimits: BatchLimits = { maxItems: 1000, maxBytes: maxBodyBytes }
+export const importLimits: BatchLimits = { maxItems: 1000, maxBytes: Products.maxBodyBytes }
 
 const encoder = new TextEncoder()
 
@@ -63,3 +64,38 @@ export const addCounts = (left: ImportCounts, right: ImportCounts): ImportCounts
   updated: left.updated + right.updated,
   unchanged: left.unchanged + right.unchanged
 })
+
+/** What `onBatch` is told after each stored batch. */
+export interface ImportedBatch<Result = ImportCounts> {
+  /** 1-based, as the CLI's progress counts: batch 1 of `batches`. */
+  readonly batch: number
+  readonly batches: number
+  readonly size: number
+  readonly result: Result
+}
+
+/**
+ * Imports any number of products in order, in as many requests as the limits
+ * need, summing the counts. Each request is all or nothing; a failed one stops
+ * the import with its error, and the batches before it stay stored.
+ */
+export const importInBatches = <P, Result extends ImportCounts, E, R, EB = never, RB = never>(
+  products: Iterable<P>,
+  send: (batch: Array<P>) => Effect.Effect<Result, E, R>,
+  options: {
+    readonly limits?: Partial<BatchLimits> | undefined
+    readonly onBatch?: ((batch: ImportedBatch<Result>) => Effect.Effect<void, EB, RB>) | undefined
+  } = {}
+): Effect.Effect<ImportCounts, E | EB, R | RB> => {
+  const batches = importBatches(products, options.limits)
+  const onBatch = options.onBatch
+  return Effect.reduce(batches.entries(), noCounts, (total, [index, batch]) =>
+    send(batch).pipe(
+      Effect.tap((result) =>
+        onBatch === undefined
+          ? Effect.void
+          : onBatch({ batch: index + 1, batches: batches.length, size: batch.length, result })
+      ),
+      Effect.map((result) => addCounts(total, result))
+    ))
+}

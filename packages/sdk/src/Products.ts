@@ -3,8 +3,14 @@
  * iteration over every page and a whole-feed import that batches within the
  * server's limits. All take the assistant's id (`assistantCode`) first.
  */
-import { chunksOf } from "./Chunks"
-import { addCounts, type BatchLimits, type ImportCounts, importBatches, noCounts } from "./ProductBatches"
+import * as Effect from "effect/Effect"
+import * as Stream from "effect/Stream"
+import { bulkDeleteInChunks } from "./Chunks"
+import { type IndexedResult, waitUntilIndexedWith } from "./Indexing"
+import { apiErrorRateLimitDelayMs, defaultWaitTimeoutMs, timingOf, type WaitOptions } from "./JobPolling"
+import { pagesOf } from "./Paging"
+import { fromPromise, promiseSleep, runAsPromise } from "./Polling"
+import { type BatchLimits, type ImportCounts, type ImportedBatch, importInBatches } from "./ProductBatches"
 import { present } from "./Present"
 import type { RawClient } from "./RawClient"
 import type {
@@ -34,20 +40,21 @@ export interface ProductListQuery {
 export interface ImportAllOptions {
   /** Smaller limits than the server's (1,000 products, 3 MB); larger ones are the caller's risk. */
   readonly limits?: Partial<BatchLimits> | undefined
-  /** Called after each batch is stored, e.g. for progress. */
-  readonly onBatch?: ((batch: ImportedBatch) => void) | undefined
+  /** Called after each batch is stored, e.g. for progress; `batch` counts from 1. */
+  readonly onBatch?: ((batch: ImportedBatch<ProductImportResult>) => void) | undefined
 }
 
-export interface ImportedBatch {
-  /** 0-based. */
-  readonly index: number
-  readonly batches: number
-  readonly size: number
-  readonly result: ProductImportResult
-}
+/** Timing of `waitUntilIndexed`: the same options as waiting for ingest jobs, without `onUpdate`. */
+export type IndexWaitOptions = Omit<WaitOptions, "onUpdate">
 
-/** The per-request maximum of `POST /products/delete`. */
-export const maxBulkDelete = 1000
+/** Thrown when products are still `pending` at the deadline; `pending` names them. */
+export class IndexWaitTimeoutError extends Error {
+  override readonly name = "IndexWaitTimeoutError"
+  constructor(readonly pending: ReadonlyArray<string>, readonly timeoutMs: number) {
+    const shown = pending.slice(0, 10).join(", ")
+    super(`${pending.length} products still pending after ${timeoutMs} ms: ${shown}${pending.length > 10 ? ", …" : ""}`)
+  }
+}
 
 export interface ProductsClient {
   /** 409 `products.external_id_taken` if it exists: use `replace` to upsert. */
@@ -81,6 +88,16 @@ export interface ProductsClient {
   readonly bulkDelete: (assistantCode: string, externalIds: ReadonlyArray<string>) => Promise<ProductBulkDeleteResult>
   /** Hybrid keyword and meaning search, best first. */
   readonly search: (assistantCode: string, search: ProductSearch) => Promise<ProductSearchList>
+  /**
+   * Waits until the given products (every product when left out) are no longer
+   * `pending`, i.e. search finds them; answers the externalIds whose indexing
+   * failed. `IndexWaitTimeoutError` after `timeoutMs` (default 10 minutes).
+   */
+  readonly waitUntilIndexed: (
+    assistantCode: string,
+    externalIds?: ReadonlyArray<string>,
+    options?: IndexWaitOptions
+  ) => Promise<IndexedResult>
 }
 
 const listQuery = (query: ProductListQuery) => ({
@@ -101,18 +118,14 @@ export const makeProductsClient = (raw: RawClient): ProductsClient => {
       params: { path: { assistantCode }, query: listQuery(query) }
     }))
 
-  async function* pages(assistantCode: string, query: ProductListQuery = {}): AsyncGenerator<ProductPage> {
-    let cursor = query.cursor
-    do {
-      const page = await list(assistantCode, { ...query, cursor })
-      yield page
-      cursor = page.nextCursor ?? undefined
-    } while (cursor !== undefined)
-  }
+  const pageStream = (assistantCode: string, query: ProductListQuery) =>
+    pagesOf((cursor) => fromPromise(() => list(assistantCode, { ...query, cursor })), query.cursor)
 
-  async function* all(assistantCode: string, query: ProductListQuery = {}): AsyncGenerator<Product> {
-    for await (const page of pages(assistantCode, query)) yield* page.list
-  }
+  const pages = (assistantCode: string, query: ProductListQuery = {}): AsyncIterable<ProductPage> =>
+    Stream.toAsyncIterable(pageStream(assistantCode, query))
+
+  const all = (assistantCode: string, query: ProductListQuery = {}): AsyncIterable<Product> =>
+    Stream.toAsyncIterable(pageStream(assistantCode, query).pipe(Stream.mapConcat((page) => page.list)))
 
   const importOnce = (assistantCode: string, products: ReadonlyArray<ProductCreate>) =>
     unwrap(raw.POST("/v1/assistants/{assistantCode}/products/import", {
@@ -141,28 +154,30 @@ export const makeProductsClient = (raw: RawClient): ProductsClient => {
     pages,
     all,
     import: importOnce,
-    importAll: async (assistantCode, products, options = {}) => {
-      const batches = importBatches(products, options.limits)
-      let total = noCounts
-      for (const [index, batch] of batches.entries()) {
-        const result = await importOnce(assistantCode, batch)
-        total = addCounts(total, result)
-        options.onBatch?.({ index, batches: batches.length, size: batch.length, result })
-      }
-      return total
+    importAll: (assistantCode, products, options = {}) => {
+      const onBatch = options.onBatch
+      return runAsPromise(importInBatches(products, (batch) => fromPromise(() => importOnce(assistantCode, batch)), {
+        limits: options.limits,
+        onBatch: onBatch === undefined ? undefined : (batch) => Effect.sync(() => onBatch(batch))
+      }))
     },
-    bulkDelete: async (assistantCode, externalIds) => {
-      let deleted = 0
-      let notFound = 0
-      for (const chunk of chunksOf(externalIds, maxBulkDelete)) {
-        const result = await unwrap(raw.POST("/v1/assistants/{assistantCode}/products/delete", {
-          ...onAssistant(assistantCode),
-          body: { externalIds: chunk }
-        }))
-        deleted += result.deleted
-        notFound += result.notFound
-      }
-      return { deleted, notFound }
+    bulkDelete: (assistantCode, externalIds) =>
+      runAsPromise(bulkDeleteInChunks(externalIds, (chunk) =>
+        fromPromise(() =>
+          unwrap(raw.POST("/v1/assistants/{assistantCode}/products/delete", {
+            ...onAssistant(assistantCode),
+            body: { externalIds: chunk }
+          }))
+        ))),
+    waitUntilIndexed: (assistantCode, externalIds, options = {}) => {
+      const timeoutMs = options.timeoutMs ?? defaultWaitTimeoutMs
+      return runAsPromise(waitUntilIndexedWith(externalIds, {
+        listPage: (state, cursor) => fromPromise(() => list(assistantCode, { state, cursor, limit: 200 })),
+        rateLimitDelayMs: apiErrorRateLimitDelayMs,
+        timedOut: (pending) => new IndexWaitTimeoutError(pending, timeoutMs),
+        timing: timingOf(options),
+        sleep: promiseSleep(options.sleep)
+      }))
     },
     search: (assistantCode, body) =>
       unwrap(raw.POST("/v1/assistants/{assistantCode}/products/search", { ...onAssistant(assistantCode), body }))

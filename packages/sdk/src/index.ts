@@ -1,6 +1,8 @@
+export * from "./EffectChat"
 export * from "./EffectClient"
 export * from "./EffectDocuments"
 export * from "./EffectProducts"
+export { ChatStreamBroken } from "./ChatEvents"
 export { DastyarApiError, type DastyarApiErrorInit } from "./DastyarApiError"
 export { type DocumentsClient, type UploadOptions } from "./Documents"
 export {
@@ -12,9 +14,24 @@ export {
   toUploadPart,
   type UploadPart
 } from "./DocumentFiles"
+export { type IndexedResult } from "./Indexing"
 export { isFinal, JobWaitTimeoutError, type WaitOptions } from "./JobPolling"
-export { type BatchLimits, type ImportCounts, importBatches, importLimits, jsonBytes } from "./ProductBatches"
-export { type ImportAllOptions, type ImportedBatch, maxBulkDelete, type ProductListQuery, type ProductsClient } from "./Products"
+export { maxBulkDelete } from "./Chunks"
+export {
+  type BatchLimits,
+  type ImportCounts,
+  type ImportedBatch,
+  importBatches,
+  importLimits,
+  jsonBytes
+} from "./ProductBatches"
+export {
+  type ImportAllOptions,
+  type IndexWaitOptions,
+  IndexWaitTimeoutError,
+  type ProductListQuery,
+  type ProductsClient
+} from "./Products"
 export { createDastyarClient, type DastyarClient, type DastyarClientOptions } from "./PromiseClient"
 export { createRawClient, type RawClient, type RawClientOptions } from "./RawClient"
 export { type Fetch, type RetryOptions } from "./RetryOn429"
@@ -22,3 +39,4 @@ export type * from "./Schemas"
 export { type AnyFetchResult, type FetchResult, unwrap, unwrapNull } from "./Unwrap"
 export type { components, operations, paths } from "./generated/openapi"
 export type { ChatAttachment, ChatMethods, ChatReply, ChatRequest, ChatStreamEvent, Conversation, TurnOptions } from "./Chat"
+export { ProductFields } from "@dastyar/domain"

@@ -7,9 +7,8 @@ import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import { DastyarApiError } from "../src/DastyarApiError"
 import { makeEffectClient } from "../src/EffectClient"
-import { allProducts, importAll, productPages } from "../src/EffectProducts"
-import { jsonBytes } from "../src/ProductBatches"
-import type { ImportedBatch } from "../src/Products"
+import { allProducts, bulkDelete, importAll, productPages, waitUntilIndexed } from "../src/EffectProducts"
+import { type ImportedBatch, jsonBytes } from "../src/ProductBatches"
 import { createDastyarClient } from "../src/PromiseClient"
 import { againstServer, rejectionOf, serverUrl, setupAccount, TestApp } from "./support/Server"
 
@@ -91,13 +90,14 @@ layer(TestApp({ DASTYAR_RATE_LIMIT_PER_MINUTE: "100000" }), { excludeTestService
     againstServer(async (baseUrl) => {
       const { client, assistant } = await shop(baseUrl)
       const products = feed(10)
-      const batches: Array<ImportedBatch> = []
+      const batches: Array<ImportedBatch<unknown>> = []
       const first = await client.products.importAll(assistant, products, {
         limits: { maxItems: 4 },
         onBatch: (batch) => batches.push(batch)
       })
       expect(first).toEqual({ created: 10, updated: 0, unchanged: 0 })
-      expect(batches.map(({ index, batches, size }) => [index, batches, size])).toEqual([[0, 3, 4], [1, 3, 4], [2, 3, 2]])
+      // Batches count from 1, as the CLI's progress does.
+      expect(batches.map(({ batch, batches, size }) => [batch, batches, size])).toEqual([[1, 3, 4], [2, 3, 4], [3, 3, 2]])
       expect(batches[2]?.result).toEqual({ created: 2, updated: 0, unchanged: 0 })
 
       // A byte limit that fits three products per body; two of them changed since.
@@ -122,10 +122,8 @@ layer(TestApp({ DASTYAR_RATE_LIMIT_PER_MINUTE: "100000" }), { excludeTestService
       expect(left).toEqual(["sku-2"])
 
       // Wait until the remaining product is indexed, then find it by meaning of its title.
-      for (let attempt = 0; attempt < 100; attempt++) {
-        if ((await client.products.get(assistant, "sku-2")).indexState === "synced") break
-        await new Promise((resolve) => setTimeout(resolve, 100))
-      }
+      expect(await client.products.waitUntilIndexed(assistant, ["sku-2"], { initialDelayMs: 20 })).toEqual({ failed: [] })
+      expect((await client.products.get(assistant, "sku-2")).indexState).toBe("synced")
       const found = await client.products.search(assistant, { query: "teapot", category: "kitchen", limit: 5 })
       expect(found.count).toBe(found.list.length)
       expect(found.list.map((hit) => hit.externalId)).toEqual(["sku-2"])
@@ -150,5 +148,15 @@ layer(TestApp({ DASTYAR_RATE_LIMIT_PER_MINUTE: "100000" }), { excludeTestService
       expect(Chunk.toArray(pages).map((page) => page.list.length)).toEqual([2, 2, 1])
       const all = yield* Stream.runCollect(allProducts(client, assistantCode, { limit: 4 }))
       expect(Chunk.toArray(all).map((product) => product.externalId)).toEqual(products.map(({ externalId }) => externalId))
+
+      // Every product of the catalog indexed, then a bulk delete with its running totals.
+      expect(yield* waitUntilIndexed(client, assistantCode, undefined, { initialDelay: "20 millis" })).toEqual({ failed: [] })
+      const pending = yield* client.products.list({ path: { assistantCode }, urlParams: { state: "pending" } })
+      expect(pending.list).toEqual([])
+      const totals: Array<number> = []
+      const deleted = yield* bulkDelete(client, assistantCode, ["fx-0", "fx-1", "none"], (total) =>
+        Effect.sync(() => totals.push(total.deleted)))
+      expect(deleted).toEqual({ deleted: 2, notFound: 1 })
+      expect(totals).toEqual([2])
     }).pipe(Effect.provide(FetchHttpClient.layer)), 60_000)
 })

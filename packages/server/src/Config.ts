@@ -77,6 +77,26 @@ export class AppConfig extends Effect.Service<AppConfig>()("AppConfig", {
       retryDelay: Config.duration("DASTYAR_INGEST_RETRY_DELAY").pipe(Config.withDefault(Duration.seconds(5))),
       timeout: Config.duration("DASTYAR_INGEST_TIMEOUT").pipe(Config.withDefault(Duration.minutes(15)))
     }),
+    /**
+     * Reading one uploaded file: a thread with this heap limit and time limit, and budgets on what a file may
+     * inflate to, so that no file can take the server down (see `Documents/Extraction/Budget.ts`).
+     */
+    extraction: Config.all({
+      memoryMb: Config.integer("DASTYAR_EXTRACTION_MEMORY_MB").pipe(
+        Config.validate({ message: "must be at least 64", validation: (n) => n >= 64 }),
+        Config.withDefault(512)
+      ),
+      timeout: Config.duration("DASTYAR_EXTRACTION_TIMEOUT").pipe(Config.withDefault(Duration.minutes(2))),
+      budget: Config.all({
+        maxInflatedBytes: Config.integer("DASTYAR_EXTRACTION_MAX_INFLATED_MB").pipe(
+          Config.withDefault(200),
+          Config.map((megabytes) => megabytes * 1024 * 1024)
+        ),
+        maxPages: Config.integer("DASTYAR_EXTRACTION_MAX_PAGES").pipe(Config.withDefault(5_000)),
+        maxTextChars: Config.integer("DASTYAR_EXTRACTION_MAX_TEXT_CHARS").pipe(Config.withDefault(50_000_000)),
+        maxPixels: Config.integer("DASTYAR_EXTRACTION_MAX_PIXELS").pipe(Config.withDefault(50_000_000))
+      })
+    }),
     chat: Config.all({
       /** Chunks scoring below this (0..1) are not given to the model, so unrelated questions get no sources. */
       minRelevance: Config.number("DASTYAR_CHAT_MIN_RELEVANCE").pipe(

@@ -4,19 +4,20 @@
  * it. `--message` sends one message and exits, for scripts; with `--json` it
  * prints the reply's `data` as one JSON document.
  */
-import { Assistants, Chat, Errors } from "@dastyar/domain"
+import { Assistants, Chat } from "@dastyar/domain"
+import { streamChat } from "@dastyar/sdk"
 import { Args, Command, Options } from "@effect/cli"
-import { type HttpClient, HttpClientRequest } from "@effect/platform"
+import type { HttpClient } from "@effect/platform"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
-import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import * as os from "node:os"
 import * as readline from "node:readline"
 import { describe } from "../Failure"
 import { publicOptions } from "../GlobalOptions"
 import { printData } from "../Output"
+import { given } from "../Payload"
 import { type Column, table } from "../Render"
 import { publicSession } from "../Session"
 
@@ -40,81 +41,32 @@ const conversation = Options.text("conversation").pipe(
 type Reply = typeof Chat.ChatReply.Type
 type Product = Reply["products"][number]
 
-/** Every error the chat route may answer before it starts streaming, as the domain's tagged errors. */
-const RefusedTurn = Schema.Union(
-  Chat.ChatAssistantNotFoundResponse,
-  Chat.ConversationNotFoundResponse,
-  Chat.AssistantNotActiveResponse,
-  Chat.ModelUnavailableResponse,
-  Chat.VoiceDisabledResponse,
-  Chat.AttachmentInvalidResponse,
-  Chat.TranscriptionUnavailableResponse,
-  Chat.QuotaExhaustedResponse,
-  Errors.ValidationFailedResponse,
-  Errors.InvalidApiKeyResponse,
-  Errors.TooManyRequestsResponse,
-  Errors.PayloadTooLargeResponse,
-  Errors.InternalErrorResponse
-)
-
-const decodeReply = Schema.decodeUnknown(Schema.parseJson(Chat.ChatReply))
-
 const write = (text: string) => Effect.sync(() => void process.stdout.write(text))
-
-interface SseState {
-  readonly event: string
-  readonly data: ReadonlyArray<string>
-}
-
-const emptyEvent: SseState = { event: "message", data: [] }
-
-/** Lines of an event stream into `{event, data}` pairs (blank-line separated). */
-const sseEvents = (lines: Stream.Stream<string, unknown>) =>
-  lines.pipe(
-    Stream.mapAccum(emptyEvent, (state, line): [SseState, ReadonlyArray<{ event: string; data: string }>] => {
-      if (line === "") {
-        return [emptyEvent, state.data.length === 0 ? [] : [{ event: state.event, data: state.data.join("\n") }]]
-      }
-      if (line.startsWith("event:")) return [{ ...state, event: line.slice(6).trim() }, []]
-      if (line.startsWith("data:")) return [{ ...state, data: [...state.data, line.slice(5).replace(/^ /, "")] }, []]
-      return [state, []]
-    }),
-    Stream.flattenIterables
-  )
 
 /** One turn, streamed: deltas are printed as they arrive; the `done` event's reply is returned. */
 const streamTurn = (
   http: HttpClient.HttpClient,
   assistantCode: string,
-  payload: { readonly principal: string; readonly message: string; readonly conversationId: string | undefined }
+  request: { readonly principal: string; readonly message: string; readonly conversationId: string | undefined }
 ) =>
   Effect.gen(function*() {
-    const request = yield* HttpClientRequest.post(`/v1/assistants/${encodeURIComponent(assistantCode)}/chat`).pipe(
-      HttpClientRequest.bodyJson({ ...payload, stream: true })
-    )
-    const response = yield* http.execute(request)
-    if (response.status !== 200) {
-      const refused = yield* Effect.flatMap(response.json, Schema.decodeUnknown(RefusedTurn))
-      return yield* Effect.fail(refused)
-    }
     let reply: Option.Option<Reply> = Option.none()
-    yield* response.stream.pipe(
-      Stream.decodeText(),
-      Stream.splitLines,
-      sseEvents,
+    const { conversationId, message, principal } = request
+    yield* streamChat(http, assistantCode, {
+      principal,
+      message,
+      ...given("conversationId", Option.fromNullable(conversationId))
+    }).pipe(
       Stream.runForEach((event) =>
-        event.event === "delta"
-          ? Effect.flatMap(Schema.decodeUnknown(Schema.parseJson(Schema.Struct({ text: Schema.String })))(event.data), ({ text }) => write(text))
-          : event.event === "done"
-          ? Effect.map(decodeReply(event.data), (done) => void (reply = Option.some(done)))
-          : Effect.void
+        event.event === "delta" ? write(event.data.text) : Effect.sync(() => void (reply = Option.some(event.data)))
       )
     )
+    // The SDK's stream fails when it ends without a done event, so there is always one here.
     return yield* Option.match(reply, {
       onNone: () => Effect.dieMessage("the answer stream ended without a done event"),
       onSome: Effect.succeed
     })
-  }).pipe(Effect.scoped)
+  })
 
 const productColumns: ReadonlyArray<Column<Product>> = [
   { header: "externalId", value: (product) => product.externalId },

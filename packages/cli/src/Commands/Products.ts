@@ -1,6 +1,6 @@
 /** `dastyar products …`: one assistant's catalog: reads, search, deletes, and feed import and sync. */
 import { Envelope, Products } from "@dastyar/domain"
-import { allProducts, maxBulkDelete } from "@dastyar/sdk"
+import { allProducts, bulkDelete } from "@dastyar/sdk"
 import { Args, Command, Options } from "@effect/cli"
 import * as Chunk from "effect/Chunk"
 import * as Console from "effect/Console"
@@ -101,15 +101,8 @@ const remove = Command.make("delete", {
   Effect.gen(function*() {
     const { client, json } = yield* publicSession(common)
     const code = yield* assistantCode(assistant)
-    let deleted = 0
-    let notFound = 0
-    for (let start = 0; start < externalIds.length; start += maxBulkDelete) {
-      const ids = externalIds.slice(start, start + maxBulkDelete).map((id) => Products.ExternalId.make(id))
-      const result = yield* client.products.bulkDelete({ path: { assistantCode: code }, payload: { externalIds: ids } })
-      deleted += result.deleted
-      notFound += result.notFound
-    }
-    yield* printData(Products.ProductBulkDeleteResult, { deleted, notFound }, {
+    const counts = yield* bulkDelete(client, code, externalIds)
+    yield* printData(Products.ProductBulkDeleteResult, counts, {
       json,
       human: (result) => `Deleted ${result.deleted}; not found ${result.notFound}.`
     })
@@ -240,13 +233,8 @@ const sync = Command.make("sync", {
     }
     // Import first, then delete: shoppers never see a product missing that stays in the feed.
     const counts = yield* sendFeed(client, code, products, size)
-    let deleted = 0
-    for (let start = 0; start < plan.delete.length; start += maxBulkDelete) {
-      const ids = plan.delete.slice(start, start + maxBulkDelete).map((id) => Products.ExternalId.make(id))
-      const result = yield* client.products.bulkDelete({ path: { assistantCode: code }, payload: { externalIds: ids } })
-      deleted += result.deleted
-      yield* Console.error(`deleted ${deleted}/${plan.delete.length} products absent from the feed`)
-    }
+    const { deleted } = yield* bulkDelete(client, code, plan.delete, (total) =>
+      Console.error(`deleted ${total.deleted}/${plan.delete.length} products absent from the feed`))
     yield* printData(SyncResult, { ...counts, deleted }, {
       json,
       human: ({ created, deleted, unchanged, updated }) =>

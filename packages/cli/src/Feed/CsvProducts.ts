@@ -5,6 +5,7 @@
  * numbers, `true`/`false` as booleans; an empty cell is left out. A value that
  * cannot be typed stays text, so the schema check names the field.
  */
+import { ProductFields } from "@dastyar/domain"
 import { parse } from "csv-parse/sync"
 
 export interface CsvRecord {
@@ -15,32 +16,10 @@ export interface CsvRecord {
   readonly problem?: string | undefined
 }
 
-type Field =
-  | "externalId"
-  | "title"
-  | "category"
-  | "subcategory"
-  | "description"
-  | "imageUrl"
-  | "url"
-  | "price"
-  | "currency"
-  | "inStock"
-  | "attributes"
+/** The product's own columns; every other column is an attribute. */
+const fields = ["externalId", ...ProductFields.productFieldNames] as const
 
-const fields: ReadonlyArray<Field> = [
-  "externalId",
-  "title",
-  "category",
-  "subcategory",
-  "description",
-  "imageUrl",
-  "url",
-  "price",
-  "currency",
-  "inStock",
-  "attributes"
-]
+type Field = typeof fields[number]
 
 const squashed = (header: string) => header.toLowerCase().replace(/[\s_-]+/g, "")
 

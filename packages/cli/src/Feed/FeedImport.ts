@@ -46,12 +46,12 @@ export const sendFeed = (
     let stored = 0
     const counts = yield* importAll(client, assistantCode, products, {
       limits: { maxItems: batchSize },
-      onBatch: ({ batches, index, result, size }) =>
+      onBatch: ({ batch, batches, result, size }) =>
         Effect.gen(function*() {
           sent += size
-          stored = index + 1
+          stored = batch
           yield* progress.note(
-            `batch ${index + 1}/${batches}: ${plural(size, "product")}: ${result.created} created, ${result.updated} updated, ${result.unchanged} unchanged`
+            `batch ${batch}/${batches}: ${plural(size, "product")}: ${result.created} created, ${result.updated} updated, ${result.unchanged} unchanged`
           )
           yield* progress.update(sent)
         })

@@ -2,9 +2,10 @@
  * What `products sync` changes: each feed product is created (new), updated
  * (differs from the stored one) or unchanged (identical), and each stored
  * product absent from the feed is deleted. "Identical" follows import's full
- * replacement: a field the feed leaves out counts as cleared.
+ * replacement (the domain's `ProductFields`): a field the feed leaves out
+ * counts as cleared.
  */
-import type { Products } from "@dastyar/domain"
+import { ProductFields, type Products } from "@dastyar/domain"
 
 export interface SyncPlan {
   readonly create: ReadonlyArray<string>
@@ -13,52 +14,12 @@ export interface SyncPlan {
   readonly delete: ReadonlyArray<string>
 }
 
-type Stored = Pick<
-  Products.Product,
-  | "externalId"
-  | "title"
-  | "category"
-  | "subcategory"
-  | "attributes"
-  | "description"
-  | "imageUrl"
-  | "url"
-  | "price"
-  | "currency"
-  | "inStock"
->
+/** A stored product as the list route answers it. */
+type Stored = ProductFields.ProductFields & { readonly externalId: string }
 
-/** The stored form a feed product becomes: absent nullable fields null, no attributes `{}`, in stock by default. */
-const asStored = (product: Products.ProductCreate): Stored => ({
-  externalId: product.externalId,
-  title: product.title,
-  category: product.category ?? null,
-  subcategory: product.subcategory ?? null,
-  attributes: product.attributes ?? {},
-  description: product.description ?? null,
-  imageUrl: product.imageUrl ?? null,
-  url: product.url ?? null,
-  price: product.price ?? null,
-  currency: product.currency ?? null,
-  inStock: product.inStock ?? true
-})
-
-const sameAttributes = (left: Stored["attributes"], right: Stored["attributes"]) => {
-  const keys = Object.keys(left)
-  return keys.length === Object.keys(right).length && keys.every((key) => Object.is(left[key], right[key]))
-}
-
-export const sameProduct = (left: Stored, right: Stored): boolean =>
-  left.title === right.title &&
-  left.category === right.category &&
-  left.subcategory === right.subcategory &&
-  left.description === right.description &&
-  left.imageUrl === right.imageUrl &&
-  left.url === right.url &&
-  left.price === right.price &&
-  left.currency === right.currency &&
-  left.inStock === right.inStock &&
-  sameAttributes(left.attributes, right.attributes)
+/** Whether importing the feed product would leave the stored one as it is (import replaces it whole). */
+export const sameProduct = (feed: Products.ProductCreate, stored: Stored): boolean =>
+  ProductFields.changedFields(ProductFields.replacementFields(feed), ProductFields.fieldsOf(stored)).length === 0
 
 export const syncPlan = (
   feed: ReadonlyArray<Products.ProductCreate>,
@@ -72,7 +33,7 @@ export const syncPlan = (
   for (const product of feed) {
     const current = byId.get(product.externalId)
     if (current === undefined) create.push(product.externalId)
-    else if (sameProduct(asStored(product), current)) unchanged.push(product.externalId)
+    else if (sameProduct(product, current)) unchanged.push(product.externalId)
     else update.push(product.externalId)
   }
   const remove = stored.map((product) => product.externalId).filter((externalId) => !inFeed.has(externalId))

@@ -12,6 +12,7 @@ export const en = {
   "request.unsupported_content_type": "Unsupported content type: send application/json (or multipart/form-data for file uploads)",
   "request.payload_too_large": "The request body is too large",
   "request.too_many_parts": "Too many files or fields in the upload",
+  "request.part.unreadable_disposition": "part {number}: its Content-Disposition header is missing or could not be read ({header})",
   "route.not_found": "No such route",
   "internal.error": "Internal server error",
   "service.not_ready": "The service is starting or cannot reach its database",
@@ -88,7 +89,8 @@ export const en = {
   "constraint.attributeValue": "must be a string of at most 500 characters, a number or a boolean",
   "constraint.cursor": "is not a valid cursor",
   "constraint.json": "must be valid JSON",
-  "constraint.base64": "must be base64-encoded data"
+  "constraint.base64": "must be base64-encoded data",
+  "constraint.character": "must not contain NUL characters or unpaired UTF-16 surrogates"
 } as const
 
 export type MessageKey = keyof typeof en

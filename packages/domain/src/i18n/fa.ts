@@ -9,6 +9,7 @@ export const fa: Catalog = {
   "request.unsupported_content_type": "نوع محتوا پشتیبانی نمی‌شود: application/json (یا برای بارگذاری فایل multipart/form-data) بفرستید",
   "request.payload_too_large": "بدنهٔ درخواست بیش از حد بزرگ است",
   "request.too_many_parts": "تعداد فایل‌ها یا فیلدهای بارگذاری بیش از حد مجاز است",
+  "request.part.unreadable_disposition": "بخش {number}: سرآیند Content-Disposition آن وجود ندارد یا خوانا نیست ({header})",
   "route.not_found": "چنین مسیری وجود ندارد",
   "internal.error": "خطای داخلی سرور",
   "service.not_ready": "سرویس در حال راه‌اندازی است یا به پایگاه داده دسترسی ندارد",
@@ -85,5 +86,6 @@ export const fa: Catalog = {
   "constraint.attributeValue": "باید رشته‌ای با حداکثر ۵۰۰ نویسه، عدد یا مقدار بولی باشد",
   "constraint.cursor": "نشانگر صفحه معتبر نیست",
   "constraint.json": "باید JSON معتبر باشد",
-  "constraint.base64": "باید داده‌ای با کدگذاری base64 باشد"
+  "constraint.base64": "باید داده‌ای با کدگذاری base64 باشد",
+  "constraint.character": "نباید نویسهٔ NUL یا نیم‌جفت جانشین UTF-16 داشته باشد"
 }

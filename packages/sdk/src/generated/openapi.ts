@@ -79,7 +79,7 @@ export interface paths {
         put?: never;
         /**
          * Upload files
-         * @description Up to 10 files of 25 MB; one queued job per file. Answers 202. The kind comes from the bytes: text (UTF-8 or UTF-16), PDF, Word (.docx, .doc), image (PNG, JPEG, WebP, GIF, TIFF, BMP; read by OCR, English and Persian) or audio (MP3, WAV, Ogg/Opus, M4A/AAC, FLAC, WebM; transcribed). `path` is the folder's name, `/`, and the file name; at the root, the file name alone. An existing path, or one with a job in flight, gives `kind: replace`.
+         * @description Up to 10 files of 25 MB; one queued job per file. Answers 202. The kind comes from the bytes: text (UTF-8 or UTF-16), PDF, Word (.docx, .doc), image (PNG, JPEG, WebP, GIF, TIFF, BMP; read by OCR, English and Persian) or audio (MP3, WAV, Ogg/Opus, M4A/AAC, FLAC, WebM; transcribed). `path` is the folder's name, `/`, and the file name; at the root, the file name alone. An existing path, or one with a job in flight, gives `kind: replace`. File names may be in any script, sent as UTF-8 in the quoted `filename` (as browsers, curl and fetch do) or as RFC 5987 `filename*=UTF-8''…`; a part whose Content-Disposition cannot be read refuses the request with 400 naming it (`parts.N`, counted from 0 over all parts).
          */
         post: operations["documents.upload"];
         /**
@@ -112,6 +112,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/assistants/{assistantCode}/documents/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List ingest jobs
+         * @description The assistant's ingest jobs, newest first, optionally of one `status` (e.g. `failed`, to find what went wrong without the job ids). `limit` 1 to 500 (default 100), `offset`; `count` is the number of all matching jobs.
+         */
+        get: operations["documents.listJobs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/assistants/{assistantCode}/documents/jobs/{jobId}": {
         parameters: {
             query?: never;
@@ -121,7 +141,7 @@ export interface paths {
         };
         /**
          * Get an ingest job
-         * @description Poll until `ready` or `failed`. `errorMessage` values: `no_text`, `encrypted`, `corrupt_file`, `transcription_not_configured`, `transcription_failed`, `transcription_unavailable`, `embeddings_failed`, `embeddings_unavailable`, `superseded` (a later upload to the same path became ready first), `timeout`, `ingest_failed` (anything else).
+         * @description Poll until `ready` or `failed`. `errorMessage` values: `no_text`, `encrypted`, `corrupt_file`, `too_large` (the file exceeds a reading budget: inflated size, pages, pixels, memory or time), `transcription_not_configured`, `transcription_failed`, `transcription_unavailable`, `embeddings_failed`, `embeddings_unavailable`, `superseded` (a later upload to the same path became ready first), `timeout`, `ingest_failed` (anything else).
          */
         get: operations["documents.job"];
         put?: never;
@@ -231,7 +251,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List accounts
+         * @description Every account, oldest first (the demo account, when seeded, comes first). `limit` 1 to 500 (default 100), `offset`; `count` is the number of all accounts.
+         */
+        get: operations["admin.listAccounts"];
         put?: never;
         /** Create an account */
         post: operations["admin.createAccount"];
@@ -1168,6 +1192,17 @@ export interface components {
              */
             content: string;
         };
+        DocumentIngestJobListPageResponse: {
+            data: {
+                list: components["schemas"]["DocumentIngestJob"][];
+                count: components["schemas"]["Int"];
+            };
+            response: {
+                /** @enum {string} */
+                status: "success";
+                message: string;
+            };
+        };
         DocumentIngestJobResponse: {
             data: components["schemas"]["DocumentIngestJob"];
             response: {
@@ -1605,6 +1640,17 @@ export interface components {
                 message: string;
                 /** @enum {string} */
                 code: "admin_token.invalid";
+            };
+        };
+        AccountListResponse: {
+            data: {
+                list: components["schemas"]["Account"][];
+                count: components["schemas"]["Int"];
+            };
+            response: {
+                /** @enum {string} */
+                status: "success";
+                message: string;
             };
         };
         AccountDeletedResponse: {
@@ -3042,6 +3088,104 @@ export interface operations {
             };
         };
     };
+    "documents.listJobs": {
+        parameters: {
+            query?: {
+                status?: "queued" | "processing" | "ready" | "failed";
+                /** @description a string to be decoded into a number */
+                limit?: string;
+                /** @description a string to be decoded into a number */
+                offset?: string;
+            };
+            header?: never;
+            path: {
+                assistantCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description DocumentIngestJobListPageResponse */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentIngestJobListPageResponse"];
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                };
+            };
+            /** @description 401 api_key.invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidApiKeyResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["AssistantNotFoundResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+        };
+    };
     "documents.job": {
         parameters: {
             query?: never;
@@ -4051,6 +4195,76 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+        };
+    };
+    "admin.listAccounts": {
+        parameters: {
+            query?: {
+                /** @description a string to be decoded into a number */
+                limit?: string;
+                /** @description a string to be decoded into a number */
+                offset?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description AccountListResponse */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountListResponse"];
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                };
+            };
+            /** @description 401 admin_token.invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidAdminTokenResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

@@ -14,6 +14,8 @@ const AccountRow = Schema.Struct({
   createdAt: Schema.DateTimeUtcFromDate
 })
 
+const Count = Schema.Struct({ count: Schema.NumberFromString })
+
 const KeyOwnerRow = Schema.Struct({ keyId: Auth.ApiKeyId, accountId: Auth.AccountId, plan: Schema.String })
 
 const CreatedKeyRow = Schema.Struct({
@@ -49,6 +51,12 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("AccountsRepo",
       execute: (row) => sql`INSERT INTO api_keys ${sql.insert(row)} RETURNING id, name, created_at`
     })
 
+    const findPlan = SqlSchema.findOne({
+      Request: Schema.String,
+      Result: Schema.Struct({ plan: Schema.String }),
+      execute: (id) => sql`SELECT plan FROM accounts WHERE id = ${id}`
+    })
+
     const findKeyOwner = SqlSchema.findOne({
       Request: Schema.Uint8ArrayFromSelf,
       Result: KeyOwnerRow,
@@ -64,6 +72,22 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("AccountsRepo",
       }, Effect.orDie),
 
       find: (id: string) => findAccount(id).pipe(Effect.orDie),
+
+      /** A page of accounts, oldest first, and the number of all accounts. */
+      page: (page: { readonly limit: number; readonly offset: number }) =>
+        Effect.all({
+          list: sql`SELECT * FROM accounts ORDER BY created_at, id LIMIT ${page.limit} OFFSET ${page.offset}`.pipe(
+            Effect.flatMap(Schema.decodeUnknown(Schema.Array(AccountRow)))
+          ),
+          count: sql`SELECT count(*)::text AS count FROM accounts`.pipe(
+            Effect.flatMap(Schema.decodeUnknown(Schema.Tuple(Count))),
+            Effect.map(([row]) => row.count)
+          )
+        }, { concurrency: 1 }).pipe(Effect.orDie, Effect.withSpan("Accounts.page")),
+
+      /** The account's plan; none for an unknown account. */
+      plan: (id: string) =>
+        findPlan(id).pipe(Effect.map(Option.map((row) => row.plan)), Effect.orDie, Effect.withSpan("Accounts.plan")),
 
       /** Deleting cascades to keys (they stop working at once), assistants and folders. */
       delete: Effect.fn("Accounts.delete")(function*(id: string) {
@@ -84,10 +108,13 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("AccountsRepo",
       }, Effect.orDie),
 
       /** The account behind a raw key, if the key is well formed, known, not revoked and its account exists. */
+      // Malformed keys take the same lookup as unknown ones, so timing tells them apart no more than the answer does.
       authenticate: (key: string) =>
-        ApiKeySecret.isWellFormed(key)
-          ? findKeyOwner(ApiKeySecret.hash(key)).pipe(Effect.orDie, Effect.withSpan("Accounts.authenticate"))
-          : Effect.succeed(Option.none())
+        findKeyOwner(ApiKeySecret.hash(key)).pipe(
+          Effect.map((owner) => ApiKeySecret.isWellFormed(key) ? owner : Option.none()),
+          Effect.orDie,
+          Effect.withSpan("Accounts.authenticate")
+        )
     } as const
   })
 }) {}

@@ -10,7 +10,7 @@ const shape = /^dsk_[A-Za-z0-9_-]{43}$/
 
 export const generate = (): string => prefix + randomBytes(32).toString("base64url")
 
-/** Cheap syntax check, so malformed keys never reach the database. */
+/** Syntax check of a presented key. */
 export const isWellFormed = (key: string): boolean => shape.test(key)
 
 export const hash = (key: string): Buffer => createHash("sha256").update(key).digest()

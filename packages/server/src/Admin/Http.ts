@@ -27,6 +27,8 @@ export const AdminHttpLive = HttpApiBuilder.group(DastyarApi, "admin", (handlers
           if (Option.isNone(catalog.planOf(plan))) return yield* new Admin.PlanNotFound()
           return yield* accounts.create({ name: payload.name, plan })
         }))
+      .handle("listAccounts", ({ urlParams }) =>
+        accounts.page({ limit: urlParams.limit ?? 100, offset: urlParams.offset ?? 0 }))
       .handle("deleteAccount", ({ path }) =>
         Effect.gen(function*() {
           if (!(yield* accounts.delete(path.accountId))) return yield* new Admin.AccountNotFound()

@@ -9,6 +9,7 @@ import { SqlClient } from "@effect/sql"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
+import { AccountsRepo } from "../Accounts/AccountsRepo"
 import { newId } from "../Ids"
 import { elementId } from "../Queue/Queue"
 import { currentTraceLink, linksTo, TraceLink } from "../Telemetry"
@@ -61,6 +62,7 @@ export class Assistants extends Effect.Service<Assistants>()("Assistants", {
     const repo = yield* AssistantsRepo
     const catalog = yield* ModelCatalog
     const sql = yield* SqlClient.SqlClient
+    const accounts = yield* AccountsRepo
     const lifecycle = yield* PersistedQueue.make({ name: "assistant-lifecycle", schema: LifecycleTask })
 
     /** The public view: the row without its account and status reason, plus the plan's limits. */
@@ -76,9 +78,8 @@ export class Assistants extends Effect.Service<Assistants>()("Assistants", {
 
     /** The account's plan, or 404 for an unknown account. */
     const accountPlan = (accountId: string) =>
-      sql<{ readonly plan: string }>`SELECT plan FROM accounts WHERE id = ${accountId}`.pipe(
-        Effect.orDie,
-        Effect.flatMap((rows) => rows[0] ? Effect.succeed(rows[0].plan) : Effect.fail(new Admin.AccountNotFound()))
+      accounts.plan(accountId).pipe(
+        Effect.flatMap(Option.match({ onNone: () => Effect.fail(new Admin.AccountNotFound()), onSome: Effect.succeed }))
       )
 
     const findForOperator = (id: string) =>
@@ -178,5 +179,5 @@ export class Assistants extends Effect.Service<Assistants>()("Assistants", {
       )
     } as const
   }),
-  dependencies: [AssistantsRepo.Default, ModelCatalog.Default]
+  dependencies: [AssistantsRepo.Default, ModelCatalog.Default, AccountsRepo.Default]
 }) {}

@@ -4,7 +4,7 @@
  */
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Schedule from "effect/Schedule"
+import * as Worker from "../Platform/Worker"
 import { linksTo } from "../Telemetry"
 import { ConnectionsRepo } from "./ConnectionsRepo"
 import { type InboundTask, Inbox } from "./Inbox"
@@ -29,15 +29,13 @@ export const layer = Layer.scopedDiscard(
         })
       )
 
-    const loop = inbox.take(handle).pipe(
-      Effect.catchAllCause((cause) => Effect.logWarning("messenger message not processed; it will be retried", cause)),
-      Effect.repeat(Schedule.forever)
-    )
-    yield* Effect.forkScoped(Effect.all(Array.from({ length: workers }, () => loop), { concurrency: "unbounded" }))
-    yield* repo.forgetOldUpdates.pipe(
-      Effect.catchAllCause((cause) => Effect.logWarning("old messenger update keys not removed", cause)),
-      Effect.repeat(Schedule.spaced("1 hour")),
-      Effect.forkScoped
-    )
+    yield* Worker.consume("channel-inbox", inbox.take(handle), {
+      workers,
+      failureMessage: "messenger message not processed; it will be retried"
+    })
+    yield* Worker.every("channel-update-keys", repo.forgetOldUpdates, {
+      interval: "1 hour",
+      failureMessage: "old messenger update keys not removed"
+    })
   })
 ).pipe(Layer.provide(Layer.mergeAll(TelegramDriver.Default, WebhookDriver.Default, ConnectionsRepo.Default)))

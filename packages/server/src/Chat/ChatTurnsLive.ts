@@ -16,6 +16,7 @@ import { type AssistantRow, AssistantsRepo } from "../Assistants/AssistantsRepo"
 import { AppConfig } from "../Config"
 import { type ChunkHit, ChunkSearch } from "../Documents/ChunkSearch"
 import { newId } from "../Ids"
+import { AccountsRepo } from "../Accounts/AccountsRepo"
 import { ModelCatalog } from "../Models/ModelCatalog"
 import { ProductSearch } from "../Products/ProductSearch"
 import { Transcriber } from "../Transcription/Transcriber"
@@ -70,6 +71,7 @@ export const layer = Layer.effect(
   ChatTurns,
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const accounts = yield* AccountsRepo
     const assistants = yield* AssistantsRepo
     const catalog = yield* ModelCatalog
     const models = yield* ChatModels
@@ -81,10 +83,7 @@ export const layer = Layer.effect(
     const { chat: settings } = yield* AppConfig
 
     const accountPlan = (accountId: string) =>
-      sql<{ readonly plan: string }>`SELECT plan FROM accounts WHERE id = ${accountId}`.pipe(
-        Effect.map((rows) => Option.fromNullable(rows[0]?.plan)),
-        Effect.orDie
-      )
+      accounts.plan(accountId)
 
     /** Chunks above the relevance floor; a failure or timeout means none, and a degraded turn. */
     const retrieve = (assistantId: string, query: string, limit: number) =>
@@ -321,5 +320,11 @@ export const layer = Layer.effect(
     return ChatTurns.of({ reply, replyStream })
   })
 ).pipe(
-  Layer.provide(Layer.mergeAll(ChatModels.Default, ConversationsRepo.Default, CostLedger.Default, AssistantsRepo.Default))
+  Layer.provide(Layer.mergeAll(
+    ChatModels.Default,
+    ConversationsRepo.Default,
+    CostLedger.Default,
+    AssistantsRepo.Default,
+    AccountsRepo.Default
+  ))
 )

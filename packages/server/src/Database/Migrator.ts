@@ -8,17 +8,21 @@ import knowledge from "./migrations/0003_knowledge"
 import conversations from "./migrations/0004_conversations"
 import content from "./migrations/0005_content"
 import channels from "./migrations/0006_channels"
+import jobList from "./migrations/0008_job_list"
 
-export const migrations = Migrator.fromRecord({
+const migrationRecord = {
   "0001_core": core,
   "0002_catalog": catalog,
   "0003_knowledge": knowledge,
   "0004_conversations": conversations,
   "0005_content": content,
-  "0006_channels": channels
-})
+  "0006_channels": channels,
+  "0008_job_list": jobList
+}
+
+export const migrations = Migrator.fromRecord(migrationRecord)
 
 export const layer = PgMigrator.layer({ loader: migrations }).pipe(Layer.orDie)
 
-/** The id of the newest migration; `/ready` compares the database against it. */
-export const latestMigration = 6
+/** The id of the newest migration (the number its name starts with); `/ready` compares the database against it. */
+export const latestMigration = Math.max(...Object.keys(migrationRecord).map((name) => Number.parseInt(name, 10)))

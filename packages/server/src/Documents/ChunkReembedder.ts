@@ -7,7 +7,7 @@
 import { SqlClient } from "@effect/sql"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Schedule from "effect/Schedule"
+import * as Worker from "../Platform/Worker"
 import { Embedder, vectorLiteral } from "../Search/Embedder"
 
 const batchSize = 64
@@ -42,11 +42,12 @@ export const layer = Layer.scopedDiscard(
       if (done > 0) yield* Effect.logInfo("document chunks embedded again with the current embedder").pipe(
         Effect.annotateLogs({ chunks: done, embedder: embedder.modelId })
       )
-    }).pipe(
-      Effect.withSpan("Documents.reembedChunks"),
-      Effect.catchAllCause((cause) => Effect.logWarning("re-embedding document chunks failed; retrying later", cause))
-    )
+    })
 
-    yield* pass.pipe(Effect.repeat(Schedule.spaced("30 seconds")), Effect.forkScoped)
+    yield* Worker.every("chunk-reembedder", pass, {
+      interval: "30 seconds",
+      span: "Documents.reembedChunks",
+      failureMessage: "re-embedding document chunks failed; retrying later"
+    })
   })
 )

@@ -181,6 +181,14 @@ export class Documents extends Effect.Service<Documents>()("Documents", {
         })
       }),
 
+      listJobs: Effect.fn("Documents.listJobs")(function*(assistantId: string, query: Domain.JobListQuery) {
+        const { count, list } = yield* repo.pageJobs(assistantId, query.status, {
+          limit: query.limit ?? 100,
+          offset: query.offset ?? 0
+        }).pipe(Effect.orDie)
+        return { list: list.map(toResponse), count }
+      }),
+
       list: Effect.fn("Documents.list")(function*(accountId: string, assistantId: string, folderId: Constraint.FolderId | undefined) {
         const folder = yield* folderName(accountId, folderId)
         const rows = yield* repo.listDocuments(assistantId, Option.match(folder, { onNone: () => null, onSome: ({ id }) => id })).pipe(

@@ -85,6 +85,26 @@ export class DocumentsRepo extends Effect.Service<DocumentsRepo>()("DocumentsRep
           RETURNING *`
     })
 
+    /** A page of the assistant's jobs, newest first, and the number of all that match. */
+    const pageJobs = (
+      assistantId: string,
+      status: typeof JobRow.Type.status | undefined,
+      page: { readonly limit: number; readonly offset: number }
+    ) => {
+      const where = sql`assistant_id = ${assistantId} ${status === undefined ? sql`` : sql`AND status = ${status}`}`
+      return Effect.all({
+        list: sql`
+          SELECT * FROM document_jobs WHERE ${where}
+          ORDER BY created_at DESC, id DESC LIMIT ${page.limit} OFFSET ${page.offset}`.pipe(
+          Effect.flatMap(Schema.decodeUnknown(Schema.Array(JobRow)))
+        ),
+        count: sql`SELECT count(*)::text AS count FROM document_jobs WHERE ${where}`.pipe(
+          Effect.flatMap(Schema.decodeUnknown(Schema.Tuple(Schema.Struct({ count: Schema.NumberFromString })))),
+          Effect.map(([row]) => row.count)
+        )
+      }, { concurrency: 1 })
+    }
+
     const listDocuments = SqlSchema.findAll({
       Request: Schema.Struct({ assistantId: Schema.String, folderId: Schema.NullOr(Schema.String) }),
       Result: DocumentRow,
@@ -169,6 +189,7 @@ export class DocumentsRepo extends Effect.Service<DocumentsRepo>()("DocumentsRep
         }),
 
       findJob: (assistantId: string, jobId: string) => findJob({ assistantId, jobId }),
+      pageJobs,
       startAttempt,
       removeStaging,
 

@@ -31,6 +31,11 @@ export const DocumentsHttpLive = HttpApiBuilder.group(DastyarApi, "documents", (
           const list = yield* documents.uploadText(accountId, assistantId, payload)
           return { list, count: list.length }
         }))
+      .handle("listJobs", ({ path, urlParams }) =>
+        Effect.gen(function*() {
+          const { assistantId } = yield* owned(path.assistantCode)
+          return yield* documents.listJobs(assistantId, urlParams)
+        }))
       .handle("job", ({ path }) =>
         Effect.gen(function*() {
           const { assistantId } = yield* owned(path.assistantCode)

@@ -15,10 +15,10 @@ import { Embedder, type EmbedderError, vectorLiteral } from "../Search/Embedder"
 import { Transcriber, type TranscriptionError } from "../Transcription/Transcriber"
 import { chunkText } from "./Chunker"
 import { DocumentsRepo, type JobRow } from "./DocumentsRepo"
+import { Extraction } from "./Extraction/Extraction"
+import { looksLikeHtml } from "./Extraction/Html"
 import { Ocr } from "./Extraction/Ocr"
-import { extractPdf } from "./Extraction/Pdf"
-import { extractText } from "./Extraction/Text"
-import { extractDoc, extractDocx } from "./Extraction/Word"
+import { decodeText } from "./Extraction/Text"
 import { searchWords } from "./HybridChunkSearch"
 import { isEncryptedMarker } from "./FileKind"
 import { IngestFailure, permanent } from "./IngestFailure"
@@ -51,21 +51,24 @@ export class Ingest extends Effect.Service<Ingest>()("Ingest", {
     const embedder = yield* Embedder
     const transcriber = yield* Transcriber
     const ocr = yield* Ocr
+    const extraction = yield* Extraction
     const { ingest: settings } = yield* AppConfig
 
     const extract = (job: JobRow, bytes: Uint8Array): Effect.Effect<string, IngestFailure> => {
       if (isEncryptedMarker(job.mimeType)) return Effect.fail(permanent("encrypted", "the Word file is password-protected"))
       switch (job.fileKind) {
         case "text":
-          return Effect.sync(() => extractText(bytes, job.mimeType))
+          // Plain text is decoded here in one linear pass; HTML goes through its parser in a child process.
+          return Effect.suspend(() => {
+            const text = decodeText(bytes, job.mimeType)
+            return looksLikeHtml(text) ? extraction.extract("text", bytes, job.mimeType) : Effect.succeed(text)
+          })
         case "pdf":
-          return extractPdf(bytes)
         case "docx":
-          return extractDocx(bytes)
         case "doc":
-          return extractDoc(bytes)
+          return extraction.extract(job.fileKind, bytes, job.mimeType)
         case "image":
-          return ocr.recognize(bytes)
+          return ocr.recognize(bytes, extraction.budget)
         case "audio":
           return transcriber.transcribe({ bytes, filename: job.filename, mimeType: job.mimeType }).pipe(
             Effect.map((result) => result.text),
@@ -158,5 +161,5 @@ export class Ingest extends Effect.Service<Ingest>()("Ingest", {
 
     return { run } as const
   }),
-  dependencies: [DocumentsRepo.Default, Ocr.Default]
+  dependencies: [DocumentsRepo.Default, Ocr.Default, Extraction.Default]
 }) {}

@@ -9,6 +9,7 @@ export const ErrorMessage = Schema.Literal(
   "no_text",
   "encrypted",
   "corrupt_file",
+  "too_large",
   "transcription_not_configured",
   "transcription_failed",
   "transcription_unavailable",

@@ -7,8 +7,8 @@
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Schedule from "effect/Schedule"
 import { AppConfig } from "../Config"
+import * as Worker from "../Platform/Worker"
 import { linksTo } from "../Telemetry"
 import { DocumentsRepo } from "./DocumentsRepo"
 import { Ingest } from "./Ingest"
@@ -28,17 +28,14 @@ export const layer = Layer.scopedDiscard(
       ingest.run(task.jobId).pipe(
         Effect.withSpan("Documents.ingestTask", { links: linksTo(task.queuedBy), root: true })
       )
-    ).pipe(
-      Effect.catchAllCause((cause) => Effect.logWarning("ingest task failed; the queue retries it", cause))
     )
-    yield* Effect.forEach(
-      Array.from({ length: settings.workers }),
-      () => Effect.forkScoped(Effect.forever(takeOne)),
-      { discard: true }
-    )
+    yield* Worker.consume("document-ingest", takeOne, {
+      workers: settings.workers,
+      failureMessage: "ingest task failed; the queue retries it"
+    })
 
     const processingSeconds = Duration.toSeconds(Duration.sum(settings.timeout, abandonMargin))
-    yield* repo.failAbandoned({
+    const sweep = repo.failAbandoned({
       processingSeconds,
       queueTable: IngestQueue.queueTable,
       queueIdOf: IngestQueue.elementIdOf
@@ -47,10 +44,8 @@ export const layer = Layer.scopedDiscard(
         ended.length === 0 ? Effect.void : Effect.logWarning("ended abandoned ingest jobs").pipe(
           Effect.annotateLogs({ jobIds: ended })
         )
-      ),
-      Effect.catchAllCause((cause) => Effect.logWarning("ingest sweeper failed", cause)),
-      Effect.repeat(Schedule.spaced("1 minute")),
-      Effect.forkScoped
+      )
     )
+    yield* Worker.every("document-ingest-sweeper", sweep, { interval: "1 minute", failureMessage: "ingest sweeper failed" })
   })
 )

@@ -1,6 +1,6 @@
 /** The API's handlers and middlewares, assembled into one `HttpApi.Api` layer. */
 import { DastyarApi } from "@dastyar/domain"
-import { HttpApiBuilder, HttpApiScalar } from "@effect/platform"
+import { HttpApiBuilder, HttpApiScalar, HttpRouter } from "@effect/platform"
 import * as Layer from "effect/Layer"
 import { AdminHttpLive } from "../Admin/Http"
 import { AssistantsHttpLive } from "../Assistants/Http"
@@ -13,8 +13,8 @@ import { ProductsHttpLive } from "../Products/Http"
 import { SystemHttpLive } from "../System/Http"
 import { AdminAuthLive, ApiKeyAuthLive } from "./Auth"
 import * as ErrorMapping from "./ErrorMapping"
-import { layerLimiter, RateLimit } from "./RateLimit"
-import { requestMiddleware } from "./RequestLog"
+import { layerLimiter, RateLimit } from "../Platform/RateLimit"
+import { requestMiddleware } from "../Platform/RequestLog"
 
 const groups = Layer.mergeAll(
   AssistantsHttpLive,
@@ -50,5 +50,6 @@ export const layer = HttpApiBuilder.serve(requestMiddleware).pipe(
   // The OpenAPI document and an interactive reference (Scalar, served inline: no CDN).
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/v1/openapi.json" })),
   Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
-  Layer.provide(api)
+  Layer.provide(api),
+  Layer.provide(HttpRouter.setRouterConfig({ maxParamLength: ErrorMapping.maxPathParamLength }))
 )

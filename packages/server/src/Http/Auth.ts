@@ -4,11 +4,11 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
-import { timingSafeEqual } from "node:crypto"
+import { createHash, timingSafeEqual } from "node:crypto"
 import { AccountsRepo } from "../Accounts/AccountsRepo"
-import { AdminToken } from "../Bootstrap/AdminToken"
-import { RateLimit } from "./RateLimit"
-import { annotateRoute } from "./RequestLog"
+import { AdminToken } from "../Platform/AdminToken"
+import { RateLimit } from "../Platform/RateLimit"
+import { annotateRoute } from "../Platform/RequestLog"
 
 export const ApiKeyAuthLive = Layer.effect(
   Auth.ApiKeyAuth,
@@ -27,10 +27,10 @@ export const ApiKeyAuthLive = Layer.effect(
   })
 )
 
+/** Compares digests, which have one length, so the comparison leaks neither content nor length. */
 const sameSecret = (a: string, b: string) => {
-  const left = Buffer.from(a)
-  const right = Buffer.from(b)
-  return left.length === right.length && timingSafeEqual(left, right)
+  const digest = (secret: string) => createHash("sha256").update(secret).digest()
+  return timingSafeEqual(digest(a), digest(b))
 }
 
 export const AdminAuthLive = Layer.effect(

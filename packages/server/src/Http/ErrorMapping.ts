@@ -5,7 +5,7 @@
  * unknown routes, and any defect → a logged 500 in the envelope.
  * It wraps the router, before the API's error schemas encode the envelope.
  */
-import { DastyarApi, Errors, Limits, Validation } from "@dastyar/domain"
+import { DastyarApi, Errors, I18n, Limits, Validation } from "@dastyar/domain"
 import {
   HttpApi,
   HttpApiBuilder,
@@ -17,10 +17,12 @@ import {
   HttpServerRequest,
   Multipart
 } from "@effect/platform"
+import { NodeHttpServerRequest } from "@effect/platform-node"
 import * as Cause from "effect/Cause"
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 
 /** JSON bodies larger than this are refused before parsing (the Node server's own cap). */
 export const maxJsonBodyBytes = 10 * 1024 * 1024
@@ -35,8 +37,33 @@ type EdgeError =
   | Errors.UnsupportedContentType
   | Errors.InternalError
 
+/**
+ * The parser's report of a part whose Content-Disposition is missing or unreadable, or whose
+ * `filename*` cannot be decoded (see patches/multipasta): the part is refused, never dropped.
+ */
+const UnreadableDisposition = Schema.Struct({
+  _tag: Schema.Literal("InvalidDisposition"),
+  part: Schema.Number,
+  header: Schema.optional(Schema.String)
+})
+const unreadableDisposition = Schema.decodeUnknownOption(UnreadableDisposition)
+
+/** A 400 naming the part by its position (`parts.N`, 0-based) and quoting the header it sent. */
+const unreadablePart = ({ header, part }: typeof UnreadableDisposition.Type) =>
+  new Errors.ValidationFailed({
+    fields: [{
+      property: `parts.${part}`,
+      constraints: [I18n.token("request.part.unreadable_disposition", {
+        number: part + 1,
+        header: header === undefined ? "-" : header.length > 200 ? `${header.slice(0, 200)}…` : header
+      })]
+    }]
+  })
+
 const fromDefect = (defect: unknown): Option.Option<EdgeError> => {
   if (defect instanceof Multipart.MultipartError) {
+    const unreadable = unreadableDisposition(defect.cause)
+    if (Option.isSome(unreadable)) return Option.some(unreadablePart(unreadable.value))
     switch (defect.reason) {
       case "TooManyParts":
         return Option.some(new Errors.TooManyParts())
@@ -77,6 +104,23 @@ const recover = <E>(cause: Cause.Cause<E>): Effect.Effect<never, E | EdgeError> 
 
 const routePattern = (path: string): RegExp =>
   new RegExp(`^${path.split("/").map((segment) => segment.startsWith(":") ? "[^/]+" : segment).join("/")}/?$`)
+
+/**
+ * The router refuses path parameters longer than this (find-my-way's default is
+ * 100). Long enough for a 191-character `externalId` of three-byte characters
+ * percent-encoded; the schemas decide the real limits.
+ */
+export const maxPathParamLength = 191 * 9
+
+/** Every endpoint's `METHOD` and path segments, to name the path parameters of a request. */
+const endpointPaths: ReadonlyArray<{ readonly method: string; readonly segments: ReadonlyArray<string> }> = (() => {
+  const paths: Array<{ readonly method: string; readonly segments: ReadonlyArray<string> }> = []
+  HttpApi.reflect(DastyarApi, {
+    onGroup: () => {},
+    onEndpoint: ({ endpoint }) => paths.push({ method: endpoint.method, segments: endpoint.path.split("/") })
+  })
+  return paths
+})()
 
 /** `METHOD path` patterns of the endpoints whose payload the domain declares as multipart. */
 const multipartRoutes: ReadonlyArray<{ readonly method: string; readonly path: RegExp }> = (() => {
@@ -121,33 +165,153 @@ const acceptsMultipart = (method: string, url: string) => {
   return multipartRoutes.some((route) => route.method === method && route.path.test(path))
 }
 
-/** JSON everywhere; multipart only where the domain declares a multipart payload. */
-const isAcceptedBody = (contentType: string, method: string, url: string) =>
-  contentType.includes("application/json") ||
-  (contentType.includes("multipart/form-data") && acceptsMultipart(method, url))
+/** The media type alone, without parameters (`application/json; charset=utf-8` → `application/json`). */
+const mediaTypeOf = (contentType: string) => (contentType.split(";")[0] ?? "").trim().toLowerCase()
 
-/** Refuses, before routing, bodies the API can never accept. */
+/** JSON everywhere; multipart only where the domain declares a multipart payload. Matched exactly. */
+const isAcceptedBody = (mediaType: string, method: string, url: string) =>
+  mediaType === "application/json" || (mediaType === "multipart/form-data" && acceptsMultipart(method, url))
+
+/** Refuses, before routing, bodies the API can never accept; a body without a `Content-Type` included. */
 const checkRequestShape = Effect.gen(function*() {
   const request = yield* HttpServerRequest.HttpServerRequest
-  if (!HttpMethod.hasBody(request.method)) return
-  const contentType = request.headers["content-type"]?.toLowerCase()
+  if (!HttpMethod.hasBody(request.method)) return undefined
+  const mediaType = mediaTypeOf(request.headers["content-type"] ?? "")
   const length = Number(request.headers["content-length"] ?? "0")
-  const hasBody = length > 0 || request.headers["transfer-encoding"] !== undefined
-  if (contentType !== undefined && hasBody && !isAcceptedBody(contentType, request.method, request.url)) {
+  const chunked = request.headers["transfer-encoding"] !== undefined
+  if ((length > 0 || chunked) && !isAcceptedBody(mediaType, request.method, request.url)) {
     return yield* new Errors.UnsupportedContentType()
   }
   const maxBytes = bodyLimitOf(request.method, request.url)
-  if (contentType !== undefined && contentType.includes("application/json") && length > maxBytes) {
-    return yield* new Errors.PayloadTooLarge()
+  const json = mediaType === "application/json"
+  if (json && length > maxBytes) return yield* new Errors.PayloadTooLarge()
+  return { maxBytes, json, chunked }
+})
+
+/**
+ * Reads a chunked JSON body up to `maxBytes`. Past the limit the rest is
+ * drained, not the connection reset (as the platform's reader does), so the
+ * client reads the 413.
+ */
+const readChunkedBody = (request: HttpServerRequest.HttpServerRequest, maxBytes: number) =>
+  Effect.async<string, Errors.PayloadTooLarge | Errors.MalformedJson>((resume) => {
+    const source = NodeHttpServerRequest.toIncomingMessage(request)
+    const chunks: Array<Buffer> = []
+    let bytes = 0
+    let over = false
+    source.on("data", (chunk: Buffer) => {
+      if (over) return
+      bytes += chunk.length
+      if (bytes <= maxBytes) return void chunks.push(chunk)
+      over = true
+      chunks.length = 0
+      resume(Effect.fail(new Errors.PayloadTooLarge()))
+    })
+    source.on("end", () => {
+      if (!over) resume(Effect.succeed(Buffer.concat(chunks).toString("utf8")))
+    })
+    source.on("error", () => {
+      if (!over) resume(Effect.fail(new Errors.MalformedJson()))
+    })
+  })
+
+/** The request with its already-read body, for the handlers. */
+const withBody = (request: HttpServerRequest.HttpServerRequest, body: string) =>
+  HttpServerRequest.fromWeb(
+    new Request(`http://localhost${request.url}`, { method: request.method, headers: request.headers, body })
+  ).modify({
+    url: request.url,
+    ...Option.match(request.remoteAddress, { onNone: () => ({}), onSome: (remoteAddress) => ({ remoteAddress }) })
+  })
+
+/**
+ * NUL (which Postgres refuses in text and JSON) and UTF-16 surrogates without
+ * their pair (which JSON storage refuses): never stored, so refused everywhere.
+ */
+const unstorable = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+
+/** Validation `fields` names of the strings (object keys included) in a JSON body that hold unstorable characters. */
+const unstorableInBody = (body: unknown): Array<string> => {
+  const found: Array<string> = []
+  // A loop, not recursion: a hostile body may nest thousands of levels deep.
+  const pending: Array<{ readonly value: unknown; readonly path: ReadonlyArray<string> }> = [{ value: body, path: [] }]
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const { path, value } = next
+    const property = path.length === 0 ? "body" : path.join(".")
+    if (typeof value === "string") {
+      if (unstorable.test(value)) found.push(property)
+    } else if (Array.isArray(value)) {
+      value.forEach((item: unknown, index) => pending.push({ value: item, path: [...path, String(index)] }))
+    } else if (typeof value === "object" && value !== null) {
+      for (const [key, item] of Object.entries(value)) {
+        if (unstorable.test(key)) found.push([...path, key].join("."))
+        pending.push({ value: item, path: [...path, key] })
+      }
+    }
   }
-  return maxBytes
+  return found
+}
+
+const decodeOrRaw = (text: string) => {
+  try {
+    return decodeURIComponent(text)
+  } catch {
+    return text
+  }
+}
+
+/** Names of the path and query parameters that hold unstorable characters once decoded. */
+const unstorableInUrl = (method: string, url: string): Array<string> => {
+  const [path = "", query = ""] = url.split("?", 2)
+  const segments = path.split("/")
+  const endpoint = endpointPaths.find((candidate) =>
+    candidate.method === method &&
+    candidate.segments.length === segments.length &&
+    candidate.segments.every((segment, index) => segment.startsWith(":") || segment === segments[index])
+  )
+  const found = segments.flatMap((segment, index) =>
+    unstorable.test(decodeOrRaw(segment)) ? [endpoint?.segments[index]?.replace(/^:/, "") ?? "path"] : []
+  )
+  for (const [key, value] of new URLSearchParams(query)) {
+    if (unstorable.test(key) || unstorable.test(value)) found.push(key)
+  }
+  return found
+}
+
+const refuseUnstorable = (properties: ReadonlyArray<string>) =>
+  properties.length === 0 ? Effect.void : Effect.fail(
+    new Errors.ValidationFailed({
+      fields: Array.from(new Set(properties), (property) => ({
+        property,
+        constraints: [I18n.token("constraint.character")]
+      }))
+    })
+  )
+
+/**
+ * Checks every string the API takes (path, query and JSON body) once, here,
+ * before any handler: one rule for the characters no field may hold.
+ */
+const checkStrings = Effect.gen(function*() {
+  const request = yield* HttpServerRequest.HttpServerRequest
+  yield* refuseUnstorable(unstorableInUrl(request.method, request.url))
+  const mediaType = mediaTypeOf(request.headers["content-type"] ?? "")
+  if (!HttpMethod.hasBody(request.method) || mediaType !== "application/json") return
+  // Unparsable bodies are left to the framework, which answers them itself.
+  const body = yield* Effect.option(request.json)
+  if (Option.isSome(body)) yield* refuseUnstorable(unstorableInBody(body.value))
 })
 
 export const layer = HttpApiBuilder.middleware(DastyarApi, (app) =>
-  checkRequestShape.pipe(
-    // A chunked body has no Content-Length to check up front; reading stops at the same limit.
-    Effect.flatMap((maxBytes) =>
-      maxBytes === undefined ? app : HttpIncomingMessage.withMaxBodySize(app, Option.some(maxBytes))
-    ),
-    Effect.catchAllCause(recover)
-  ))
+  Effect.gen(function*() {
+    const shape = yield* checkRequestShape
+    if (shape === undefined) return yield* checkStrings.pipe(Effect.zipRight(app))
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const checked = checkStrings.pipe(Effect.zipRight(app))
+    if (shape.json && shape.chunked) {
+      const body = yield* readChunkedBody(request, shape.maxBytes)
+      return yield* Effect.provideService(checked, HttpServerRequest.HttpServerRequest, withBody(request, body))
+    }
+    // Reading stops at the same limit as the Content-Length check above.
+    return yield* HttpIncomingMessage.withMaxBodySize(checked, Option.some(shape.maxBytes))
+  }).pipe(Effect.catchAllCause(recover)))

@@ -1,7 +1,7 @@
 import { Auth, DastyarApi } from "@dastyar/domain"
 import { HttpApiBuilder } from "@effect/platform"
 import * as Effect from "effect/Effect"
-import { cacheFor } from "../Http/Caching"
+import { cacheFor } from "../Platform/Caching"
 import { ModelCatalog } from "./ModelCatalog"
 
 export const ModelsHttpLive = HttpApiBuilder.group(DastyarApi, "models", (handlers) =>

@@ -4,52 +4,28 @@
  * serialised, so concurrent imports cannot pass the cap), and queued for
  * search indexing when what search sees changes.
  */
-import { Products } from "@dastyar/domain"
+import { ProductFields, Products } from "@dastyar/domain"
 import { SqlClient } from "@effect/sql"
 import { SqlError } from "@effect/sql/SqlError"
 import * as Effect from "effect/Effect"
+import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import { newId } from "../Ids"
+import { AccountsRepo } from "../Accounts/AccountsRepo"
 import { ModelCatalog } from "../Models/ModelCatalog"
 import { normalizeText, categoryKey } from "../Search/TextNormalization"
 import { ProductCursor } from "./Cursor"
 import * as IndexQueue from "./IndexQueue"
-import { fieldsOf, type ProductRow, ProductsRepo, type ProductWrite, toProduct } from "./ProductsRepo"
-import { changedFields, needsReindex, type ProductFields } from "./SearchKeys"
+import { type ProductRow, ProductsRepo, type ProductWrite, toProduct } from "./ProductsRepo"
+import { changedFields, needsReindex } from "./SearchKeys"
+
+const { fieldsOf, patchedFields, replacementFields } = ProductFields
 
 /** The assistant a request works on, already checked to belong to the caller's account. */
 export interface CatalogOwner {
   readonly accountId: string
   readonly assistantId: string
 }
-
-/** A PUT or import element: a field not sent is cleared, `inStock` back to true. */
-export const replacementFields = (input: Products.ProductReplace): ProductFields => ({
-  title: input.title,
-  category: input.category ?? null,
-  subcategory: input.subcategory ?? null,
-  attributes: input.attributes ?? {},
-  description: input.description ?? null,
-  imageUrl: input.imageUrl ?? null,
-  url: input.url ?? null,
-  price: input.price ?? null,
-  currency: input.currency ?? null,
-  inStock: input.inStock ?? true
-})
-
-/** A PATCH: sent fields replace (null clears), others keep their value; `attributes` is replaced whole. */
-export const patchedFields = (base: ProductFields, patch: Products.ProductPatch): ProductFields => ({
-  title: patch.title ?? base.title,
-  category: patch.category !== undefined ? patch.category : base.category,
-  subcategory: patch.subcategory !== undefined ? patch.subcategory : base.subcategory,
-  attributes: patch.attributes ?? base.attributes,
-  description: patch.description !== undefined ? patch.description : base.description,
-  imageUrl: patch.imageUrl !== undefined ? patch.imageUrl : base.imageUrl,
-  url: patch.url !== undefined ? patch.url : base.url,
-  price: patch.price !== undefined ? patch.price : base.price,
-  currency: patch.currency !== undefined ? patch.currency : base.currency,
-  inStock: patch.inStock ?? base.inStock
-})
 
 /** Database and row-decoding failures are defects here: no client input can cause them. */
 const isInfrastructureError = (error: unknown): error is SqlError | ParseResult.ParseError =>
@@ -60,15 +36,14 @@ const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}
 export class Catalog extends Effect.Service<Catalog>()("Catalog", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const accounts = yield* AccountsRepo
     const repo = yield* ProductsRepo
     const cursors = yield* ProductCursor
     const models = yield* ModelCatalog
     const indexQueue = yield* IndexQueue.make
 
     const productLimit = (accountId: string) =>
-      sql<{ readonly plan: string }>`SELECT plan FROM accounts WHERE id = ${accountId}`.pipe(
-        Effect.map((rows) => models.productLimit(rows[0]?.plan ?? ""))
-      )
+      accounts.plan(accountId).pipe(Effect.map((plan) => models.productLimit(Option.getOrElse(plan, () => ""))))
 
     const requireOne = (rows: ReadonlyArray<ProductRow>) =>
       rows[0] === undefined ? Effect.fail(new Products.ProductNotFound()) : Effect.succeed(rows[0])
@@ -86,7 +61,7 @@ export class Catalog extends Effect.Service<Catalog>()("Catalog", {
      */
     const write = <E = never>(
       owner: CatalogOwner,
-      items: ReadonlyArray<{ readonly externalId: string; readonly fields: ProductFields }>,
+      items: ReadonlyArray<{ readonly externalId: string; readonly fields: ProductFields.ProductFields }>,
       guard: (existing: ReadonlyArray<ProductRow>) => Effect.Effect<void, E> = () => Effect.void
     ) =>
       Effect.gen(function*() {
@@ -208,5 +183,5 @@ export class Catalog extends Effect.Service<Catalog>()("Catalog", {
       })
     } as const
   }),
-  dependencies: [ProductsRepo.Default, ProductCursor.Default, ModelCatalog.Default]
+  dependencies: [ProductsRepo.Default, ProductCursor.Default, ModelCatalog.Default, AccountsRepo.Default]
 }) {}

@@ -2,12 +2,17 @@
  * The product list's opaque cursor: the assistant and the last position seen,
  * signed with an HMAC, so a tampered cursor or one of another assistant's list
  * is refused (400) instead of paging somewhere unexpected.
+ *
+ * The HMAC key is derived from `DASTYAR_SECRET_KEY`, so every instance accepts
+ * every other's cursors. Without that key (an external database and no key
+ * set) each instance signs with a random key of its own: a cursor then pages
+ * only on the instance that issued it, and a restart asks the client to start over.
  */
 import { Products } from "@dastyar/domain"
 import * as Effect from "effect/Effect"
-import * as Redacted from "effect/Redacted"
-import { createHash, createHmac, timingSafeEqual } from "node:crypto"
-import { AdminToken } from "../Bootstrap/AdminToken"
+import * as Option from "effect/Option"
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto"
+import { SecretKey } from "../Platform/SecretKey"
 
 interface Position {
   readonly assistantId: string
@@ -16,9 +21,15 @@ interface Position {
 
 export class ProductCursor extends Effect.Service<ProductCursor>()("ProductCursor", {
   effect: Effect.gen(function*() {
-    // Every instance shares the operator token, so every instance accepts every other's cursors.
-    const { token } = yield* AdminToken
-    const key = createHash("sha256").update("dastyar product cursor\u0000").update(Redacted.value(token)).digest()
+    const secretKey = yield* SecretKey
+    const key = yield* Option.match(secretKey.derive("dastyar product cursor"), {
+      onSome: Effect.succeed,
+      onNone: () =>
+        Effect.as(
+          Effect.logWarning("DASTYAR_SECRET_KEY is not set: a product list cursor pages only on its own instance"),
+          randomBytes(32)
+        )
+    })
     const sign = (payload: string) => createHmac("sha256", key).update(payload).digest().subarray(0, 16)
 
     return {
@@ -42,5 +53,5 @@ export class ProductCursor extends Effect.Service<ProductCursor>()("ProductCurso
       }
     } as const
   }),
-  dependencies: [AdminToken.Default]
+  dependencies: [SecretKey.Default]
 }) {}

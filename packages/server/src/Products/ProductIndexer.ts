@@ -8,8 +8,8 @@
 import { SqlClient } from "@effect/sql"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import * as Schedule from "effect/Schedule"
 import { AppConfig } from "../Config"
+import * as Worker from "../Platform/Worker"
 import { Embedder, vectorLiteral } from "../Search/Embedder"
 import * as IndexQueue from "./IndexQueue"
 import { embeddingText, keywordParts, type ProductFields } from "./SearchKeys"
@@ -139,11 +139,9 @@ export const layer = Layer.scopedDiscard(
     const { searchEnabled } = yield* AppConfig
     if (!searchEnabled) return
     const indexer = yield* ProductIndexer
-    const logFailure = Effect.catchAllCause((cause) => Effect.logWarning("product indexer pass failed", cause))
-    yield* indexer.reindexOtherEmbedders.pipe(logFailure)
-    for (let worker = 0; worker < queueWorkers; worker++) {
-      yield* indexer.processNext.pipe(logFailure, Effect.repeat(Schedule.forever), Effect.forkScoped)
-    }
-    yield* indexer.sweep.pipe(logFailure, Effect.repeat(Schedule.spaced("2 seconds")), Effect.forkScoped)
+    const failureMessage = "product indexer pass failed"
+    yield* indexer.reindexOtherEmbedders.pipe(Effect.catchAllCause((cause) => Effect.logWarning(failureMessage, cause)))
+    yield* Worker.consume("product-indexer", indexer.processNext, { workers: queueWorkers, failureMessage })
+    yield* Worker.every("product-indexer-sweeper", indexer.sweep, { interval: "2 seconds", failureMessage })
   })
 )

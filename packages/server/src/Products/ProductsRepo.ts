@@ -34,19 +34,6 @@ export type ProductRow = typeof ProductRow.Type
 /** The API's product: the row without its position. */
 export const toProduct = ({ position: _position, ...product }: ProductRow): Products.Product => product
 
-export const fieldsOf = (row: ProductRow): ProductFields => ({
-  title: row.title,
-  category: row.category,
-  subcategory: row.subcategory,
-  attributes: row.attributes,
-  description: row.description,
-  imageUrl: row.imageUrl,
-  url: row.url,
-  price: row.price,
-  currency: row.currency,
-  inStock: row.inStock
-})
-
 /** One product to write: its identity, all fields, and whether search must index it again. */
 export interface ProductWrite {
   readonly id: string

@@ -3,52 +3,17 @@
  * the filters and the list's `q`, the keyword document's weighted parts, the
  * text that is embedded, and which changes make a product pending again.
  */
-import type { Products } from "@dastyar/domain"
+import { ProductFields as ProductFieldsModule, type Products } from "@dastyar/domain"
 import { categoryKey, normalizeText } from "../Search/TextNormalization"
 
 export type AttributeValue = typeof Products.AttributeValue.Type
 
-/** The writable fields of a product, every one present (absent means cleared). */
-export interface ProductFields {
-  readonly title: string
-  readonly category: string | null
-  readonly subcategory: string | null
-  readonly attributes: Readonly<Record<string, AttributeValue>>
-  readonly description: string | null
-  readonly imageUrl: string | null
-  readonly url: string | null
-  readonly price: number | null
-  readonly currency: string | null
-  readonly inStock: boolean
-}
+/** The writable fields and their comparison are the domain's, shared with the CLI and SDK. */
+export type ProductFields = ProductFieldsModule.ProductFields
+export const changedFields = ProductFieldsModule.changedFields
 
 /** Fields shown to people but not searched: changing only these keeps the index as it is. */
 const displayOnly = new Set<keyof ProductFields>(["description", "imageUrl", "url", "currency"])
-
-const fieldNames: ReadonlyArray<keyof ProductFields> = [
-  "title",
-  "category",
-  "subcategory",
-  "attributes",
-  "description",
-  "imageUrl",
-  "url",
-  "price",
-  "currency",
-  "inStock"
-]
-
-const sameAttributes = (a: ProductFields["attributes"], b: ProductFields["attributes"]) => {
-  const keys = Object.keys(a)
-  return keys.length === Object.keys(b).length &&
-    keys.every((key) => Object.hasOwn(b, key) && typeof a[key] === typeof b[key] && a[key] === b[key])
-}
-
-const sameField = (a: ProductFields, b: ProductFields, field: keyof ProductFields) =>
-  field === "attributes" ? sameAttributes(a.attributes, b.attributes) : a[field] === b[field]
-
-export const changedFields = (before: ProductFields, after: ProductFields): ReadonlyArray<keyof ProductFields> =>
-  fieldNames.filter((field) => !sameField(before, after, field))
 
 /** True when a write with these changes must be re-indexed. */
 export const needsReindex = (changed: ReadonlyArray<keyof ProductFields>) =>

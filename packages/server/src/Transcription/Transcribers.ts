@@ -7,7 +7,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { AppConfig } from "../Config"
-import * as Outbound from "../Http/Outbound"
+import * as Outbound from "../Platform/Outbound"
 import * as OpenAiTranscriber from "./OpenAiTranscriber"
 import { Transcriber, TranscriptionError } from "./Transcriber"
 

@@ -107,6 +107,30 @@ layer(TestApp({ OPENAI_API_KEY: "sk-test" }), { excludeTestServices: true })("as
       expect(pick(again.json, "response", "code")).toBe("accounts.not_found")
     }))
 
+  it.effect("the operator lists accounts, oldest first, paged with limit and offset; count counts them all", () =>
+    Effect.gen(function*() {
+      const first = yield* setupAccount()
+      const second = yield* setupAccount()
+      const all = yield* admin("GET", "/accounts?limit=500")
+      expect(all.status).toBe(200)
+      const list = pick(all.json, "data", "list")
+      const ids = Array.isArray(list) ? list.map((account) => pickString(account, "id")) : []
+      expect(ids.indexOf(first.accountId)).toBeGreaterThanOrEqual(0)
+      expect(ids.indexOf(second.accountId)).toBeGreaterThan(ids.indexOf(first.accountId))
+      const total = pick(all.json, "data", "count")
+      expect(total).toBe(ids.length)
+
+      const page = yield* admin("GET", `/accounts?limit=1&offset=${ids.indexOf(second.accountId)}`)
+      expect(page.json).toMatchObject({ data: { count: total, list: [{ id: second.accountId, name: "Shop", plan: expect.any(String) }] } })
+      const invalid = yield* admin("GET", "/accounts?limit=0&offset=x")
+      expect(invalid.status).toBe(400)
+      expect(pick(invalid.json, "fields")).toEqual(expect.arrayContaining([
+        expect.objectContaining({ property: "limit" }),
+        expect.objectContaining({ property: "offset" })
+      ]))
+      expect((yield* call("GET", "/admin/v1/accounts", { token: first.key })).status).toBe(401)
+    }))
+
   it.effect("folders get 32 lowercase hex identifiers", () =>
     Effect.gen(function*() {
       const { accountId } = yield* setupAccount()

@@ -6,8 +6,9 @@ import * as Layer from "effect/Layer"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { parseKey, SecretBox } from "../../src/Channels/SecretBox"
+import { SecretBox } from "../../src/Channels/SecretBox"
 import { AppConfig } from "../../src/Config"
+import { parseKey } from "../../src/Platform/SecretKey"
 
 const withSettings = (settings: Record<string, string>) =>
   SecretBox.Default.pipe(

@@ -1,6 +1,6 @@
 import { describe, expect, it, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import { clientAddressOf } from "../../src/Http/ClientAddress"
+import { clientAddressOf } from "../../src/Platform/ClientAddress"
 import { call, pick, TestApp } from "../support/TestApp"
 
 const get = (path: string, forwardedFor?: string) =>

@@ -16,6 +16,7 @@ import {
   transcriptionServer,
   type TranscriptionServer,
   upload,
+  uploadRaw,
   uploadText,
   waitForJob
 } from "./support"
@@ -204,6 +205,75 @@ layer(App, { excludeTestServices: true, timeout: 120_000 })("documents", (it) =>
       expect(pick((yield* listDocuments(key, assistantId)).json, "data", "count")).toBe(0)
     }))
 
+  it.effect("file names in any script arrive intact: quoted UTF-8 and filename*, alone and beside an ASCII name", () =>
+    Effect.gen(function*() {
+      const { assistantId, key } = yield* setupAccount()
+      // The last is 303 bytes in UTF-8, over a file system's 255-byte name limit.
+      const names = ["سیاست-گارانتی.md", "سياسة الإرجاع.md", "保修政策.md", "🎁 gift wrap.md", `${"保修政策".repeat(25)}.md`]
+      const text = (name: string) => new TextEncoder().encode(`# ${name}\nWarranty and returns.`)
+      const pathsOf = (reply: { readonly json: unknown }) => {
+        const list = pick(reply.json, "data", "list")
+        return Array.isArray(list) ? list.map((job) => pickString(job, "path")) : []
+      }
+      const percentEncoded = (name: string) => encodeURIComponent(name).replace(/'/g, "%27")
+      const jobs: Array<string> = []
+      for (const name of names) {
+        // FormData (undici, as browsers): the name as raw UTF-8 inside quotes.
+        const alone = yield* upload(key, assistantId, [{ name: `form-${name}`, bytes: text(name) }])
+        expect(alone.status).toBe(202)
+        expect(pathsOf(alone)).toEqual([`form-${name}`])
+        const mixed = yield* upload(key, assistantId, [
+          { name: "wrapping.md", bytes: text("wrapping") },
+          { name: `mixed-${name}`, bytes: text(name) }
+        ])
+        expect(mixed.status).toBe(202)
+        expect(pathsOf(mixed)).toEqual(["wrapping.md", `mixed-${name}`])
+        // RFC 5987 `filename*`, alone and beside an ASCII name and an ASCII fallback.
+        const star = yield* uploadRaw(key, assistantId, [
+          { disposition: `form-data; name="files"; filename*=UTF-8''${percentEncoded(`star-${name}`)}`, content: name }
+        ])
+        expect(star.status).toBe(202)
+        expect(pathsOf(star)).toEqual([`star-${name}`])
+        const starMixed = yield* uploadRaw(key, assistantId, [
+          { disposition: `form-data; name="files"; filename="care.md"`, content: "care" },
+          {
+            disposition: `form-data; name="files"; filename="fallback.md"; filename*=utf-8'fa'${percentEncoded(`star-mixed-${name}`)}`,
+            content: name
+          }
+        ])
+        expect(starMixed.status).toBe(202)
+        expect(pathsOf(starMixed)).toEqual(["care.md", `star-mixed-${name}`])
+        jobs.push(...[alone, mixed, star, starMixed].flatMap(jobIdsOf))
+      }
+      for (const jobId of jobs) expect(pick(yield* waitForJob(key, assistantId, jobId), "status")).toBe("ready")
+      const paths = pathsOf(yield* listDocuments(key, assistantId))
+      for (const name of names) {
+        expect(paths).toEqual(expect.arrayContaining([`form-${name}`, `mixed-${name}`, `star-${name}`, `star-mixed-${name}`]))
+      }
+    }))
+
+  it.effect("a part whose Content-Disposition cannot be read refuses the request with 400 naming it; nothing is queued", () =>
+    Effect.gen(function*() {
+      const { assistantId, key } = yield* setupAccount()
+      const refusals = [
+        { disposition: `form-data; name="files"; filename*=UTF-8''%D8%ZZ.md`, quoted: "%D8%ZZ.md" },
+        { disposition: `form-data; name="files"; filename=two words.md`, quoted: "two words.md" },
+        { disposition: null, quoted: "-" }
+      ]
+      for (const refusal of refusals) {
+        const reply = yield* uploadRaw(key, assistantId, [
+          { disposition: `form-data; name="files"; filename="ok.md"`, content: "fine" },
+          { disposition: refusal.disposition, content: "lost?" }
+        ])
+        expect(reply.status).toBe(400)
+        expect(reply.json).toMatchObject({ data: null, response: { status: "bad_request" }, fields: [{ property: "parts.1" }] })
+        const constraint = pickString(reply.json, "fields", 0, "constraints", 0)
+        expect(constraint).toContain("part 2")
+        expect(constraint).toContain(refusal.quoted)
+      }
+      expect(pick((yield* listDocuments(key, assistantId)).json, "data", "count")).toBe(0)
+    }))
+
   it.effect("folders: path is folder name + file name, foreign folders are 404, the list filters by folder", () =>
     Effect.gen(function*() {
       const mine = yield* setupAccount()
@@ -261,6 +331,35 @@ layer(App, { excludeTestServices: true, timeout: 120_000 })("documents", (it) =>
       const foreignAssistant = yield* getJob(other.key, mine.assistantId, jobId)
       expect(foreignAssistant.status).toBe(404)
       expect(pick(foreignAssistant.json, "response", "code")).toBe("assistants.not_found")
+    }))
+
+  it.effect("an assistant's jobs are listed newest first, filtered by status and paged; other assistants' stay hidden", () =>
+    Effect.gen(function*() {
+      const mine = yield* setupAccount()
+      const other = yield* setupAccount()
+      const good = yield* uploadText(mine.key, mine.assistantId, { filename: "good.txt", content: "Kettles boil water." })
+      const bad = yield* upload(mine.key, mine.assistantId, [{ name: "blank.pdf", bytes: yield* makePdf([""]) }])
+      yield* uploadText(other.key, other.assistantId, { filename: "theirs.txt", content: "Theirs." })
+      const [goodId = "", badId = ""] = [...jobIdsOf(good), ...jobIdsOf(bad)]
+      yield* waitForJob(mine.key, mine.assistantId, goodId)
+      yield* waitForJob(mine.key, mine.assistantId, badId)
+
+      const jobs = (query: string) => call("GET", `/v1/assistants/${mine.assistantId}/documents/jobs${query}`, { token: mine.key })
+      const all = yield* jobs("")
+      expect(all.status).toBe(200)
+      expect(all.json).toMatchObject({ data: { count: 2, list: [{ id: badId, path: "blank.pdf" }, { id: goodId, status: "ready" }] } })
+      const failed = yield* jobs("?status=failed")
+      expect(failed.json).toMatchObject({ data: { count: 1, list: [{ id: badId, status: "failed", errorMessage: "no_text" }] } })
+      const second = yield* jobs("?limit=1&offset=1")
+      expect(second.json).toMatchObject({ data: { count: 2, list: [{ id: goodId }] } })
+      const invalid = yield* jobs("?status=done&limit=501")
+      expect(invalid.status).toBe(400)
+      expect(pick(invalid.json, "fields")).toEqual(expect.arrayContaining([
+        expect.objectContaining({ property: "status" }),
+        expect.objectContaining({ property: "limit" })
+      ]))
+      const foreign = yield* call("GET", `/v1/assistants/${mine.assistantId}/documents/jobs`, { token: other.key })
+      expect(foreign.status).toBe(404)
     }))
 
   it.effect("replace: kind replace, the old version stays searchable until the new one swaps in atomically", () =>

@@ -5,6 +5,7 @@ import * as fs from "node:fs"
 import * as http from "node:http"
 import { PDFDocument, StandardFonts } from "pdf-lib"
 import { Document, HeadingLevel, Packer, Paragraph } from "docx"
+import { strToU8, Zip, ZipDeflate, ZipPassThrough } from "fflate"
 import { call, pick, pickString, type Reply } from "../support/TestApp"
 
 const fixtures = new URL("../fixtures/documents/", import.meta.url)
@@ -36,6 +37,27 @@ export const upload = (
     const text = yield* response.text
     return { status: response.status, headers: response.headers, text, json: JSON.parse(text) } satisfies Reply
   }).pipe(Effect.scoped, Effect.orDie)
+
+/**
+ * `POST /documents` with each part's Content-Disposition written out as given, the way
+ * curl (raw UTF-8 in quotes) or an RFC 5987 client (`filename*=UTF-8''…`) sends it.
+ */
+export const uploadRaw = (
+  key: string,
+  assistantId: string,
+  parts: ReadonlyArray<{ readonly disposition: string | null; readonly content: string }>
+) =>
+  call("POST", `/v1/assistants/${assistantId}/documents`, {
+    token: key,
+    rawBody: {
+      contentType: "multipart/form-data; boundary=dastyar-boundary",
+      text: parts.map((part) =>
+        "--dastyar-boundary\r\n" +
+        (part.disposition === null ? "" : `Content-Disposition: ${part.disposition}\r\n`) +
+        `Content-Type: text/markdown\r\n\r\n${part.content}\r\n`
+      ).join("") + "--dastyar-boundary--\r\n"
+    }
+  })
 
 export const uploadText = (key: string, assistantId: string, body: Record<string, unknown>) =>
   call("POST", `/v1/assistants/${assistantId}/documents/text`, { token: key, body })
@@ -196,3 +218,60 @@ export const transcriptionServer = Effect.acquireRelease(
     server.close(() => resume(Effect.void))
   })
 )
+
+/**
+ * A valid DOCX whose `word/document.xml` inflates to about `inflatedBytes`
+ * (one short paragraph repeated): a decompression bomb of well under 1 MB
+ * zipped for a few hundred MB inflated. Streamed, so the test never holds the
+ * inflated text itself.
+ */
+export const makeDocxBomb = (inflatedBytes: number) => {
+  const pieces: Array<Uint8Array> = []
+  const zip = new Zip((error, data) => {
+    if (error) throw error
+    pieces.push(data)
+  })
+  const stored = (name: string, text: string) => {
+    const entry = new ZipPassThrough(name)
+    zip.add(entry)
+    entry.push(strToU8(text), true)
+  }
+  stored(
+    "[Content_Types].xml",
+    `<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
+      `<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>` +
+      `<Default Extension="xml" ContentType="application/xml"/>` +
+      `<Override PartName="/word/document.xml" ` +
+      `ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>`
+  )
+  stored(
+    "_rels/.rels",
+    `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
+      `<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" ` +
+      `Target="word/document.xml"/></Relationships>`
+  )
+  const document = new ZipDeflate("word/document.xml", { level: 6 })
+  zip.add(document)
+  document.push(strToU8(
+    `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>`
+  ))
+  const paragraph = "<w:p><w:r><w:t>a</w:t></w:r></w:p>"
+  const block = strToU8(paragraph.repeat(Math.floor((1024 * 1024) / paragraph.length)))
+  for (let written = 0; written < inflatedBytes; written += block.length) document.push(block)
+  document.push(strToU8("</w:body></w:document>"), true)
+  zip.end()
+  return new Uint8Array(Buffer.concat(pieces))
+}
+
+/** A PNG that is only a header claiming `width` × `height` pixels (a pixel bomb for OCR). */
+export const makePngHeader = (width: number, height: number) => {
+  const ihdr = Buffer.alloc(25)
+  ihdr.writeUInt32BE(13, 0)
+  ihdr.write("IHDR", 4, "latin1")
+  ihdr.writeUInt32BE(width, 8)
+  ihdr.writeUInt32BE(height, 12)
+  ihdr.writeUInt8(8, 16) // bit depth
+  ihdr.writeUInt8(2, 17) // truecolour
+  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+  return new Uint8Array(Buffer.concat([signature, ihdr, Buffer.alloc(64)]))
+}

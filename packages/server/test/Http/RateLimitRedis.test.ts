@@ -1,7 +1,7 @@
 /**
  * With `REDIS_URL`, instances share one exact count: two servers on the same
  * database and Redis together admit only the limit, not twice it.
- * Skipped where no Redis answers on 127.0.0.1:6379 (CI has one).
+ * Skipped where no Redis answers on 127.0.0.1:6379 (`.ci/run` starts one).
  */
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { describe, expect, it } from "@effect/vitest"

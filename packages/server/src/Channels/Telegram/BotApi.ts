@@ -10,7 +10,7 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { AppConfig } from "../../Config"
-import * as Outbound from "../../Http/Outbound"
+import * as Outbound from "../../Platform/Outbound"
 
 export class BotApiError extends Schema.TaggedError<BotApiError>()("BotApiError", {
   method: Schema.String,

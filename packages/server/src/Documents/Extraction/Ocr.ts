@@ -9,8 +9,10 @@ import * as fs from "node:fs"
 import { createRequire } from "node:module"
 import * as os from "node:os"
 import * as path from "node:path"
+import { imageSize } from "image-size"
 import { createWorker, OEM, type Worker } from "tesseract.js"
 import { permanent } from "../IngestFailure"
+import type { ExtractionBudget } from "./Budget"
 
 const require = createRequire(import.meta.url)
 
@@ -58,7 +60,21 @@ export class Ocr extends Effect.Service<Ocr>()("Ocr", {
       worker === undefined ? Effect.void : Effect.promise(async () => (await worker)?.terminate()).pipe(Effect.ignore)
     )
 
-    const recognize = Effect.fn("Ocr.recognize")(function*(image: Uint8Array) {
+    /** Tesseract decodes the whole bitmap in memory: its size is read from the header first. */
+    const checkPixels = (image: Uint8Array, budget: ExtractionBudget) =>
+      Effect.try({
+        try: () => imageSize(image),
+        catch: (error) => permanent("corrupt_file", `the image cannot be read: ${error instanceof Error ? error.message : String(error)}`)
+      }).pipe(
+        Effect.flatMap(({ width, height }) =>
+          width * height > budget.maxPixels
+            ? Effect.fail(permanent("too_large", `the image has ${width}×${height} pixels, over ${budget.maxPixels}`))
+            : Effect.void
+        )
+      )
+
+    const recognize = Effect.fn("Ocr.recognize")(function*(image: Uint8Array, budget: ExtractionBudget) {
+      yield* checkPixels(image, budget)
       return yield* Effect.tryPromise({
         try: async () => {
           const result = await (await getWorker()).recognize(Buffer.from(image.buffer, image.byteOffset, image.byteLength))

@@ -2,6 +2,7 @@
 import * as Effect from "effect/Effect"
 import { definePDFJSModule, extractText, getDocumentProxy } from "unpdf"
 import { permanent } from "../IngestFailure"
+import type { ExtractionBudget } from "./Budget"
 
 /**
  * unpdf 1.0.0 looks for a `resolvePDFJS` export its own bundled PDF.js build
@@ -12,12 +13,15 @@ const definePdfjs = () => (pdfjsDefined ??= definePDFJSModule(() => import("unpd
 
 const errorName = (error: unknown) => (error instanceof Error ? error.name : "")
 
-export const extractPdf = (bytes: Uint8Array) =>
+class PdfOverBudget extends Error {}
+
+export const extractPdf = (bytes: Uint8Array, budget: ExtractionBudget) =>
   Effect.tryPromise({
     try: async () => {
       await definePdfjs()
       const pdf = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 })
       try {
+        if (pdf.numPages > budget.maxPages) throw new PdfOverBudget(`${pdf.numPages} pages`)
         const { text } = await extractText(pdf, { mergePages: false })
         return text
       } finally {
@@ -25,7 +29,9 @@ export const extractPdf = (bytes: Uint8Array) =>
       }
     },
     catch: (error) =>
-      errorName(error) === "PasswordException"
+      error instanceof PdfOverBudget
+        ? permanent("too_large", `the PDF has more than ${budget.maxPages} pages (${error.message})`)
+        : errorName(error) === "PasswordException"
         ? permanent("encrypted", "the PDF is password-protected")
         : permanent("corrupt_file", `the PDF cannot be read: ${error instanceof Error ? error.message : String(error)}`)
   }).pipe(

@@ -2,8 +2,10 @@
 import { charsetOf } from "../FileKind"
 import { htmlToText, looksLikeHtml } from "./Html"
 
+// The sniffer already proved the bytes valid in this charset; the decoder drops a byte-order mark.
+export const decodeText = (bytes: Uint8Array, mimeType: string): string => new TextDecoder(charsetOf(mimeType)).decode(bytes)
+
 export const extractText = (bytes: Uint8Array, mimeType: string): string => {
-  // The sniffer already proved the bytes valid in this charset; the decoder drops a byte-order mark.
-  const text = new TextDecoder(charsetOf(mimeType)).decode(bytes)
+  const text = decodeText(bytes, mimeType)
   return looksLikeHtml(text) ? htmlToText(text) : text
 }

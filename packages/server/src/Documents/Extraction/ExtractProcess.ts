@@ -1,0 +1,47 @@
+/**
+ * Entry of the child process that reads one uploaded file (see `Extraction`).
+ * It runs under a heap limit and ends after the job, so a file that makes a
+ * parser balloon or loop costs this process, never the server.
+ */
+import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
+import { permanent } from "../IngestFailure"
+import { extractPdf } from "./Pdf"
+import { ExtractionReply, ExtractionRequest } from "./Protocol"
+import { extractText } from "./Text"
+import { extractDoc, extractDocx } from "./Word"
+
+const extract = (request: ExtractionRequest) => {
+  switch (request.kind) {
+    case "pdf":
+      return extractPdf(request.bytes, request.budget)
+    case "docx":
+      return extractDocx(request.bytes, request.budget)
+    case "doc":
+      return extractDoc(request.bytes)
+    case "text":
+      return Effect.sync(() => extractText(request.bytes, request.mimeType))
+  }
+}
+
+const reply = (message: unknown) =>
+  Effect.gen(function*() {
+    const request = yield* Schema.decodeUnknown(ExtractionRequest)(message).pipe(
+      Effect.mapError((error) => permanent("ingest_failed", `bad extraction request: ${error.message}`))
+    )
+    const text = yield* extract(request)
+    if (text.length > request.budget.maxTextChars) {
+      return yield* permanent("too_large", `the file holds more than ${request.budget.maxTextChars} characters of text`)
+    }
+    return text
+  }).pipe(
+    Effect.match({
+      onFailure: (failure): ExtractionReply =>
+        ({ _tag: "Failed", errorMessage: failure.errorMessage, detail: failure.detail }),
+      onSuccess: (text): ExtractionReply => ({ _tag: "Extracted", text })
+    })
+  )
+
+process.once("message", (message: unknown) => {
+  void Effect.runPromise(reply(message)).then((answer) => process.send?.(answer))
+})

@@ -1,0 +1,22 @@
+/** Messages between the ingest worker fiber and the child process that reads one file. */
+import * as Schema from "effect/Schema"
+import { ErrorMessage } from "../IngestFailure"
+import { ExtractionBudget } from "./Budget"
+
+/** What is read in a child process: anything whose parser can be made to loop or to balloon. */
+export const IsolatedKind = Schema.Literal("pdf", "docx", "doc", "text")
+export type IsolatedKind = typeof IsolatedKind.Type
+
+export const ExtractionRequest = Schema.Struct({
+  kind: IsolatedKind,
+  mimeType: Schema.String,
+  bytes: Schema.Uint8ArrayFromSelf,
+  budget: ExtractionBudget
+})
+export type ExtractionRequest = typeof ExtractionRequest.Type
+
+export const ExtractionReply = Schema.Union(
+  Schema.TaggedStruct("Extracted", { text: Schema.String }),
+  Schema.TaggedStruct("Failed", { errorMessage: ErrorMessage, detail: Schema.String })
+)
+export type ExtractionReply = typeof ExtractionReply.Type

@@ -1,0 +1,35 @@
+// Bundles one package's entry into a single ES module for publishing:
+// `node ../../scripts/bundle.mjs <entry> <outfile> [--bin]`, run in the
+// package's folder. A library's own dependencies stay imports (npm installs
+// them, and the caller shares one copy of effect); everything else, e.g. the
+// workspace's @dastyar/domain, is inlined. A bin (`--bin`) inlines everything:
+// one file parses about three times faster than hundreds of modules resolved
+// one by one, and it installs with no dependencies.
+import { build } from "esbuild"
+import { readFileSync } from "node:fs"
+
+const [entry, outfile, ...flags] = process.argv.slice(2)
+if (entry === undefined || outfile === undefined) {
+  console.error("usage: bundle.mjs <entry> <outfile> [--bin]")
+  process.exit(2)
+}
+const manifest = JSON.parse(readFileSync("package.json", "utf8"))
+const bin = flags.includes("--bin")
+const external = bin
+  ? []
+  : Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }).flatMap((name) => [name, `${name}/*`])
+// Inlined CommonJS packages (csv-parse, gray-matter) call `require`, which an ES module lacks.
+const requireShim = `import { createRequire as createRequireForBundle } from "node:module"
+const require = createRequireForBundle(import.meta.url)`
+
+await build({
+  entryPoints: [entry],
+  outfile,
+  bundle: true,
+  platform: "node",
+  target: "node20",
+  format: "esm",
+  external,
+  banner: bin ? { js: `#!/usr/bin/env node\n${requireShim}` } : {},
+  logLevel: "warning"
+})
