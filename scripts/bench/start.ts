@@ -41,14 +41,24 @@ interface Measured {
   readonly idleRssMb: number
 }
 
-const measure = async (args: ReadonlyArray<string>, env: Record<string, string>): Promise<Measured> => {
+/** `env` values override the inherited ones; `undefined` removes one (embedded mode has no `DATABASE_URL`). */
+const measure = async (args: ReadonlyArray<string>, env: Record<string, string | undefined>): Promise<Measured> => {
   const port = await freePort()
   const started = performance.now()
+  const childEnv: Record<string, string | undefined> = {
+    ...process.env,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DASTYAR_LOG_LEVEL: "Warn",
+    ...env
+  }
+  for (const [name, value] of Object.entries(childEnv)) if (value === undefined) delete childEnv[name]
   const child = spawn(process.execPath, [...args], {
     cwd: serverDir,
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DASTYAR_LOG_LEVEL: "Warn", ...env },
+    env: childEnv,
     stdio: ["ignore", "ignore", "inherit"]
   })
+  const exited = new Promise((resolve) => child.once("exit", resolve))
   try {
     for (;;) {
       const status = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(5000) }).then(
@@ -65,7 +75,7 @@ const measure = async (args: ReadonlyArray<string>, env: Record<string, string>)
     return { startMs, idleRssMb: rssKb(child.pid ?? 0) / 1024 }
   } finally {
     child.kill("SIGTERM")
-    await new Promise((resolve) => child.once("exit", resolve))
+    await exited
   }
 }
 
@@ -106,7 +116,7 @@ const main = async () => {
 
   const embedded = async (args: ReadonlyArray<string>) => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "dastyar-bench-start-"))
-    const env = { DASTYAR_DATA_DIR: dataDir, DATABASE_URL: "" }
+    const env = { DASTYAR_DATA_DIR: dataDir, DATABASE_URL: undefined }
     try {
       return { first: await measure(args, env), again: await measure(args, env) }
     } finally {
