@@ -37,8 +37,12 @@ const externalsOf = (name, inline) => {
     .map(([dep]) => dep)
 }
 
-/** Effect and its platform packages: pure JavaScript, side-effect free, safe to bundle. */
-const effectPackages = /^(effect|@effect\/.*)$/
+/**
+ * Effect and its platform packages: pure JavaScript, side-effect free, safe to
+ * bundle. Not `@effect/opentelemetry`: it is imported only when tracing is
+ * configured, and inlined its OpenTelemetry imports would load at every start.
+ */
+const effectPackages = /^(effect|@effect\/(?!opentelemetry$).*)$/
 
 /**
  * What is built. The server's child-process entries (named in the sources as
