@@ -3,6 +3,7 @@ import { defineConfig } from "vitest/config"
 export default defineConfig({
   test: {
     include: ["packages/*/test/**/*.test.ts"],
+    globalSetup: ["scripts/vitest-global-setup.ts"],
     // Each test file starts the real service on a real database (PGlite needs ~10 s to boot).
     testTimeout: 60_000,
     hookTimeout: 120_000,

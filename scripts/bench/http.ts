@@ -243,7 +243,7 @@ interface Child {
 }
 
 const startChild = (name: string, args: ReadonlyArray<string>, port: number, env: Record<string, string>): Child => {
-  const child = spawn(process.execPath, ["--import", "tsx", ...args], {
+  const child = spawn(process.execPath, [...args], {
     cwd: repoRoot,
     env: { ...process.env, ...env, PORT: String(port) },
     stdio: ["ignore", "pipe", "pipe", "ipc"]
@@ -687,7 +687,9 @@ const main = async () => {
       .map((row) => row.pid)
 
   // --- The service: start, seed through the operator API, measure, stop. ---
-  const service = startChild("service", ["packages/server/src/main.ts"], await freePort(), {
+  // The compiled server, as `pnpm start` runs it.
+  execFileSync(process.execPath, [path.join(repoRoot, "scripts/build.mjs"), "--if-needed"], { stdio: "inherit" })
+  const service = startChild("service", ["--enable-source-maps", "packages/server/dist/js/main.js"], await freePort(), {
     DATABASE_URL: databaseUrl,
     DASTYAR_ADMIN_TOKEN: adminToken,
     // Counted on every request, as in production, but never reached.
@@ -770,7 +772,7 @@ const main = async () => {
   await stopChild(service)
 
   // --- The baseline: same database and rows, same checks, then the same load. ---
-  const baseline = startChild("baseline", [thisFile, "--baseline-server"], await freePort(), {
+  const baseline = startChild("baseline", ["--import", "tsx", thisFile, "--baseline-server"], await freePort(), {
     DATABASE_URL: databaseUrl
   })
   cleanups.push({ what: "stop the baseline", run: () => stopChild(baseline) })

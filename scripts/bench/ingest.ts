@@ -11,7 +11,7 @@
  * Uses `DATABASE_URL` (its user must be allowed to CREATE DATABASE), default
  * the local Postgres; creates a fresh database and drops it at the end.
  */
-import { type ChildProcess, spawn } from "node:child_process"
+import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import * as fs from "node:fs"
 import { createRequire } from "node:module"
 import * as net from "node:net"
@@ -118,7 +118,8 @@ interface Server {
 
 const startServer = async (databaseUrl: string): Promise<Server> => {
   const port = await freePort()
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+  // The compiled server, as `pnpm start` runs it (built by main when needed).
+  const child = spawn(process.execPath, ["--enable-source-maps", "dist/js/main.js"], {
     cwd: path.join(repoRoot, "packages/server"),
     env: {
       ...process.env,
@@ -142,6 +143,7 @@ const startServer = async (databaseUrl: string): Promise<Server> => {
 }
 
 const main = async () => {
+  execFileSync(process.execPath, [path.join(repoRoot, "scripts/build.mjs"), "--if-needed"], { stdio: "inherit" })
   const dbName = `dastyar_bench_ingest_${Date.now()}`
   await withPg((client) => client.query(`CREATE DATABASE ${dbName}`))
   const url = new URL(baseDatabaseUrl)

@@ -7,10 +7,11 @@ import { docsCommand } from "./Commands/Docs"
 import { modelsCommand } from "./Commands/Models"
 import { productsCommand } from "./Commands/Products"
 import { root } from "./Root"
+import manifest from "../package.json" with { type: "json" }
 
 export const command = root.pipe(
   Command.withDescription("Dastyar from the command line: the public API with an API key, the operator API with the operator token"),
   Command.withSubcommands([assistantsCommand, modelsCommand, chatCommand, productsCommand, docsCommand, adminCommand])
 )
 
-export const run = Command.run(command, { name: "dastyar", version: "0.1.0" })
+export const run = Command.run(command, { name: "dastyar", version: manifest.version })

@@ -7,6 +7,18 @@ import * as LogLevel from "effect/LogLevel"
 export class AppConfig extends Effect.Service<AppConfig>()("AppConfig", {
   effect: Config.all({
     port: Config.port("PORT").pipe(Config.withDefault(3000)),
+    /** Address to listen on; `0.0.0.0` (all IPv4 interfaces) or `::` for IPv6 too, `127.0.0.1` for this machine only. */
+    host: Config.string("HOST").pipe(Config.withDefault("0.0.0.0")),
+    server: Config.all({
+      /** A client must send its request headers within this time (slow-header clients are cut off). */
+      headersTimeout: Config.duration("DASTYAR_HEADERS_TIMEOUT").pipe(Config.withDefault(Duration.seconds(10))),
+      /** A client must send its whole request (an upload included) within this time. */
+      requestTimeout: Config.duration("DASTYAR_REQUEST_TIMEOUT").pipe(Config.withDefault(Duration.minutes(5))),
+      /** An idle keep-alive connection is closed after this time. */
+      keepAliveTimeout: Config.duration("DASTYAR_KEEP_ALIVE_TIMEOUT").pipe(Config.withDefault(Duration.seconds(5))),
+      /** On SIGTERM, how long requests in flight may take to finish before they are cut. */
+      shutdownTimeout: Config.duration("DASTYAR_SHUTDOWN_TIMEOUT").pipe(Config.withDefault(Duration.seconds(10)))
+    }),
     databaseUrl: Config.option(Config.redacted("DATABASE_URL")),
     databasePoolSize: Config.integer("DASTYAR_DB_POOL_SIZE").pipe(Config.withDefault(10)),
     dataDir: Config.string("DASTYAR_DATA_DIR").pipe(Config.withDefault("./.dastyar")),

@@ -4,9 +4,7 @@
  * tracing stays in-process only (spans still name log lines).
  * Service name `dastyar-server` unless `OTEL_SERVICE_NAME` says otherwise.
  */
-import * as NodeSdk from "@effect/opentelemetry/NodeSdk"
-import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http"
-import { BatchSpanProcessor, type SpanProcessor } from "@opentelemetry/sdk-trace-base"
+import type { SpanProcessor } from "@opentelemetry/sdk-trace-base"
 import * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -35,8 +33,14 @@ const tracesEndpoint = Config.all({
 )
 
 /** Tracing with the given span processors (tests pass an in-memory one). */
+// The OpenTelemetry SDK is imported only when tracing is on: unconfigured, a server never loads it.
 export const layerWith = (spanProcessor: SpanProcessor) =>
-  NodeSdk.layer(Effect.map(serviceName, (name) => ({ resource: { serviceName: name }, spanProcessor })))
+  Layer.unwrapEffect(
+    Effect.map(
+      Effect.promise(() => import("@effect/opentelemetry/NodeSdk")),
+      (NodeSdk) => NodeSdk.layer(Effect.map(serviceName, (name) => ({ resource: { serviceName: name }, spanProcessor })))
+    )
+  )
 
 export const layer = Layer.unwrapEffect(
   Effect.gen(function*() {
@@ -44,6 +48,9 @@ export const layer = Layer.unwrapEffect(
     if (Option.isNone(endpoint)) return Layer.empty
     const headers = parseHeaders(yield* Config.string("OTEL_EXPORTER_OTLP_HEADERS").pipe(Config.withDefault("")))
     const scheduledDelayMillis = yield* Config.integer("OTEL_BSP_SCHEDULE_DELAY").pipe(Config.withDefault(5000))
+    const [{ OTLPTraceExporter }, { BatchSpanProcessor }] = yield* Effect.promise(() =>
+      Promise.all([import("@opentelemetry/exporter-trace-otlp-http"), import("@opentelemetry/sdk-trace-base")])
+    )
     return layerWith(
       new BatchSpanProcessor(new OTLPTraceExporter({ url: endpoint.value, headers }), { scheduledDelayMillis })
     )

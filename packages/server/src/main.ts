@@ -1,19 +1,48 @@
-/** Starts the Dastyar server: `pnpm start`. */
-import { HttpServer } from "@effect/platform"
+/**
+ * Starts the Dastyar server (`pnpm start` runs the compiled form of this file).
+ *
+ * The socket is bound first (a taken port fails at once, in one line) and
+ * answers `503 service.not_ready` until the app is served; on SIGTERM or
+ * SIGINT requests in flight finish (up to `DASTYAR_SHUTDOWN_TIMEOUT`), then
+ * workers stop and hand their queue leases back, the pool closes, exit code 0.
+ */
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
-import { createServer } from "node:http"
 import { AppLive } from "./App"
-import { AppConfig } from "./Config"
+import * as Serving from "./Http/Serving"
 
-const ServerLive = Layer.unwrapEffect(
-  Effect.map(AppConfig, (config) => NodeHttpServer.layer(createServer, { port: config.port }))
-).pipe(Layer.provide(AppConfig.Default))
+/** What to type to reach the server from this machine. */
+const localBaseUrl = (host: string, port: number) => {
+  const reachable = host === "0.0.0.0" || host === "::" ? "localhost" : host.includes(":") ? `[${host}]` : host
+  return `http://${reachable}:${port}`
+}
 
-const MainLive = AppLive.pipe(
-  HttpServer.withLogAddress,
-  Layer.provide(ServerLive)
+const main = Effect.gen(function*() {
+  yield* Layer.build(AppLive.pipe(Layer.provide(Serving.layer)))
+  // Registered after the app, so it runs first at stop, while the services are still up.
+  yield* Serving.drainOnStop
+  const { config } = yield* Serving.NodeServer
+  const base = localBaseUrl(config.host, config.port)
+  yield* Effect.sync(() =>
+    console.log([
+      "",
+      `Dastyar is ready. Listening on ${config.host}:${config.port}`,
+      `  Base URL:      ${base}`,
+      `  API reference: ${base}/docs`,
+      `  CLI:           DASTYAR_BASE_URL=${base} pnpm cli --help`,
+      ""
+    ].join("\n"))
+  )
+  return yield* Effect.never
+}).pipe(
+  Effect.scoped,
+  Effect.catchTag("ListenError", (error) =>
+    Effect.sync(() => {
+      console.error(error.message)
+      process.exit(1)
+    })),
+  Effect.provide([Serving.NodeServer.Default, NodeHttpServer.layerContext])
 )
 
-NodeRuntime.runMain(Layer.launch(MainLive), { disablePrettyLogger: true })
+NodeRuntime.runMain(main, { disablePrettyLogger: true })

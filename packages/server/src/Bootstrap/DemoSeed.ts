@@ -45,7 +45,7 @@ const seed = Effect.gen(function*() {
     Effect.orDie,
     Effect.repeat({ until: (a) => a.status !== "provisioning", schedule: Schedule.spaced("100 millis"), times: 100 })
   )
-  const base = `http://localhost:${config.port}`
+  const base = `http://${config.host === "0.0.0.0" || config.host === "::" ? "localhost" : config.host}:${config.port}`
   // To the terminal, not the log: the key is shown once to whoever started the server.
   yield* Console.log([
     "",
@@ -53,7 +53,7 @@ const seed = Effect.gen(function*() {
     `  API key:      ${key.key}`,
     `  Assistant id: ${assistant.id}`,
     `  Try:          curl -H 'Authorization: Bearer ${key.key}' ${base}/v1/assistants`,
-    `  Chat:         DASTYAR_API_KEY=${key.key} pnpm cli chat ${assistant.id} -m 'Do you ship to Shiraz?'`,
+    `  Chat:         DASTYAR_BASE_URL=${base} DASTYAR_API_KEY=${key.key} pnpm cli chat ${assistant.id} -m 'Do you ship to Shiraz?'`,
     `  Console:      ${base}/console (sign in with the API key or the operator token)`,
     ""
   ].join("\n"))

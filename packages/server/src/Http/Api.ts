@@ -16,6 +16,7 @@ import * as Console from "./Console"
 import * as ErrorMapping from "./ErrorMapping"
 import { layerLimiter, RateLimit } from "../Platform/RateLimit"
 import { requestMiddleware } from "../Platform/RequestLog"
+import * as Compression from "./Compression"
 
 const groups = Layer.mergeAll(
   AssistantsHttpLive,
@@ -55,7 +56,7 @@ const scalar: HttpApiScalar.ScalarConfig & { readonly authentication: { readonly
  * The HTTP app: request log and locale outermost, then error mapping, then the
  * API. Needs an `HttpServer` (a real socket, or the test server).
  */
-export const layer = HttpApiBuilder.serve(requestMiddleware).pipe(
+export const layer = HttpApiBuilder.serve((app) => requestMiddleware(Compression.middleware(app))).pipe(
   Layer.provide(ErrorMapping.layer),
   // The OpenAPI document and an interactive reference (Scalar, served inline: no CDN).
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/v1/openapi.json" })),

@@ -1,0 +1,123 @@
+/**
+ * The node:http server of `main.ts`: bound early, answering every request with
+ * `503 service.not_ready` (and `Retry-After`) until the app is served on it, so
+ * that a request arriving during start or stop is answered instead of left
+ * hanging; timeouts that cut off clients trickling headers or bodies; and a
+ * graceful stop that lets in-flight requests finish.
+ */
+import { I18n, System } from "@dastyar/domain"
+import { HttpServer } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
+import * as Http from "node:http"
+import { AppConfig } from "../Config"
+
+/** Seconds a client is told to wait before retrying while the service starts or stops. */
+const retryAfterSeconds = 1
+
+const notReadyBody = (acceptLanguage: string | undefined): string =>
+  JSON.stringify(Effect.runSync(
+    Schema.encode(System.NotReadyResponse)(new System.NotReady()).pipe(
+      Effect.locally(I18n.CurrentLocale, I18n.negotiate(acceptLanguage))
+    )
+  ))
+
+/** Requests in flight (for the graceful stop) and whether the app is being served. */
+export class ServerState {
+  inFlight = 0
+  stopping = false
+  private idle: Array<() => void> = []
+  started(response: Http.ServerResponse) {
+    this.inFlight++
+    response.once("close", () => {
+      this.inFlight--
+      if (this.inFlight === 0) for (const resolve of this.idle.splice(0)) resolve()
+    })
+  }
+  whenIdle = (): Promise<void> =>
+    this.inFlight === 0 ? Promise.resolve() : new Promise((resolve) => this.idle.push(resolve))
+}
+
+export class NodeServer extends Effect.Service<NodeServer>()("NodeServer", {
+  effect: Effect.gen(function*() {
+    const config = yield* AppConfig
+    const state = new ServerState()
+    const server = Http.createServer({
+      // A client must send its headers within this time, and its whole request within the next one.
+      headersTimeout: Duration.toMillis(config.server.headersTimeout),
+      requestTimeout: Duration.toMillis(config.server.requestTimeout),
+      keepAliveTimeout: Duration.toMillis(config.server.keepAliveTimeout)
+    }, (request, response) => {
+      state.started(response)
+      // While stopping, responses end their keep-alive connection.
+      if (state.stopping) response.setHeader("connection", "close")
+      // The app's own handler is the second listener once it is served; until then (and after it is withdrawn at stop), 503.
+      if (server.listenerCount("request") > 1) return
+      response.writeHead(503, {
+        "content-type": "application/json; charset=utf-8",
+        "retry-after": String(retryAfterSeconds),
+        connection: "close"
+      })
+      response.end(notReadyBody(request.headers["accept-language"]))
+    })
+    return { server, state, config } as const
+  }),
+  dependencies: [AppConfig.Default]
+}) {}
+
+/** One line instead of a stack trace when the port is taken or not allowed. */
+const describeListenError = (error: unknown, host: string, port: number): string => {
+  const code = error instanceof Error && "code" in error ? String(error.code) : ""
+  if (code === "EADDRINUSE") return `Cannot listen on ${host}:${port}: the port is in use (set PORT to another one).`
+  if (code === "EACCES") return `Cannot listen on ${host}:${port}: permission denied (choose a port above 1023).`
+  if (code === "EADDRNOTAVAIL") return `Cannot listen on ${host}:${port}: no such address on this machine (check HOST).`
+  return `Cannot listen on ${host}:${port}: ${error instanceof Error ? error.message : String(error)}`
+}
+
+export class ListenError extends Schema.TaggedError<ListenError>()("ListenError", { message: Schema.String }) {}
+
+/** The `HttpServer` on the early-bound socket. */
+export const layer: Layer.Layer<HttpServer.HttpServer, ListenError, NodeServer> = Layer.scoped(
+  HttpServer.HttpServer,
+  Effect.gen(function*() {
+    const { config, server } = yield* NodeServer
+    return yield* NodeHttpServer.make(() => server, { port: config.port, host: config.host }).pipe(
+      Effect.mapError((error) => new ListenError({ message: describeListenError(error.cause, config.host, config.port) }))
+    )
+  })
+)
+
+/**
+ * Graceful stop, registered once the app is served (so it runs before the
+ * services are closed): stop accepting, close idle keep-alive connections, let
+ * in-flight requests finish for up to `DASTYAR_SHUTDOWN_TIMEOUT`, then cut the rest.
+ */
+export const drainOnStop = Effect.gen(function*() {
+  const { config, server, state } = yield* NodeServer
+  yield* Effect.addFinalizer(() =>
+    Effect.gen(function*() {
+      yield* Effect.logInfo("stopping: finishing requests in flight").pipe(
+        Effect.annotateLogs({ inFlight: state.inFlight })
+      )
+      yield* Effect.sync(() => {
+        state.stopping = true
+        server.close()
+        server.closeIdleConnections()
+      })
+      const drained = yield* Effect.promise(state.whenIdle).pipe(
+        Effect.timeout(config.server.shutdownTimeout),
+        Effect.as(true),
+        Effect.orElseSucceed(() => false)
+      )
+      if (!drained) {
+        yield* Effect.logWarning("stop: requests still in flight after the shutdown timeout were cut").pipe(
+          Effect.annotateLogs({ inFlight: state.inFlight })
+        )
+      }
+      yield* Effect.sync(() => server.closeAllConnections())
+    })
+  )
+})

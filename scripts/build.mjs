@@ -1,0 +1,141 @@
+#!/usr/bin/env node
+/**
+ * `pnpm build`: compiles every package to JavaScript with esbuild (ES modules
+ * for Node 20, source maps beside each file), so the server and the CLI run
+ * with plain `node` and nothing transpiles TypeScript at run time.
+ *
+ * Each entry is bundled with the workspace packages it imports (`@dastyar/*`
+ * export their TypeScript sources, which Node cannot load) while npm
+ * dependencies stay external and are loaded from `node_modules` as usual.
+ *
+ * The CLI and the SDK are built by their own `build` scripts.
+ *
+ * `--if-needed` (used by `pnpm start` and before the tests) skips the build when every output is
+ * newer than every source file, so a start after an unchanged checkout costs
+ * one directory walk. Plain JavaScript so that it runs before anything is built.
+ */
+import * as esbuild from "esbuild"
+import { spawn } from "node:child_process"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { fileURLToPath } from "node:url"
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
+const packageDir = (name) => path.join(root, "packages", name)
+
+/**
+ * npm dependencies of a package that Node loads from `node_modules` at run
+ * time. Workspace packages and those matching `inline` are bundled instead:
+ * Effect's hundreds of small modules cost more to resolve and read one by one
+ * than the tree-shaken part of them costs to parse in one file.
+ */
+const externalsOf = (name, inline) => {
+  const manifest = JSON.parse(fs.readFileSync(path.join(packageDir(name), "package.json"), "utf8"))
+  const all = { ...manifest.dependencies, ...manifest.peerDependencies }
+  return Object.entries(all)
+    .filter(([dep, version]) => !String(version).startsWith("workspace:") && !inline.test(dep))
+    .map(([dep]) => dep)
+}
+
+/**
+ * Effect and its platform packages: pure JavaScript, side-effect free, safe to
+ * bundle. Not `@effect/opentelemetry`: it is imported only when tracing is
+ * configured, and inlined its OpenTelemetry imports would load at every start.
+ */
+const effectPackages = /^(effect|@effect\/(?!opentelemetry$).*)$/
+
+/**
+ * What is built. The server's child-process entries (named in the sources as
+ * `childEntry("Name", import.meta.url)`) are entries of their own, emitted
+ * beside `main.js`: in the bundle `import.meta.url` is `main.js`'s, and
+ * `Platform/ChildEntry` looks for `Name.js` next to it.
+ */
+const targets = () => [
+  {
+    name: "server",
+    entryPoints: { main: "src/main.ts", ...childEntries(path.join(packageDir("server"), "src")) },
+    inline: effectPackages
+  },
+  { name: "domain", entryPoints: { index: "src/index.ts" }, inline: /^$/ }
+]
+
+/** The CLI and the SDK build themselves (`scripts/bundle.mjs`, their publishable form). */
+const runPackageBuild = (name) =>
+  new Promise((resolve, reject) => {
+    const child = spawn("pnpm", ["run", "build"], { cwd: packageDir(name), stdio: "inherit" })
+    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${name}: build failed (${code})`))))
+  })
+
+/** `{ Name: "src/…/Name.ts" }` for every `childEntry("Name", …)` call in the sources. */
+function childEntries(srcDir) {
+  const files = []
+  const walk = (dir) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name)
+      if (entry.isDirectory()) walk(full)
+      else if (entry.name.endsWith(".ts")) files.push(full)
+    }
+  }
+  walk(srcDir)
+  const named = new Set(files.flatMap((file) =>
+    Array.from(fs.readFileSync(file, "utf8").matchAll(/childEntry\("(\w+)"/g), (match) => match[1])
+  ))
+  return Object.fromEntries(Array.from(named, (name) => {
+    const file = files.find((candidate) => path.basename(candidate) === `${name}.ts`)
+    if (file === undefined) throw new Error(`child entry ${name}.ts not found`)
+    return [name, path.relative(packageDir("server"), file)]
+  }))
+}
+
+const newestMtime = (dir) => {
+  let newest = 0
+  if (!fs.existsSync(dir)) return newest
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name)
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : fs.statSync(full).mtimeMs)
+  }
+  return newest
+}
+
+const stampFile = path.join(root, "packages", "server", "dist", ".built")
+
+/** The build is current when its stamp is newer than every package's sources and manifest. */
+const upToDate = () => {
+  if (!fs.existsSync(stampFile)) return false
+  const built = fs.statSync(stampFile).mtimeMs
+  const sources = ["domain", "server", "sdk", "cli"].flatMap((name) => [
+    newestMtime(path.join(packageDir(name), "src")),
+    fs.statSync(path.join(packageDir(name), "package.json")).mtimeMs
+  ])
+  return Math.max(...sources, fs.statSync(fileURLToPath(import.meta.url)).mtimeMs) < built
+}
+
+const build = async () => {
+  const started = performance.now()
+  // The SDK's declarations take a tsc run: only in a full `pnpm build`, not before a start or the tests.
+  const packages = process.argv.includes("--if-needed") ? ["cli"] : ["cli", "sdk"]
+  await Promise.all([...packages.map(runPackageBuild), ...targets().map(({ entryPoints, inline, name }) => {
+    const cwd = packageDir(name)
+    fs.rmSync(path.join(cwd, "dist", "js"), { recursive: true, force: true })
+    return esbuild.build({
+      absWorkingDir: cwd,
+      entryPoints,
+      outdir: "dist/js",
+      bundle: true,
+      format: "esm",
+      platform: "node",
+      target: "node20",
+      sourcemap: true,
+      external: externalsOf(name, inline),
+      // Bundled CommonJS modules call `require`, which ES modules lack.
+      banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+      logLevel: "warning"
+    })
+  })])
+  fs.mkdirSync(path.dirname(stampFile), { recursive: true })
+  fs.writeFileSync(stampFile, new Date().toISOString())
+  console.error(`built in ${Math.round(performance.now() - started)} ms`)
+}
+
+if (process.argv.includes("--if-needed") && upToDate()) process.exit(0)
+await build()
