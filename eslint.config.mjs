@@ -36,7 +36,9 @@ export default tseslint.config(
     rules: { "no-undef": "off" }
   },
   {
-    files: ["**/*.mjs"],
-    languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly", Buffer: "readonly" } }
+    files: ["**/*.mjs", "**/*.js"],
+    languageOptions: {
+      globals: { process: "readonly", console: "readonly", URL: "readonly", Buffer: "readonly", performance: "readonly" }
+    }
   }
 )

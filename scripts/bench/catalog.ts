@@ -61,7 +61,9 @@ const parseOptions = () => {
     return value
   }
   const noise = Number(values.noise)
-  if (!Number.isFinite(noise) || noise < 0 || noise > 2) throw new Error(`--noise must be from 0 to 2 (got ${values.noise})`)
+  if (!Number.isFinite(noise) || noise < 0 || noise > 2) {
+    throw new Error(`--noise must be from 0 to 2 (got ${values.noise})`)
+  }
   return {
     queries: count("queries", values.queries, 10, 10_000),
     warmup: count("warmup", values.warmup, 0, 1_000),
@@ -90,7 +92,11 @@ interface ImportFigures {
 }
 
 /** Imports in batches of 1,000, one after another (as the SDK's importAll), then polls until nothing is pending. */
-const importAndWait = async (service: Service, shop: Shop, products: ReadonlyArray<BenchProduct>): Promise<ImportFigures> => {
+const importAndWait = async (
+  service: Service,
+  shop: Shop,
+  products: ReadonlyArray<BenchProduct>
+): Promise<ImportFigures> => {
   const start = performance.now()
   const batchMs: Array<number> = []
   for (let offset = 0; offset < products.length; offset += importBatch) {
@@ -180,7 +186,9 @@ const searchLatency = async (
   queries: ReadonlyArray<BenchQuery>,
   options: { readonly warmup: number; readonly budgetMs: number }
 ): Promise<SearchFigures> => {
-  progress(`search latency: ${label} (up to ${queries.length - options.warmup} queries after ${options.warmup} warm-up)…`)
+  progress(
+    `search latency: ${label} (up to ${queries.length - options.warmup} queries after ${options.warmup} warm-up)…`
+  )
   const samples: Array<number> = []
   let hits = 0
   let measuring = 0
@@ -250,8 +258,9 @@ const countRows = async (db: Client) =>
 const gitDescription = () => {
   try {
     const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: repoRoot, encoding: "utf8" }).trim()
-    const dirty = execFileSync("git", ["status", "--porcelain", "--untracked-files=no"], { cwd: repoRoot, encoding: "utf8" })
-      .trim() !== ""
+    const dirty =
+      execFileSync("git", ["status", "--porcelain", "--untracked-files=no"], { cwd: repoRoot, encoding: "utf8" })
+        .trim() !== ""
     return dirty ? `${commit} + uncommitted changes` : commit
   } catch {
     return "unknown"
@@ -267,7 +276,9 @@ const main = async () => {
     ? undefined
     : process.env.DATABASE_URL
   const loadBefore = os.loadavg()
-  progress(`starting the service on ${databaseBaseUrl === undefined ? "embedded PGlite" : "a fresh Postgres database"}…`)
+  progress(
+    `starting the service on ${databaseBaseUrl === undefined ? "embedded PGlite" : "a fresh Postgres database"}…`
+  )
   const service = await startService(databaseBaseUrl)
   const queries = generateQueries(3, options.warmup + options.queries)
   const latencyOptions = { warmup: options.warmup, budgetMs: options.budgetMs }
@@ -285,7 +296,15 @@ const main = async () => {
   // 2. Search latency, growing the table as we go.
   const baseRows = 11_000 + options.probes
   const search: Array<SearchFigures> = [
-    await searchLatency(service, small, "1k in one assistant", 1_000 + options.probes, baseRows, queries, latencyOptions),
+    await searchLatency(
+      service,
+      small,
+      "1k in one assistant",
+      1_000 + options.probes,
+      baseRows,
+      queries,
+      latencyOptions
+    ),
     await searchLatency(service, medium, "10k in one assistant", 10_000, baseRows, queries, latencyOptions)
   ]
 
@@ -296,8 +315,9 @@ const main = async () => {
     const db = new pg.Client({ connectionString: service.databaseUrl })
     await db.connect()
     onCleanup("close the bench's SQL connection", () => db.end())
-    pgvectorVersion = (await db.query<{ v: string }>("SELECT extversion AS v FROM pg_extension WHERE extname = 'vector'"))
-      .rows[0]?.v ?? "?"
+    pgvectorVersion =
+      (await db.query<{ v: string }>("SELECT extversion AS v FROM pg_extension WHERE extname = 'vector'"))
+        .rows[0]?.v ?? "?"
     const models = (await db.query<{ model: string | null; dims: number | null }>(
       "SELECT DISTINCT embedding_model AS model, vector_dims(embedding) AS dims FROM products"
     )).rows
@@ -314,10 +334,24 @@ const main = async () => {
     const big = await createShop(service, "bench 100k", "pro")
     progress("copying the 10k catalog 10 times into one assistant (100k)…")
     let start = performance.now()
-    await replicate(db, { sourceAssistant: source, targetAssistants: big.assistantIds, copies: 10, noise: options.noise, tag: "c" })
+    await replicate(db, {
+      sourceAssistant: source,
+      targetAssistants: big.assistantIds,
+      copies: 10,
+      noise: options.noise,
+      tag: "c"
+    })
     await db.query("ANALYZE products")
     setup.replicate100kMs = round(since(start), 0)
-    const hundredK = await searchLatency(service, big, "100k in one assistant", 100_000, await countRows(db), queries, latencyOptions)
+    const hundredK = await searchLatency(
+      service,
+      big,
+      "100k in one assistant",
+      100_000,
+      await countRows(db),
+      queries,
+      latencyOptions
+    )
     hundredK.bare = await bare(big.assistantIds[0] ?? "")
     search.push(hundredK)
 
@@ -336,7 +370,15 @@ const main = async () => {
     await db.query("ANALYZE products")
     setup.replicateOthersMs = round(since(start), 0)
     const totalRows = await countRows(db)
-    const amongOthers = await searchLatency(service, among, `10k among ${totalRows - 10_000} others`, 10_000, totalRows, queries, latencyOptions)
+    const amongOthers = await searchLatency(
+      service,
+      among,
+      `10k among ${totalRows - 10_000} others`,
+      10_000,
+      totalRows,
+      queries,
+      latencyOptions
+    )
     amongOthers.bare = await bare(among.assistantIds[0] ?? "")
     search.push(amongOthers)
 
@@ -381,7 +423,12 @@ const main = async () => {
   const header: ReadonlyArray<readonly [string, string]> = [
     ["node", `${process.version} (${os.platform()} ${os.arch()})`],
     ["cpus", `${cpus.length} x ${cpus[0]?.model.trim() ?? "unknown"}`],
-    ["load average", `${loadBefore.map((x) => x.toFixed(1)).join(" ")} at start, ${loadAfter.map((x) => x.toFixed(1)).join(" ")} at end (shared machine: figures are noisy)`],
+    [
+      "load average",
+      `${loadBefore.map((x) => x.toFixed(1)).join(" ")} at start, ${
+        loadAfter.map((x) => x.toFixed(1)).join(" ")
+      } at end (shared machine: figures are noisy)`
+    ],
     [
       "database",
       service.postgresVersion === null
@@ -390,7 +437,10 @@ const main = async () => {
     ],
     ["embedder", `${offlineModelId} (built-in offline default)`],
     ...(recall === null ? [] : [
-      ["copies' noise", `±${options.noise / 2} per component (--noise ${options.noise}; see catalog/replicate.ts)`] as const
+      [
+        "copies' noise",
+        `±${options.noise / 2} per component (--noise ${options.noise}; see catalog/replicate.ts)`
+      ] as const
     ]),
     ["code", `git ${gitDescription()}`],
     ["client", "one request at a time over loopback from this process; the service is a separate process"],
@@ -412,18 +462,45 @@ const main = async () => {
       ms(r.batchLatency.max)
     ])
   ))
-  lines.push(`  target: 1,000 products fully synced within 10 s -> ${import1k.syncedMs <= 10_000 ? "met" : "MISSED"} (${seconds(import1k.syncedMs)} s)`)
+  lines.push(
+    `  target: 1,000 products fully synced within 10 s -> ${import1k.syncedMs <= 10_000 ? "met" : "MISSED"} (${
+      seconds(import1k.syncedMs)
+    } s)`
+  )
 
-  lines.push("", `Searchable after a write: PUT a new product, then search for a word of its title until it is found (${searchable.probes} probes)`)
+  lines.push(
+    "",
+    `Searchable after a write: PUT a new product, then search for a word of its title until it is found (${searchable.probes} probes)`
+  )
   lines.push(table(["", "p50 ms", "max ms"], [
     ["PUT answered", ms(searchable.write.p50), ms(searchable.write.max)],
     ["found by search", ms(searchable.searchable.p50), ms(searchable.searchable.max)]
   ]))
-  lines.push(`  target: searchable within 2 s -> ${searchable.searchable.max <= 2_000 ? "met" : "MISSED"} (max ${seconds(searchable.searchable.max)} s)`)
+  lines.push(
+    `  target: searchable within 2 s -> ${searchable.searchable.max <= 2_000 ? "met" : "MISSED"} (max ${
+      seconds(searchable.searchable.max)
+    } s)`
+  )
 
-  lines.push("", `Search latency: POST /products/search (hybrid, limit ${searchLimit}; 1 in 3 queries filtered by category or price), one at a time after ${options.warmup} warm-up, up to ${options.queries} queries or ${options.budgetMs / 1000} s; bare SQL: the keyword candidates and the exact vector scan of the same queries sent straight to Postgres`)
+  lines.push(
+    "",
+    `Search latency: POST /products/search (hybrid, limit ${searchLimit}; 1 in 3 queries filtered by category or price), one at a time after ${options.warmup} warm-up, up to ${options.queries} queries or ${
+      options.budgetMs / 1000
+    } s; bare SQL: the keyword candidates and the exact vector scan of the same queries sent straight to Postgres`
+  )
   lines.push(table(
-    ["catalog", "rows in table", "queries", "p50 ms", "p99 ms", "max ms", "mean ms", "hits", "bare SQL p50 ms", "bare SQL p99 ms"],
+    [
+      "catalog",
+      "rows in table",
+      "queries",
+      "p50 ms",
+      "p99 ms",
+      "max ms",
+      "mean ms",
+      "hits",
+      "bare SQL p50 ms",
+      "bare SQL p99 ms"
+    ],
     search.map((r) => [
       r.label,
       String(r.tableRows),
@@ -439,7 +516,12 @@ const main = async () => {
   ))
 
   if (recall !== null) {
-    lines.push("", `Filtered vector search: one assistant's 10k among ${search.at(-1)?.tableRows ?? "?"} rows, recall@${recall.k} against the exact top ${recall.k}, ${recall.queries} queries (SQL only, one connection; hnsw.ef_search ${recall.efSearch}, hnsw.max_scan_tuples ${recall.maxScanTuples})`)
+    lines.push(
+      "",
+      `Filtered vector search: one assistant's 10k among ${
+        search.at(-1)?.tableRows ?? "?"
+      } rows, recall@${recall.k} against the exact top ${recall.k}, ${recall.queries} queries (SQL only, one connection; hnsw.ef_search ${recall.efSearch}, hnsw.max_scan_tuples ${recall.maxScanTuples})`
+    )
     lines.push(table(
       ["method", `recall@${recall.k}`, "all 10 right", "rows returned", "p50 ms", "p99 ms", "plan"],
       recall.methods.map((r) => [
@@ -454,8 +536,12 @@ const main = async () => {
     ))
     lines.push("", "Setup (not measured above)")
     for (const [name, value] of Object.entries(setup)) lines.push(`  ${name.padEnd(18)} ${value}`)
-    lines.push("  Big catalogs are copies of the indexed 10k catalog with noisy embeddings (scripts/bench/catalog/replicate.ts):")
-    lines.push("  every assistant holds a variant of the same products, so other assistants' rows compete for each query's neighbours.")
+    lines.push(
+      "  Big catalogs are copies of the indexed 10k catalog with noisy embeddings (scripts/bench/catalog/replicate.ts):"
+    )
+    lines.push(
+      "  every assistant holds a variant of the same products, so other assistants' rows compete for each query's neighbours."
+    )
   }
   console.log(lines.join("\n"))
   console.log(JSON.stringify({

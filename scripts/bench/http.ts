@@ -119,7 +119,10 @@ const listAssistants = async (pool: Pool, authorization: string | undefined): Pr
     [account.account_id]
   )
   const list = rows.rows.map(toAssistant)
-  return [200, JSON.stringify({ data: { list, count: list.length }, response: { status: "success", message: "Success" } })]
+  return [
+    200,
+    JSON.stringify({ data: { list, count: list.length }, response: { status: "success", message: "Success" } })
+  ]
 }
 
 const runBaselineServer = async () => {
@@ -193,7 +196,10 @@ interface JsonResponse {
 const callJson = async (port: number, method: string, pathname: string, token: string, body?: unknown) => {
   const response = await fetch(`http://${host}:${port}${pathname}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { "content-type": "application/json" })
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     signal: AbortSignal.timeout(requestTimeoutMs)
   })
@@ -505,7 +511,9 @@ const runPhase = async (
 
 /** Nearest-rank percentile of sorted values. */
 const percentile = (sorted: Float64Array, p: number) =>
-  sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]
+  sorted.length === 0
+    ? Number.NaN
+    : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]
 
 // ---------------------------------------------------------------------------
 // Orchestration
@@ -613,7 +621,20 @@ const printReport = (
   for (const check of checks) lines.push(`  check: ${check}`)
   lines.push("")
 
-  const columns = ["server", "req/s", "p50 ms", "p90 ms", "p99 ms", "max ms", "errors", "CPU srv", "CPU pg", "CPU load", "CPU other", "srv CPU ms/req"]
+  const columns = [
+    "server",
+    "req/s",
+    "p50 ms",
+    "p90 ms",
+    "p99 ms",
+    "max ms",
+    "errors",
+    "CPU srv",
+    "CPU pg",
+    "CPU load",
+    "CPU other",
+    "srv CPU ms/req"
+  ]
   const rows = results.map((r) => [
     r.label,
     requestsPerSecond(r).toFixed(0),
@@ -641,8 +662,12 @@ const printReport = (
     const ratio = (a: number, b: number) => (b > 0 && Number.isFinite(a / b) ? `${(a / b).toFixed(2)}x` : "-")
     lines.push("  ratio service / baseline")
     lines.push(`    throughput           ${ratio(requestsPerSecond(service), requestsPerSecond(baseline))}`)
-    lines.push(`    p50 latency          ${ratio(percentile(service.latenciesMs, 50), percentile(baseline.latenciesMs, 50))}`)
-    lines.push(`    p99 latency          ${ratio(percentile(service.latenciesMs, 99), percentile(baseline.latenciesMs, 99))}`)
+    lines.push(
+      `    p50 latency          ${ratio(percentile(service.latenciesMs, 50), percentile(baseline.latenciesMs, 50))}`
+    )
+    lines.push(
+      `    p99 latency          ${ratio(percentile(service.latenciesMs, 99), percentile(baseline.latenciesMs, 99))}`
+    )
     lines.push(`    server CPU/request   ${ratio(serverCpuPerRequestMs(service), serverCpuPerRequestMs(baseline))}`)
     lines.push("")
   }
@@ -653,8 +678,10 @@ const printReport = (
   for (const r of results) {
     if (r.errors === 0 && r.warmupErrors === 0) continue
     const kinds = Array.from(r.errorKinds, ([kind, count]) => `${count} x ${kind}`).join(", ")
-    lines.push(`  !!! ${r.label}: ${r.errors} FAILED REQUESTS in the measured phase` +
-      (kinds === "" ? "" : ` (${kinds})`) + `, ${r.warmupErrors} during warm-up.`)
+    lines.push(
+      `  !!! ${r.label}: ${r.errors} FAILED REQUESTS in the measured phase` +
+        (kinds === "" ? "" : ` (${kinds})`) + `, ${r.warmupErrors} during warm-up.`
+    )
     lines.push("  !!! Figures for a server with errors are NOT comparable.")
   }
   console.log(lines.join("\n"))
@@ -800,28 +827,32 @@ const main = async () => {
   await stopChild(baseline)
 
   const cpu = os.cpus()
-  printReport([
-    ["node", `${process.version} (${os.platform()} ${os.arch()})`],
-    ["cpus", `${cpu.length} x ${cpu[0]?.model.trim() ?? "unknown"}`],
-    ["database", `PostgreSQL ${postgresVersion ?? "?"} (from ${source}), fresh database ${dbName}`],
-    ["code", `git ${gitDescription()}`],
-    ["data", `${keys.length} accounts x 1 key x ${assistantsPerAccount} assistants; ${bodyBytes} B per response`],
-    ["load", `${options.concurrency} concurrent clients (one key each), keep-alive, ${host}`],
-    ["timing", `${options.warmupS} s warm-up + ${options.durationS} s measured, per server`],
-    ["pools", `${poolSize} Postgres connections for each server`],
+  printReport(
     [
-      "cpu columns",
-      `100% = one core busy for the whole measured phase (max ${cpu.length * 100}%); ` +
-      "srv = the server process, pg = its Postgres backends, load = this load generator, other = the rest of " +
-      "the machine; a large 'other' means someone else's work skewed the run"
+      ["node", `${process.version} (${os.platform()} ${os.arch()})`],
+      ["cpus", `${cpu.length} x ${cpu[0]?.model.trim() ?? "unknown"}`],
+      ["database", `PostgreSQL ${postgresVersion ?? "?"} (from ${source}), fresh database ${dbName}`],
+      ["code", `git ${gitDescription()}`],
+      ["data", `${keys.length} accounts x 1 key x ${assistantsPerAccount} assistants; ${bodyBytes} B per response`],
+      ["load", `${options.concurrency} concurrent clients (one key each), keep-alive, ${host}`],
+      ["timing", `${options.warmupS} s warm-up + ${options.durationS} s measured, per server`],
+      ["pools", `${poolSize} Postgres connections for each server`],
+      [
+        "cpu columns",
+        `100% = one core busy for the whole measured phase (max ${cpu.length * 100}%); ` +
+        "srv = the server process, pg = its Postgres backends, load = this load generator, other = the rest of " +
+        "the machine; a large 'other' means someone else's work skewed the run"
+      ],
+      ["service", `started in ${(serviceStartMs / 1000).toFixed(1)} s; rate limit counted (1e6/min), logs at Error`],
+      [
+        "note",
+        `the load generator, the server and Postgres share the same ${cpu.length} CPUs; the two servers ` +
+        "are measured one after the other, never at the same time"
+      ]
     ],
-    ["service", `started in ${(serviceStartMs / 1000).toFixed(1)} s; rate limit counted (1e6/min), logs at Error`],
-    [
-      "note",
-      `the load generator, the server and Postgres share the same ${cpu.length} CPUs; the two servers ` +
-      "are measured one after the other, never at the same time"
-    ]
-  ], results, checks)
+    results,
+    checks
+  )
 
   const failed = results.some((r) => r.errors > 0 || r.warmupErrors > 0) || checks.some((c) => c.includes("MISMATCH"))
   return failed ? 1 : 0

@@ -17,8 +17,8 @@ import { createRequire } from "node:module"
 import * as net from "node:net"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
-import type * as PdfLibModule from "../../packages/server/node_modules/pdf-lib"
 import type PgModule from "pg"
+import type * as PdfLibModule from "../../packages/server/node_modules/pdf-lib"
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 const serverRequire = createRequire(path.join(repoRoot, "packages/server/package.json"))
@@ -50,7 +50,10 @@ const withPg = async <A>(f: (client: PgModule.Client) => Promise<A>) => {
 
 /** Reads `a.b.c` of parsed JSON, or undefined. */
 const field = (value: unknown, ...path: ReadonlyArray<string | number>): unknown =>
-  path.reduce<unknown>((current, key) => (typeof current === "object" && current !== null ? Reflect.get(current, key) : undefined), value)
+  path.reduce<unknown>(
+    (current, key) => (typeof current === "object" && current !== null ? Reflect.get(current, key) : undefined),
+    value
+  )
 const text = (value: unknown, ...path: ReadonlyArray<string | number>) => String(field(value, ...path))
 
 const rssOf = (pid: number): number => {
@@ -93,7 +96,10 @@ const makePdf = async (pages: number, padToBytes = 0) => {
   const font = await pdf.embedFont(StandardFonts.Helvetica)
   for (let p = 0; p < pages; p++) {
     const page = pdf.addPage([595, 842])
-    const lines = Array.from({ length: 6 }, (_, i) => `Page ${p}, line ${i}: kettles ship within two working days; warranty eighteen months.`)
+    const lines = Array.from(
+      { length: 6 },
+      (_, i) => `Page ${p}, line ${i}: kettles ship within two working days; warranty eighteen months.`
+    )
     page.drawText(lines.join("\n"), { x: 40, y: 800, size: 10, font, lineHeight: 14 })
   }
   const base = await pdf.save()
@@ -172,14 +178,17 @@ const main = async () => {
     const uploadFiles = async (files: ReadonlyArray<{ readonly name: string; readonly bytes: Buffer }>) => {
       const form = new FormData()
       for (const file of files) form.append("files", new Blob([file.bytes]), file.name)
-      const reply: unknown = await (await fetch(documents, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: form })).json()
+      const reply: unknown =
+        await (await fetch(documents, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: form }))
+          .json()
       const list = field(reply, "data", "list")
       if (!Array.isArray(list)) throw new Error(`upload refused: ${JSON.stringify(reply)}`)
       return list.map((job) => text(job, "id"))
     }
     const waitReady = async (jobId: string) => {
       for (;;) {
-        const reply: unknown = await (await fetch(`${documents}/jobs/${jobId}`, { headers: { authorization: `Bearer ${key}` } })).json()
+        const reply: unknown =
+          await (await fetch(`${documents}/jobs/${jobId}`, { headers: { authorization: `Bearer ${key}` } })).json()
         const status = field(reply, "data", "status")
         if (status === "ready") return { resultNChunks: Number(field(reply, "data", "resultNChunks")) }
         if (status === "failed") throw new Error(`job ${jobId} failed: ${text(reply, "data", "errorMessage")}`)
@@ -208,7 +217,10 @@ const main = async () => {
     await timed("PDF, 25 MB (400 text pages)", [{ name: "big.pdf", bytes: await makePdf(400, 25 * MB - 64 * 1024) }])
 
     const ten = await Promise.all(
-      Array.from({ length: 10 }, async (_, i) => ({ name: `big-${i}.pdf`, bytes: await makePdf(20 + i, 25 * MB - 64 * 1024) }))
+      Array.from(
+        { length: 10 },
+        async (_, i) => ({ name: `big-${i}.pdf`, bytes: await makePdf(20 + i, 25 * MB - 64 * 1024) })
+      )
     )
     const before = rssOf(server.pid)
     const sampler = sampleRss(server.pid)
@@ -220,7 +232,9 @@ const main = async () => {
     const totalSeconds = (performance.now() - started) / 1000
     const overallPeak = sampler.stop()
     console.log(
-      `\nten 25 MB PDFs in ten parallel requests: uploaded in ${uploadSeconds.toFixed(2)} s, all ready after ${totalSeconds.toFixed(2)} s`
+      `\nten 25 MB PDFs in ten parallel requests: uploaded in ${uploadSeconds.toFixed(2)} s, all ready after ${
+        totalSeconds.toFixed(2)
+      } s`
     )
     console.log(
       `server RSS: ${(before / MB).toFixed(0)} MB before, peak ${(uploadPeak / MB).toFixed(0)} MB while uploading, ` +

@@ -9,12 +9,12 @@
  */
 import { execFileSync, spawn } from "node:child_process"
 import * as fs from "node:fs"
+import { createRequire } from "node:module"
 import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import type PgModule from "pg"
-import { createRequire } from "node:module"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 const serverDir = path.join(root, "packages/server")

@@ -22,5 +22,8 @@ const argument = (name: string) => {
   return at < 0 ? undefined : process.argv[at + 1]
 }
 
-const figures = await runStandalone({ floor: Number(argument("--floor") ?? "0.35"), showMisses: process.argv.includes("--misses") })
+const figures = await runStandalone({
+  floor: Number(argument("--floor") ?? "0.35"),
+  showMisses: process.argv.includes("--misses")
+})
 console.log(figures.report)

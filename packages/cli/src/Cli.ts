@@ -1,5 +1,6 @@
 /** The whole `dastyar` command tree, and running it on an argv. */
 import { Command } from "@effect/cli"
+import manifest from "../package.json" with { type: "json" }
 import { adminCommand } from "./Commands/Admin"
 import { assistantsCommand } from "./Commands/Assistants"
 import { chatCommand } from "./Commands/Chat"
@@ -7,10 +8,11 @@ import { docsCommand } from "./Commands/Docs"
 import { modelsCommand } from "./Commands/Models"
 import { productsCommand } from "./Commands/Products"
 import { root } from "./Root"
-import manifest from "../package.json" with { type: "json" }
 
 export const command = root.pipe(
-  Command.withDescription("Dastyar from the command line: the public API with an API key, the operator API with the operator token"),
+  Command.withDescription(
+    "Dastyar from the command line: the public API with an API key, the operator API with the operator token"
+  ),
   Command.withSubcommands([assistantsCommand, modelsCommand, chatCommand, productsCommand, docsCommand, adminCommand])
 )
 

@@ -47,11 +47,12 @@ const innermostReason = (error: unknown): Option.Option<string> => {
   if (Option.isSome(inner)) return inner
   if (error instanceof Error && error.message.length > 0) return Option.some(error.message)
   // Node reports a refused dual-stack `localhost` as an AggregateError with only a code.
-  return Predicate.hasProperty(error, "code") && typeof error.code === "string" ? Option.some(error.code) : Option.none()
+  return Predicate.hasProperty(error, "code") && typeof error.code === "string"
+    ? Option.some(error.code)
+    : Option.none()
 }
 
-const originOf = (url: string) =>
-  Option.liftThrowable(() => new URL(url).origin)().pipe(Option.getOrElse(() => url))
+const originOf = (url: string) => Option.liftThrowable(() => new URL(url).origin)().pipe(Option.getOrElse(() => url))
 
 const httpClientError = (error: HttpClientError.HttpClientError): Report => {
   const server = originOf(error.request.url)
@@ -104,7 +105,10 @@ export const describe = (error: unknown): Report => {
 export const report = (cause: Cause.Cause<unknown>): Effect.Effect<never, ExitWith> => {
   const { exitCode, line } = Option.match(Cause.failureOption(cause), {
     onSome: describe,
-    onNone: () => ({ line: Option.some(`error: unexpected failure\n${Cause.pretty(cause)}`), exitCode: ExitCode.internal })
+    onNone: () => ({
+      line: Option.some(`error: unexpected failure\n${Cause.pretty(cause)}`),
+      exitCode: ExitCode.internal
+    })
   })
   return Option.match(line, { onNone: () => Effect.void, onSome: Console.error }).pipe(
     Effect.zipRight(Effect.fail(new ExitWith({ code: exitCode })))

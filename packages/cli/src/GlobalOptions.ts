@@ -17,7 +17,9 @@ const optionalSecret = (name: string, description: string) =>
 
 const baseUrl = optionalText("base-url", `Server address (env DASTYAR_BASE_URL, default ${defaultBaseUrl})`)
 const lang = optionalText("lang", "Language of the server's messages, sent as Accept-Language (e.g. en, fa)")
-const json = Options.boolean("json").pipe(Options.withDescription("Print exactly the response data as one JSON document"))
+const json = Options.boolean("json").pipe(
+  Options.withDescription("Print exactly the response data as one JSON document")
+)
 const apiKey = optionalSecret("api-key", "API key for the public API (env DASTYAR_API_KEY)")
 const adminToken = optionalSecret("admin-token", "Operator token for `admin` commands (env DASTYAR_ADMIN_TOKEN)")
 

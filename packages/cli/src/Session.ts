@@ -5,7 +5,7 @@
  * then the default. A missing credential fails here, before any request.
  */
 import { I18n } from "@dastyar/domain"
-import { makeEffectClient, type EffectClient } from "@dastyar/sdk"
+import { type EffectClient, makeEffectClient } from "@dastyar/sdk"
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import * as Config from "effect/Config"
 import * as Data from "effect/Data"

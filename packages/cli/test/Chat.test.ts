@@ -47,7 +47,11 @@ const shop = Effect.gen(function*() {
     payload: { title: "Ceramic teapot", price: 890000, currency: "IRR", url: "https://shop.example.com/p/teapot" }
   })
   yield* client.products.get({ path: { assistantCode, externalId: "sku-teapot" } }).pipe(
-    Effect.repeat({ until: (found) => found.indexState === "synced", schedule: Schedule.spaced("50 millis"), times: 200 })
+    Effect.repeat({
+      until: (found) => found.indexState === "synced",
+      schedule: Schedule.spaced("50 millis"),
+      times: 200
+    })
   )
   return { env: { DASTYAR_BASE_URL: yield* serverUrl, DASTYAR_API_KEY: account.key }, assistantId: account.assistantId }
 }).pipe(Effect.orDie)
@@ -71,7 +75,9 @@ layer(TestApp(), { excludeTestServices: true })("dastyar chat", (it) => {
       expect(run.exitCode).toBe(0)
       const products = run.stdout.split("Products:\n")[1]?.split("\n\n")[0]?.split("\n") ?? []
       expect(products[0]).toMatch(/^ {2}externalId\s+title\s+price\s+link$/)
-      expect(products[1]).toMatch(/^ {2}sku-teapot\s+Ceramic teapot\s+890,000 IRR\s+https:\/\/shop\.example\.com\/p\/teapot$/)
+      expect(products[1]).toMatch(
+        /^ {2}sku-teapot\s+Ceramic teapot\s+890,000 IRR\s+https:\/\/shop\.example\.com\/p\/teapot$/
+      )
 
       const json = yield* runCli(["chat", assistantId, "-m", "Do you ship to Shiraz?", "--json"], env)
       expect(json.exitCode).toBe(0)

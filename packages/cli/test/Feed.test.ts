@@ -47,7 +47,13 @@ describe("CSV feeds", () => {
       {
         line: 3,
         problem: undefined,
-        value: { externalId: "sku-2", title: "Red, large", price: 12.5, inStock: false, attributes: { color: "red", dishwasherSafe: false, code: 1000 } }
+        value: {
+          externalId: "sku-2",
+          title: "Red, large",
+          price: 12.5,
+          inStock: false,
+          attributes: { color: "red", dishwasherSafe: false, code: 1000 }
+        }
       }
     ])
   })
@@ -69,9 +75,11 @@ describe("CSV feeds", () => {
 
 describe("JSON feeds", () => {
   it("finds the line each element starts on, in a top-level array or under products", () => {
-    const array = "[\n  {\"externalId\": \"a\", \"title\": \"[x], {y}\"},\n\n  {\n    \"externalId\": \"b\"\n  }, {\"c\": [1, 2]}\n]"
+    const array =
+      "[\n  {\"externalId\": \"a\", \"title\": \"[x], {y}\"},\n\n  {\n    \"externalId\": \"b\"\n  }, {\"c\": [1, 2]}\n]"
     expect(elementLines(array)).toEqual([2, 4, 6])
-    const wrapped = "{\"meta\": [1, 2],\n \"products\": [\n  {\"externalId\": \"a\"},\n  {\"externalId\": \"b\\\"\"}\n ]}"
+    const wrapped =
+      "{\"meta\": [1, 2],\n \"products\": [\n  {\"externalId\": \"a\"},\n  {\"externalId\": \"b\\\"\"}\n ]}"
     expect(elementLines(wrapped)).toEqual([3, 4])
     expect(elementLines("[]")).toEqual([])
   })
@@ -86,7 +94,10 @@ describe("JSON feeds", () => {
 
   it.effect("JSON Lines: one object a line; a broken line is a problem of that line", () =>
     Effect.gen(function*() {
-      const feed = yield* feedOf("feed.jsonl", "{\"externalId\": \"a\", \"title\": \"A\"}\n\n{broken\n{\"externalId\": \"c\", \"title\": \"C\"}\n")
+      const feed = yield* feedOf(
+        "feed.jsonl",
+        "{\"externalId\": \"a\", \"title\": \"A\"}\n\n{broken\n{\"externalId\": \"c\", \"title\": \"C\"}\n"
+      )
       expect(feed.rows.map((row) => row.line)).toEqual([1, 4])
       expect(feed.problems).toEqual([{ line: 3, message: expect.stringMatching(/^not valid JSON/) }])
     }))
@@ -142,7 +153,12 @@ describe("sync plan", () => {
       { externalId: "cleared", title: "Cleared", attributes: { size: 2 } },
       { externalId: "fresh", title: "Fresh" }
     ].map((product) => ({ ...product, externalId: ExternalId.make(product.externalId) }))
-    const plan = syncPlan(feed, [stored("same", "Same"), stored("title", "Old"), stored("cleared", "Cleared"), stored("gone", "Gone")])
+    const plan = syncPlan(feed, [
+      stored("same", "Same"),
+      stored("title", "Old"),
+      stored("cleared", "Cleared"),
+      stored("gone", "Gone")
+    ])
     expect(plan).toEqual({ create: ["fresh"], update: ["title", "cleared"], unchanged: ["same"], delete: ["gone"] })
   })
 })

@@ -16,17 +16,21 @@ describe("terminal output", () => {
     expect(tidyText("\x1b[1mUSAGE\x1b[0m\nnext  ", true)).toBe("\x1b[1mUSAGE\x1b[0m\nnext")
   })
 
-  it.effect("help, piped: no colour codes, no padding, each command named once, every argument described", () =>
-    Effect.gen(function*() {
-      const help = yield* runCli(["--help"])
-      expect(help.exitCode).toBe(0)
-      expect(help.stdout).not.toContain("\x1b[")
-      expect(help.stdout.split("\n").filter((line) => line !== line.trimEnd())).toEqual([])
-      expect(help.stdout).toContain("- admin accounts create")
-      expect(help.stdout).not.toContain("admin admin")
+  it.effect(
+    "help, piped: no colour codes, no padding, each command named once, every argument described",
+    () =>
+      Effect.gen(function*() {
+        const help = yield* runCli(["--help"])
+        expect(help.exitCode).toBe(0)
+        expect(help.stdout).not.toContain("\x1b[")
+        expect(help.stdout.split("\n").filter((line) => line !== line.trimEnd())).toEqual([])
+        expect(help.stdout).toContain("- admin accounts create")
+        expect(help.stdout).not.toContain("admin admin")
 
-      const leaf = yield* runCli(["admin", "keys", "revoke", "--help"])
-      expect(leaf.stdout).toContain("The key's id")
-      expect(leaf.stdout).not.toContain("A user-defined piece of text")
-    }), 120_000)
+        const leaf = yield* runCli(["admin", "keys", "revoke", "--help"])
+        expect(leaf.stdout).toContain("The key's id")
+        expect(leaf.stdout).not.toContain("A user-defined piece of text")
+      }),
+    120_000
+  )
 })

@@ -25,10 +25,15 @@ interface Run {
 
 const run = (command: string, args: ReadonlyArray<string>, cwd: string, env: Record<string, string> = {}) =>
   Effect.async<Run>((resume) => {
-    const child = execFile(command, args, { cwd, env: { ...process.env, ...env }, timeout: 240_000 }, (error, stdout, stderr) => {
-      const exitCode = error === null ? 0 : typeof error.code === "number" ? error.code : -1
-      resume(Effect.succeed({ exitCode, stdout, stderr }))
-    })
+    const child = execFile(
+      command,
+      args,
+      { cwd, env: { ...process.env, ...env }, timeout: 240_000 },
+      (error, stdout, stderr) => {
+        const exitCode = error === null ? 0 : typeof error.code === "number" ? error.code : -1
+        resume(Effect.succeed({ exitCode, stdout, stderr }))
+      }
+    )
     return Effect.sync(() => child.kill())
   })
 
@@ -79,50 +84,70 @@ const tsconfig = {
 }
 
 layer(TestApp(), { excludeTestServices: true })("published packages", (it) => {
-  it.effect("pnpm pack tarballs install outside the workspace; a script uses the SDK; dastyar --version runs", () =>
-    Effect.gen(function*() {
-      const baseUrl = yield* serverUrl
-      const project = fs.mkdtempSync(path.join(os.tmpdir(), "dastyar-packed-"))
-      try {
-        const tarballs: Array<string> = []
-        // The CLI inlines domain and SDK, and the SDK depends on domain: build in that order.
-        for (const name of ["domain", "sdk", "cli"]) {
-          const dir = path.join(packages, name)
-          yield* succeed("pnpm", ["run", "build"], dir)
-          const packed = yield* succeed("pnpm", ["pack", "--pack-destination", project], dir)
-          const tarball = packed.stdout.trim().split("\n").at(-1) ?? ""
-          expect(tarball).toMatch(/\.tgz$/)
-          tarballs.push(tarball)
+  it.effect(
+    "pnpm pack tarballs install outside the workspace; a script uses the SDK; dastyar --version runs",
+    () =>
+      Effect.gen(function*() {
+        const baseUrl = yield* serverUrl
+        const project = fs.mkdtempSync(path.join(os.tmpdir(), "dastyar-packed-"))
+        try {
+          const tarballs: Array<string> = []
+          // The CLI inlines domain and SDK, and the SDK depends on domain: build in that order.
+          for (const name of ["domain", "sdk", "cli"]) {
+            const dir = path.join(packages, name)
+            yield* succeed("pnpm", ["run", "build"], dir)
+            const packed = yield* succeed("pnpm", ["pack", "--pack-destination", project], dir)
+            const tarball = packed.stdout.trim().split("\n").at(-1) ?? ""
+            expect(tarball).toMatch(/\.tgz$/)
+            tarballs.push(tarball)
+          }
+          const [, sdkTarball, cliTarball] = tarballs
+          const sdkFiles = (yield* succeed("tar", ["tzf", sdkTarball ?? ""], project)).stdout
+          expect(sdkFiles).toContain("package/dist/index.js")
+          expect(sdkFiles).toContain("package/dist/lib/index.d.ts")
+          expect(sdkFiles).toContain("package/README.md")
+          const cliFiles = (yield* succeed("tar", ["tzf", cliTarball ?? ""], project)).stdout
+          expect(cliFiles.trim().split("\n").sort()).toEqual([
+            "package/README.md",
+            "package/dist/dastyar.js",
+            "package/package.json"
+          ])
+
+          fs.writeFileSync(
+            path.join(project, "package.json"),
+            JSON.stringify({ name: "shop", private: true, type: "module" })
+          )
+          yield* succeed("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...tarballs], project)
+          expect(fs.existsSync(path.join(project, "node_modules", "@dastyar", "sdk", "src"))).toBe(false)
+
+          // The types ship and are enough to check a caller's script; tsc also compiles it for plain Node.
+          fs.writeFileSync(path.join(project, "script.ts"), script)
+          fs.writeFileSync(path.join(project, "tsconfig.json"), JSON.stringify(tsconfig))
+          yield* succeed(process.execPath, [tsc, "-p", "tsconfig.json"], project)
+          const scriptRun = yield* succeed(process.execPath, [
+            path.join(project, "out", "script.js"),
+            baseUrl,
+            adminToken
+          ], project)
+          expect(JSON.parse(scriptRun.stdout)).toEqual({ promise: "Packed shop", effect: "Effect shop", refused: 404 })
+
+          const bin = path.join(project, "node_modules", ".bin", "dastyar")
+          const version = yield* succeed(bin, ["--version"], project)
+          expect(version.stdout.trim()).toBe("0.1.0")
+          const created = yield* succeed(
+            bin,
+            ["admin", "accounts", "create", "--name", "From the bin", "--json"],
+            project,
+            {
+              DASTYAR_BASE_URL: baseUrl,
+              DASTYAR_ADMIN_TOKEN: adminToken
+            }
+          )
+          expect(JSON.parse(created.stdout)).toMatchObject({ name: "From the bin" })
+        } finally {
+          fs.rmSync(project, { recursive: true, force: true })
         }
-        const [, sdkTarball, cliTarball] = tarballs
-        const sdkFiles = (yield* succeed("tar", ["tzf", sdkTarball ?? ""], project)).stdout
-        expect(sdkFiles).toContain("package/dist/index.js")
-        expect(sdkFiles).toContain("package/dist/lib/index.d.ts")
-        expect(sdkFiles).toContain("package/README.md")
-        const cliFiles = (yield* succeed("tar", ["tzf", cliTarball ?? ""], project)).stdout
-        expect(cliFiles.trim().split("\n").sort()).toEqual(["package/README.md", "package/dist/dastyar.js", "package/package.json"])
-
-        fs.writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "shop", private: true, type: "module" }))
-        yield* succeed("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...tarballs], project)
-        expect(fs.existsSync(path.join(project, "node_modules", "@dastyar", "sdk", "src"))).toBe(false)
-
-        // The types ship and are enough to check a caller's script; tsc also compiles it for plain Node.
-        fs.writeFileSync(path.join(project, "script.ts"), script)
-        fs.writeFileSync(path.join(project, "tsconfig.json"), JSON.stringify(tsconfig))
-        yield* succeed(process.execPath, [tsc, "-p", "tsconfig.json"], project)
-        const scriptRun = yield* succeed(process.execPath, [path.join(project, "out", "script.js"), baseUrl, adminToken], project)
-        expect(JSON.parse(scriptRun.stdout)).toEqual({ promise: "Packed shop", effect: "Effect shop", refused: 404 })
-
-        const bin = path.join(project, "node_modules", ".bin", "dastyar")
-        const version = yield* succeed(bin, ["--version"], project)
-        expect(version.stdout.trim()).toBe("0.1.0")
-        const created = yield* succeed(bin, ["admin", "accounts", "create", "--name", "From the bin", "--json"], project, {
-          DASTYAR_BASE_URL: baseUrl,
-          DASTYAR_ADMIN_TOKEN: adminToken
-        })
-        expect(JSON.parse(created.stdout)).toMatchObject({ name: "From the bin" })
-      } finally {
-        fs.rmSync(project, { recursive: true, force: true })
-      }
-    }), 600_000)
+      }),
+    600_000
+  )
 })

@@ -7,7 +7,9 @@ import { refusalOf } from "../src/Upload/Sniff"
 import { selectFiles } from "../src/Upload/Walk"
 
 const bytes = (...parts: ReadonlyArray<string | ReadonlyArray<number>>) =>
-  new Uint8Array(parts.flatMap((part) => typeof part === "string" ? Array.from(Buffer.from(part, "latin1")) : [...part]))
+  new Uint8Array(
+    parts.flatMap((part) => typeof part === "string" ? Array.from(Buffer.from(part, "latin1")) : [...part])
+  )
 
 const none = new Uint8Array()
 
@@ -19,7 +21,9 @@ describe("refusalOf", () => {
     expect(await refusalOf(zip, zip)).toBe("a zip archive that is not a Word document")
     const word = bytes("PK", [3, 4, 20, 0, 0, 0, 0, 0], new Array(22).fill(0), "notes.xml")
     expect(await refusalOf(word, bytes("PK", [1, 2], "word/document.xml"))).toBeUndefined()
-    expect(await refusalOf(bytes([0, 0, 0, 0x20], "ftypisom", [0, 0, 2, 0], "isomiso2mp41"), none)).toBe("a video (MP4)")
+    expect(await refusalOf(bytes([0, 0, 0, 0x20], "ftypisom", [0, 0, 2, 0], "isomiso2mp41"), none)).toBe(
+      "a video (MP4)"
+    )
     expect(await refusalOf(bytes([0, 0, 0, 0x20], "ftypM4A ", [0, 0, 2, 0], "M4A isom"), none)).toBeUndefined()
     expect(await refusalOf(bytes("RIFF", [0, 0, 0, 0], "AVI LIST"), none)).toBe("a video (AVI)")
   })
@@ -54,7 +58,10 @@ describe("selectFiles", () => {
           fs.closeSync(fs.openSync(path.join(dir, "sub", "big.pdf"), "w"))
           fs.truncateSync(path.join(dir, "sub", "big.pdf"), 26 * 1024 * 1024)
           const { send, skipped } = yield* selectFiles([dir])
-          expect(send.map(({ file, name }) => [path.relative(dir, file), name])).toEqual([["a.md", "a.md"], ["b.txt", "b.txt"]])
+          expect(send.map(({ file, name }) => [path.relative(dir, file), name])).toEqual([["a.md", "a.md"], [
+            "b.txt",
+            "b.txt"
+          ]])
           expect(skipped.map(({ file, reason }) => [path.relative(dir, file), reason])).toEqual([
             ["empty.txt", "empty"],
             ["sub/a.md", `same name as ${path.join(dir, "a.md")}`],

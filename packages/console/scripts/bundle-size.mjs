@@ -1,4 +1,3 @@
-/* global URL, console, process */
 // Prints the built console's size, raw and gzipped, and fails above the budget (300 kB gzipped).
 import { readdirSync, readFileSync, statSync } from "node:fs"
 import { join } from "node:path"

@@ -71,7 +71,11 @@ export const toRow = (record: Record<string, unknown>, line: number): FeedRow =>
     if (field !== undefined) fields[field] = value
     else if (column.trim() !== "" && text(value) !== undefined) {
       const asNumber = num(value)
-      attributes[column.trim()] = typeof value === "boolean" ? value : typeof asNumber === "number" ? asNumber : String(value).trim()
+      attributes[column.trim()] = typeof value === "boolean"
+        ? value
+        : typeof asNumber === "number"
+        ? asNumber
+        : String(value).trim()
     }
   }
   const errors: Array<RowErrorCode> = []
@@ -123,7 +127,9 @@ export const parseFeed = (name: string, content: string): { rows: Array<FeedRow>
       : isRecord(parsed) && Array.isArray(parsed.products)
       ? parsed.products
       : undefined
-    if (list === undefined) return { rows: [], fileError: "JSON: expected an array of products or {\"products\": [...]}" }
+    if (list === undefined) {
+      return { rows: [], fileError: "JSON: expected an array of products or {\"products\": [...]}" }
+    }
     return { rows: list.map((item: unknown, index) => toRow(isRecord(item) ? item : {}, index + 1)) }
   }
   const result = Papa.parse<Record<string, string>>(content, { header: true, skipEmptyLines: "greedy" })

@@ -30,13 +30,19 @@ export const Account = Schema.Struct({
   }]
 })
 
-export const AccountListQuery = Schema.Struct(Constraint.pageParams(500)).annotations({ parseOptions: { errors: "all" } })
+export const AccountListQuery = Schema.Struct(Constraint.pageParams(500)).annotations({
+  parseOptions: { errors: "all" }
+})
 export type AccountListQuery = typeof AccountListQuery.Type
 
 export const AccountCreate = Schema.Struct({
   name: Constraint.text({ min: 1, max: 200 }),
   plan: Schema.optional(Constraint.text({ min: 1, max: 100 }))
-}).annotations({ identifier: "AccountCreate", parseOptions: { errors: "all" }, examples: [{ name: "Acme Shop", plan: "pro" }] })
+}).annotations({
+  identifier: "AccountCreate",
+  parseOptions: { errors: "all" },
+  examples: [{ name: "Acme Shop", plan: "pro" }]
+})
 
 export const ApiKeyCreate = Schema.Struct({
   name: Schema.optional(Constraint.text({ min: 1, max: 200 }))
@@ -123,7 +129,10 @@ export const FolderCreate = Schema.Struct({
 }).annotations({ identifier: "FolderCreate", parseOptions: { errors: "all" }, examples: [{ name: "Manuals" }] })
 
 export const Folder = Schema.Struct({ id: Constraint.FolderId, name: Schema.String })
-  .annotations({ identifier: "Folder", examples: [{ id: Constraint.FolderId.make("3f9a0c2e7b1d4e6f8a0b2c4d6e8f0a1b"), name: "Manuals" }] })
+  .annotations({
+    identifier: "Folder",
+    examples: [{ id: Constraint.FolderId.make("3f9a0c2e7b1d4e6f8a0b2c4d6e8f0a1b"), name: "Manuals" }]
+  })
 
 export class AccountNotFound extends Schema.TaggedError<AccountNotFound>()("AccountNotFound", errorFields) {}
 export const AccountNotFoundResponse = failure(AccountNotFound, { status: 404, code: "accounts.not_found" })
@@ -224,7 +233,10 @@ export class AdminApi extends HttpApiGroup.make("admin")
   )
   .middleware(AdminAuth)
   .prefix("/admin/v1")
-  .annotate(OpenApi.Description, "Operator API (the console): accounts, API keys, assistants and folders. Bearer operator token.")
+  .annotate(
+    OpenApi.Description,
+    "Operator API (the console): accounts, API keys, assistants and folders. Bearer operator token."
+  )
 {}
 
 /** Site articles, written by the operator (drafts never reach the public content routes). */
@@ -248,7 +260,9 @@ export class AdminContentApi extends HttpApiGroup.make("adminContent")
       .addError(Content.ArticleNotFoundResponse)
   )
   .add(
-    HttpApiEndpoint.put("putArticle")`/content/${Content.typePath}/articles/${HttpApiSchema.param("slug", Content.Slug)}`
+    HttpApiEndpoint.put("putArticle")`/content/${Content.typePath}/articles/${
+      HttpApiSchema.param("slug", Content.Slug)
+    }`
       .annotate(OpenApi.Summary, "Create or replace an article")
       .setPayload(Content.ArticleWrite)
       .addSuccess(success(Content.ArticleWritten, { identifier: "ArticleWrittenResponse" }))

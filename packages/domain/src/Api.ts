@@ -44,7 +44,9 @@ const integerHeader = (description: string) => ({ description, schema: { type: "
 const documentRateLimitHeaders = (spec: Record<string, unknown>): Record<string, unknown> => {
   const components = isRecord(spec.components) ? spec.components : {}
   const headers = {
-    "X-RateLimit-Limit": integerHeader("Requests allowed in the window: per key and route, or per client IP on the content routes"),
+    "X-RateLimit-Limit": integerHeader(
+      "Requests allowed in the window: per key and route, or per client IP on the content routes"
+    ),
     "X-RateLimit-Remaining": integerHeader("Requests left in the current window"),
     "X-RateLimit-Reset": integerHeader("Seconds until the window resets"),
     "Retry-After": integerHeader("Seconds to wait before retrying (60)")

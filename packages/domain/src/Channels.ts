@@ -101,7 +101,9 @@ export const TelegramRejectedResponse = failure(TelegramRejected, {
   description: "400: the Bot API refused the token or the webhook registration"
 })
 
-export class TelegramUnavailable extends Schema.TaggedError<TelegramUnavailable>()("TelegramUnavailable", errorFields) {}
+export class TelegramUnavailable
+  extends Schema.TaggedError<TelegramUnavailable>()("TelegramUnavailable", errorFields)
+{}
 export const TelegramUnavailableResponse = failure(TelegramUnavailable, {
   status: 503,
   code: "connections.telegram_unavailable"
@@ -118,7 +120,8 @@ export class HookUnauthorized extends Schema.TaggedError<HookUnauthorized>()("Ho
 export const HookUnauthorizedResponse = failure(HookUnauthorized, {
   status: 401,
   code: "hooks.unauthorized",
-  description: "401: wrong or missing secret token (telegram), or bad signature or stale timestamp (webhook); nothing processed"
+  description:
+    "401: wrong or missing secret token (telegram), or bad signature or stale timestamp (webhook); nothing processed"
 })
 
 export class HookConnectionNotFound extends Schema.TaggedError<HookConnectionNotFound>()(

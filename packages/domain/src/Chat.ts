@@ -58,7 +58,9 @@ export const Source = Schema.Struct({
   fileId: Schema.String,
   path: Schema.String,
   chunk: Schema.Int,
-  text: Schema.optional(Schema.String.annotations({ description: "The passage given to the model (the chunk's text)" })),
+  text: Schema.optional(
+    Schema.String.annotations({ description: "The passage given to the model (the chunk's text)" })
+  ),
   score: Schema.optional(
     Schema.Number.annotations({ description: "Retrieval relevance in [0, 1], higher is closer (3 decimals)" })
   )
@@ -69,7 +71,9 @@ export const ChatReply = Schema.Struct({
   conversationId: Schema.String,
   text: Schema.String,
   sources: Schema.Array(Source).annotations({ description: "Exactly the knowledge chunks given to the model" }),
-  products: Schema.Array(Product).annotations({ description: "Products the answer shows (from the product-search tool)" }),
+  products: Schema.Array(Product).annotations({
+    description: "Products the answer shows (from the product-search tool)"
+  }),
   model: Schema.String,
   reasoning: Reasoning.annotations({ description: "Reasoning level actually used" }),
   degraded: Schema.Boolean,

@@ -81,7 +81,11 @@ export type ArticleSummary = typeof ArticleSummary.Type
 
 export const Article = Schema.Struct({ ...summaryFields, ...bodyFields }).annotations({
   identifier: "Article",
-  examples: [{ ...example, markdown: "# Getting started\n\nCreate an assistant…", html: "<h1>Getting started</h1>\n<p>Create an assistant…</p>\n" }]
+  examples: [{
+    ...example,
+    markdown: "# Getting started\n\nCreate an assistant…",
+    html: "<h1>Getting started</h1>\n<p>Create an assistant…</p>\n"
+  }]
 })
 export type Article = typeof Article.Type
 
@@ -200,12 +204,14 @@ export const ArticleWrite = Schema.Struct({
   coverImageUrl: Schema.optional(Schema.NullOr(HttpUrl)),
   status: ArticleStatus,
   // Years 1 to 9999: JavaScript parses dates far beyond what Postgres can store.
-  publishedAt: Schema.optional(Schema.NullOr(Schema.DateTimeUtc.annotations({
-    message: () => token("constraint.dateTime")
-  }).pipe(Schema.filter((date) => {
-    const year = DateTime.getPartUtc(date, "year")
-    return year >= 1 && year <= 9999
-  }, { message: () => token("constraint.dateTime") }))))
+  publishedAt: Schema.optional(Schema.NullOr(
+    Schema.DateTimeUtc.annotations({
+      message: () => token("constraint.dateTime")
+    }).pipe(Schema.filter((date) => {
+      const year = DateTime.getPartUtc(date, "year")
+      return year >= 1 && year <= 9999
+    }, { message: () => token("constraint.dateTime") }))
+  ))
 }).annotations({
   identifier: "ArticleWrite",
   parseOptions: { errors: "all" },

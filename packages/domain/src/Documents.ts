@@ -26,7 +26,9 @@ export const JobKind = Schema.Literal("create", "replace")
 export const DocumentIngestJob = Schema.Struct({
   id: JobId,
   status: JobStatus,
-  path: Schema.String.annotations({ description: "Folder name plus file name; root documents have the file name alone" }),
+  path: Schema.String.annotations({
+    description: "Folder name plus file name; root documents have the file name alone"
+  }),
   kind: JobKind,
   resultFileId: Schema.NullOr(Schema.String),
   resultNChunks: Schema.NullOr(Schema.Int),
@@ -86,21 +88,33 @@ export const DocumentDelete = Schema.Struct({
  * `fields` array (`files.3`, constraints translated), like validation errors.
  */
 const failureWithFields = <Self extends { readonly fields: ReadonlyArray<FieldError> }, Tag extends string>(
-  error: Schema.Schema<Self, { readonly _tag: Tag; readonly message?: string | undefined; readonly fields: ReadonlyArray<FieldError> }> & { readonly _tag: Tag },
-  options: { readonly status: number; readonly code: "documents.unsupported_file_type" | "documents.too_many_files" | "documents.file_too_large"; readonly description: string }
+  error:
+    & Schema.Schema<
+      Self,
+      { readonly _tag: Tag; readonly message?: string | undefined; readonly fields: ReadonlyArray<FieldError> }
+    >
+    & { readonly _tag: Tag },
+  options: {
+    readonly status: number
+    readonly code: "documents.unsupported_file_type" | "documents.too_many_files" | "documents.file_too_large"
+    readonly description: string
+  }
 ) => {
   const status = responseStatusFor(options.status)
   return Schema.transformOrFail(
     Schema.Struct({
       data: Schema.Null,
-      response: Schema.Struct({ status: Schema.Literal(status), message: Schema.String, code: Schema.Literal(options.code) }),
+      response: Schema.Struct({
+        status: Schema.Literal(status),
+        message: Schema.String,
+        code: Schema.Literal(options.code)
+      }),
       fields: Schema.Array(FieldError)
     }),
     error,
     {
       strict: true,
-      decode: (wire) =>
-        ParseResult.succeed({ _tag: error._tag, message: wire.response.message, fields: wire.fields }),
+      decode: (wire) => ParseResult.succeed({ _tag: error._tag, message: wire.response.message, fields: wire.fields }),
       encode: (value) =>
         Effect.all({
           message: translateCurrent(options.code),
@@ -125,7 +139,9 @@ const failureWithFields = <Self extends { readonly fields: ReadonlyArray<FieldEr
 const uploadProblem = { ...errorFields, fields: Schema.Array(FieldError) }
 
 /** Kinds are judged by the bytes; one unsupported file refuses the whole request, before any job exists. */
-export class UnsupportedFileType extends Schema.TaggedError<UnsupportedFileType>()("UnsupportedFileType", uploadProblem) {}
+export class UnsupportedFileType
+  extends Schema.TaggedError<UnsupportedFileType>()("UnsupportedFileType", uploadProblem)
+{}
 export const UnsupportedFileTypeResponse = failureWithFields(UnsupportedFileType, {
   status: 415,
   code: "documents.unsupported_file_type",

@@ -6,10 +6,10 @@
  * and whose decoded side is the plain value or tagged error. Encoding reads the
  * request's locale (see `i18n`), so handlers never build envelopes or texts.
  */
+import { HttpApiSchema } from "@effect/platform"
 import * as Effect from "effect/Effect"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
-import { HttpApiSchema } from "@effect/platform"
 import { type MessageKey, translateCurrent } from "./i18n"
 
 /**
@@ -127,7 +127,11 @@ export const failure = <Self, Tag extends string, const Code extends MessageKey 
   const status = responseStatusFor(options.status)
   const wire = Schema.Struct({
     data: Schema.Null,
-    response: Schema.Struct({ status: Schema.Literal(status), message: Schema.String, code: Schema.Literal(options.code) })
+    response: Schema.Struct({
+      status: Schema.Literal(status),
+      message: Schema.String,
+      code: Schema.Literal(options.code)
+    })
   })
   return errorEnvelope(error, wire, options.message ?? options.code, (message) => ({
     data: null,
@@ -145,5 +149,11 @@ export const genericFailure = <Self, Tag extends string>(
     data: Schema.Null,
     response: Schema.Struct({ status: Schema.Literal(status), message: Schema.String })
   })
-  return errorEnvelope(error, wire, options.message, (message) => ({ data: null, response: { status, message } }), options)
+  return errorEnvelope(
+    error,
+    wire,
+    options.message,
+    (message) => ({ data: null, response: { status, message } }),
+    options
+  )
 }

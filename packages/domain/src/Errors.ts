@@ -3,10 +3,10 @@
  * (authentication, rate limit, validation, malformed requests).
  * Each error is a tagged class plus its `…Response` wire schema (the envelope).
  */
+import { HttpApiSchema } from "@effect/platform"
 import * as Effect from "effect/Effect"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
-import { HttpApiSchema } from "@effect/platform"
 import { errorFields, failure, genericFailure } from "./Envelope"
 import { translateCurrent } from "./i18n"
 
@@ -47,7 +47,6 @@ export const TooManyPartsResponse = failure(TooManyParts, { status: 400, code: "
 
 export class RouteNotFound extends Schema.TaggedError<RouteNotFound>()("RouteNotFound", errorFields) {}
 export const RouteNotFoundResponse = failure(RouteNotFound, { status: 404, code: "route.not_found" })
-
 
 export class InternalError extends Schema.TaggedError<InternalError>()("InternalError", errorFields) {}
 export const InternalErrorResponse = genericFailure(InternalError, {

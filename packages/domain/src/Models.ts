@@ -10,7 +10,9 @@ export type Reasoning = typeof Reasoning.Type
 
 export const ModelKey = Schema.String.annotations({ description: "A model `key` from the models list" })
 
-export const Company = Schema.Struct({ slug: Schema.String, title: Schema.String }).annotations({ identifier: "Company" })
+export const Company = Schema.Struct({ slug: Schema.String, title: Schema.String }).annotations({
+  identifier: "Company"
+})
 
 export const Model = Schema.Struct({
   key: ModelKey,

@@ -9,8 +9,8 @@ import { ApiKeyAuth } from "./Auth"
 import * as Constraint from "./Constraint"
 import { errorFields, failure, ListOf, success } from "./Envelope"
 import { AssistantNotFoundResponse, PayloadTooLargeResponse } from "./Errors"
-import { MaxBodyBytes } from "./Limits"
 import { token } from "./i18n"
+import { MaxBodyBytes } from "./Limits"
 
 /** Product request bodies larger than this are refused before parsing (413). */
 export const maxBodyBytes = 3 * 1024 * 1024
@@ -42,11 +42,16 @@ export const Attributes = Schema.Record({ key: Schema.String, value: AttributeVa
     const keys = Object.keys(record)
     if (keys.length > 100) return token("constraint.maxEntries", { max: 100 })
     // A key failing a record's key schema is dropped silently on decoding, so the length is checked here.
-    if (keys.some((key) => key.length > maxAttributeKeyLength)) return token("constraint.maxLength", { max: maxAttributeKeyLength })
+    if (keys.some((key) => key.length > maxAttributeKeyLength)) {
+      return token("constraint.maxLength", { max: maxAttributeKeyLength })
+    }
     const reserved = keys.find((key) => reservedAttributes.includes(key))
     return reserved === undefined || token("constraint.reservedAttribute", { name: reserved })
   })
-).annotations({ identifier: "ProductAttributes", description: "Up to 100 entries; `price` and `in_stock` are reserved" })
+).annotations({
+  identifier: "ProductAttributes",
+  description: "Up to 100 entries; `price` and `in_stock` are reserved"
+})
 
 /** Writable fields; every one of them may be sent as a PATCH. */
 const writableFields = {
@@ -139,9 +144,11 @@ export const ProductSearch = Schema.Struct({
   inStock: Schema.optional(Constraint.Boolean),
   limit: Schema.optional(Constraint.intBetween(1, 100)),
   offset: Schema.optional(Constraint.intBetween(0, 1000)),
-  semanticRatio: Schema.optional(Constraint.numberBetween(0, 1).annotations({
-    description: "Weight of the meaning side against keywords: 0 keywords only, 1 meaning only (default 0.3)"
-  }))
+  semanticRatio: Schema.optional(
+    Constraint.numberBetween(0, 1).annotations({
+      description: "Weight of the meaning side against keywords: 0 keywords only, 1 meaning only (default 0.3)"
+    })
+  )
 }).annotations({
   identifier: "ProductSearch",
   parseOptions: { errors: "all" },
@@ -273,5 +280,8 @@ export class ProductsApi extends HttpApiGroup.make("products")
   .middleware(ApiKeyAuth)
   .annotate(MaxBodyBytes, maxBodyBytes)
   .prefix("/v1")
-  .annotate(OpenApi.Description, "The per-assistant product catalog, written by externalId and searched by keyword and meaning.")
+  .annotate(
+    OpenApi.Description,
+    "The per-assistant product catalog, written by externalId and searched by keyword and meaning."
+  )
 {}

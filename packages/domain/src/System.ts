@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import * as Schema from "effect/Schema"
-import { failure, errorFields, success } from "./Envelope"
+import { errorFields, failure, success } from "./Envelope"
 
 export const Health = Schema.Struct({ status: Schema.Literal("up", "ready") }).annotations({ identifier: "Health" })
 

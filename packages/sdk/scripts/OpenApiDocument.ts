@@ -25,7 +25,9 @@ const defaultServers: Array<OpenApi.OpenAPISpecServer> = [{
 /** Fails loudly if a platform upgrade changes what the rest of the toolchain relies on. */
 const assertShape = (spec: OpenApi.OpenAPISpec) => {
   // Checked at runtime: the domain's `transform` annotation may rewrite the document.
-  if (spec.openapi !== "3.1.0") throw new Error(`expected OpenAPI 3.1.0, OpenApi.fromApi emitted ${String(spec.openapi)}`)
+  if (spec.openapi !== "3.1.0") {
+    throw new Error(`expected OpenAPI 3.1.0, OpenApi.fromApi emitted ${String(spec.openapi)}`)
+  }
   for (const name of bearerSchemes) {
     const scheme = spec.components.securitySchemes[name]
     if (scheme?.type !== "http" || scheme.scheme !== "bearer") {

@@ -3,8 +3,8 @@
  * written (`chatStream`, an async iterator of `delta` then `done` events), and
  * a conversation that remembers its `conversationId` between turns.
  */
+import { chatEvents, type ChatStreamEvent } from "./ChatEvents"
 import { DastyarApiError } from "./DastyarApiError"
-import { type ChatStreamEvent, chatEvents } from "./ChatEvents"
 import type { components } from "./generated/openapi"
 import type { RawClient } from "./RawClient"
 import { unwrap } from "./Unwrap"

@@ -21,7 +21,9 @@ export class ChatStreamBroken extends Data.TaggedError("ChatStreamBroken")<{ rea
 }
 
 /** Events of a byte stream, in order. */
-export const serverSentEvents = <E, R>(bytes: Stream.Stream<Uint8Array, E, R>): Stream.Stream<EventSourceMessage, E, R> =>
+export const serverSentEvents = <E, R>(
+  bytes: Stream.Stream<Uint8Array, E, R>
+): Stream.Stream<EventSourceMessage, E, R> =>
   Stream.suspend(() => {
     const parsed: Array<EventSourceMessage> = []
     const parser = createParser({ onEvent: (event) => void parsed.push(event) })
@@ -83,13 +85,14 @@ const isChatReply = (value: unknown): value is ChatReply => isWireReply(value)
 /** Deltas then the one `done` event of a response body. */
 export const chatEvents = (body: ReadableStream<Uint8Array>): AsyncIterable<ChatStreamEvent> =>
   Stream.toAsyncIterable(
-    chatEventsOf(WireChatStreamEvent, Stream.fromReadableStream({ evaluate: () => body, onError: (error) => error })).pipe(
-      Stream.mapEffect((event): Effect.Effect<ChatStreamEvent, ChatStreamBroken> =>
-        event.event === "delta"
-          ? Effect.succeed({ type: "delta", text: event.data.text })
-          : isChatReply(event.data)
-          ? Effect.succeed({ type: "done", reply: event.data })
-          : Effect.fail(new ChatStreamBroken({ reason: "the done event carries no chat reply" }))
+    chatEventsOf(WireChatStreamEvent, Stream.fromReadableStream({ evaluate: () => body, onError: (error) => error }))
+      .pipe(
+        Stream.mapEffect((event): Effect.Effect<ChatStreamEvent, ChatStreamBroken> =>
+          event.event === "delta"
+            ? Effect.succeed({ type: "delta", text: event.data.text })
+            : isChatReply(event.data)
+            ? Effect.succeed({ type: "done", reply: event.data })
+            : Effect.fail(new ChatStreamBroken({ reason: "the done event carries no chat reply" }))
+        )
       )
-    )
   )

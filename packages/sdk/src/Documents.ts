@@ -5,7 +5,7 @@
  */
 import { chunksOf } from "./Chunks"
 import { type FileInput, maxFilesPerUpload, uploadForm, uploadParts } from "./DocumentFiles"
-import { waitUntilFinal, type WaitOptions } from "./JobPolling"
+import { type WaitOptions, waitUntilFinal } from "./JobPolling"
 import { runAsPromise } from "./Polling"
 import { present } from "./Present"
 import type { RawClient } from "./RawClient"

@@ -14,8 +14,8 @@ import type { EffectClient } from "./EffectClient"
 import { effectTiming, tooManyRequestsDelayMs } from "./EffectDocuments"
 import { waitUntilIndexedWith } from "./Indexing"
 import { pagesOf } from "./Paging"
-import { type BatchLimits, type ImportedBatch, importInBatches } from "./ProductBatches"
 import { present } from "./Present"
+import { type BatchLimits, type ImportedBatch, importInBatches } from "./ProductBatches"
 
 export interface PageQuery {
   readonly limit?: number | undefined

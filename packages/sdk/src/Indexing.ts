@@ -9,7 +9,7 @@ import * as Chunk from "effect/Chunk"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import { pagesOf } from "./Paging"
-import { pollUntil, type PollTiming, type Sleep, waitOutRateLimit } from "./Polling"
+import { type PollTiming, pollUntil, type Sleep, waitOutRateLimit } from "./Polling"
 
 /** What one list request returns, reduced to what waiting needs. */
 export interface StatePage {
@@ -39,12 +39,13 @@ export const waitUntilIndexedWith = <E, R, T>(
 ): Effect.Effect<IndexedResult, E | T, R> => {
   const awaited = externalIds === undefined ? undefined : new Set(externalIds)
   const idsIn = (state: "pending" | "failed", deadline: number) =>
-    pagesOf((cursor) => waitOutRateLimit(loop.listPage(state, cursor), loop.rateLimitDelayMs, deadline, loop.sleep)).pipe(
-      Stream.mapConcat((page) => page.list.map((product) => product.externalId)),
-      Stream.filter((externalId) => awaited === undefined || awaited.has(externalId)),
-      Stream.runCollect,
-      Effect.map(Chunk.toArray)
-    )
+    pagesOf((cursor) => waitOutRateLimit(loop.listPage(state, cursor), loop.rateLimitDelayMs, deadline, loop.sleep))
+      .pipe(
+        Stream.mapConcat((page) => page.list.map((product) => product.externalId)),
+        Stream.filter((externalId) => awaited === undefined || awaited.has(externalId)),
+        Stream.runCollect,
+        Effect.map(Chunk.toArray)
+      )
   return pollUntil({
     start: { pending: externalIds ?? [], read: false, deadline: 0 },
     round: (_, deadline) => Effect.map(idsIn("pending", deadline), (pending) => ({ pending, read: true, deadline })),

@@ -5,7 +5,7 @@
  */
 import * as Effect from "effect/Effect"
 import { DastyarApiError } from "./DastyarApiError"
-import { fromPromise, pollUntil, type PollTiming, promiseSleep, type Sleep, waitOutRateLimit } from "./Polling"
+import { fromPromise, type PollTiming, pollUntil, promiseSleep, type Sleep, waitOutRateLimit } from "./Polling"
 import type { DocumentIngestJob } from "./Schemas"
 
 interface JobState {
@@ -39,11 +39,15 @@ export const waitForJobsWith = <Id extends string, J extends JobState, E, R, T, 
   return pollUntil({
     start: new Map<string, J>(),
     round: (known, deadline) =>
-      Effect.reduce(unfinished(known), new Map(known), (next, jobId) =>
-        waitOutRateLimit(loop.read(jobId), loop.rateLimitDelayMs, deadline, loop.sleep).pipe(
-          Effect.tap((job) => loop.onUpdate === undefined ? Effect.void : loop.onUpdate(job)),
-          Effect.map((job) => next.set(jobId, job))
-        )),
+      Effect.reduce(
+        unfinished(known),
+        new Map(known),
+        (next, jobId) =>
+          waitOutRateLimit(loop.read(jobId), loop.rateLimitDelayMs, deadline, loop.sleep).pipe(
+            Effect.tap((job) => loop.onUpdate === undefined ? Effect.void : loop.onUpdate(job)),
+            Effect.map((job) => next.set(jobId, job))
+          )
+      ),
     done: (known) => unfinished(known).length === 0,
     timedOut: (known) => loop.timedOut(inOrder(known)),
     timing: loop.timing,

@@ -15,6 +15,9 @@ export const pagesOf = <P extends CursorPage, E, R>(
   fetchPage: (cursor: string | undefined) => Effect.Effect<P, E, R>,
   firstCursor?: string | undefined
 ): Stream.Stream<P, E, R> =>
-  Stream.paginateEffect(firstCursor, (cursor) =>
-    Effect.map(fetchPage(cursor), (page) =>
-      [page, page.nextCursor === null ? Option.none() : Option.some(page.nextCursor)] as const))
+  Stream.paginateEffect(
+    firstCursor,
+    (cursor) =>
+      Effect.map(fetchPage(cursor), (page) =>
+        [page, page.nextCursor === null ? Option.none() : Option.some(page.nextCursor)] as const)
+  )

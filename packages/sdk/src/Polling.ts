@@ -20,7 +20,12 @@ export interface PollTiming {
   readonly factor: number
 }
 
-export const defaultTiming: PollTiming = { timeoutMs: 10 * 60 * 1000, initialDelayMs: 500, maxDelayMs: 10_000, factor: 2 }
+export const defaultTiming: PollTiming = {
+  timeoutMs: 10 * 60 * 1000,
+  initialDelayMs: 500,
+  maxDelayMs: 10_000,
+  factor: 2
+}
 
 /** How a pause is taken; the promise face lets tests inject one that returns at once. */
 export type Sleep = (milliseconds: number) => Effect.Effect<void>

@@ -10,8 +10,8 @@ import { type IndexedResult, waitUntilIndexedWith } from "./Indexing"
 import { apiErrorRateLimitDelayMs, defaultWaitTimeoutMs, timingOf, type WaitOptions } from "./JobPolling"
 import { pagesOf } from "./Paging"
 import { fromPromise, promiseSleep, runAsPromise } from "./Polling"
-import { type BatchLimits, type ImportCounts, type ImportedBatch, importInBatches } from "./ProductBatches"
 import { present } from "./Present"
+import { type BatchLimits, type ImportCounts, type ImportedBatch, importInBatches } from "./ProductBatches"
 import type { RawClient } from "./RawClient"
 import type {
   Product,
@@ -149,7 +149,9 @@ export const makeProductsClient = (raw: RawClient): ProductsClient => {
         body
       })),
     delete: (assistantCode, externalId) =>
-      unwrapNull(raw.DELETE("/v1/assistants/{assistantCode}/products/{externalId}", onProduct(assistantCode, externalId))),
+      unwrapNull(
+        raw.DELETE("/v1/assistants/{assistantCode}/products/{externalId}", onProduct(assistantCode, externalId))
+      ),
     list,
     pages,
     all,
@@ -162,13 +164,15 @@ export const makeProductsClient = (raw: RawClient): ProductsClient => {
       }))
     },
     bulkDelete: (assistantCode, externalIds) =>
-      runAsPromise(bulkDeleteInChunks(externalIds, (chunk) =>
-        fromPromise(() =>
-          unwrap(raw.POST("/v1/assistants/{assistantCode}/products/delete", {
-            ...onAssistant(assistantCode),
-            body: { externalIds: chunk }
-          }))
-        ))),
+      runAsPromise(
+        bulkDeleteInChunks(externalIds, (chunk) =>
+          fromPromise(() =>
+            unwrap(raw.POST("/v1/assistants/{assistantCode}/products/delete", {
+              ...onAssistant(assistantCode),
+              body: { externalIds: chunk }
+            }))
+          ))
+      ),
     waitUntilIndexed: (assistantCode, externalIds, options = {}) => {
       const timeoutMs = options.timeoutMs ?? defaultWaitTimeoutMs
       return runAsPromise(waitUntilIndexedWith(externalIds, {

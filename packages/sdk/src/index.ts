@@ -1,10 +1,16 @@
-export * from "./EffectChat"
-export * from "./EffectClient"
-export * from "./EffectDocuments"
-export * from "./EffectProducts"
+export { ProductFields } from "@dastyar/domain"
+export type {
+  ChatAttachment,
+  ChatMethods,
+  ChatReply,
+  ChatRequest,
+  ChatStreamEvent,
+  Conversation,
+  TurnOptions
+} from "./Chat"
 export { ChatStreamBroken } from "./ChatEvents"
+export { maxBulkDelete } from "./Chunks"
 export { DastyarApiError, type DastyarApiErrorInit } from "./DastyarApiError"
-export { type DocumentsClient, type UploadOptions } from "./Documents"
 export {
   type FileInput,
   FileTooLargeError,
@@ -14,14 +20,19 @@ export {
   toUploadPart,
   type UploadPart
 } from "./DocumentFiles"
+export { type DocumentsClient, type UploadOptions } from "./Documents"
+export * from "./EffectChat"
+export * from "./EffectClient"
+export * from "./EffectDocuments"
+export * from "./EffectProducts"
+export type { components, operations, paths } from "./generated/openapi"
 export { type IndexedResult } from "./Indexing"
 export { isFinal, JobWaitTimeoutError, type WaitOptions } from "./JobPolling"
-export { maxBulkDelete } from "./Chunks"
 export {
   type BatchLimits,
+  importBatches,
   type ImportCounts,
   type ImportedBatch,
-  importBatches,
   importLimits,
   jsonBytes
 } from "./ProductBatches"
@@ -37,6 +48,3 @@ export { createRawClient, type RawClient, type RawClientOptions } from "./RawCli
 export { type Fetch, type RetryOptions } from "./RetryOn429"
 export type * from "./Schemas"
 export { type AnyFetchResult, type FetchResult, unwrap, unwrapNull } from "./Unwrap"
-export type { components, operations, paths } from "./generated/openapi"
-export type { ChatAttachment, ChatMethods, ChatReply, ChatRequest, ChatStreamEvent, Conversation, TurnOptions } from "./Chat"
-export { ProductFields } from "@dastyar/domain"

@@ -1,10 +1,11 @@
 import { expect, layer } from "@effect/vitest"
-import { DastyarApiError } from "../src/DastyarApiError"
 import type { ChatStreamEvent } from "../src/Chat"
+import { DastyarApiError } from "../src/DastyarApiError"
 import { createDastyarClient } from "../src/PromiseClient"
 import { againstServer, rejectionOf, setupAccount, TestApp } from "./support/Server"
 
-const shipping = "We ship to every city in Iran, including Shiraz.\nDelivery to Shiraz takes three to five working days."
+const shipping =
+  "We ship to every city in Iran, including Shiraz.\nDelivery to Shiraz takes three to five working days."
 
 const collect = async (events: AsyncIterable<ChatStreamEvent>) => {
   const seen: Array<ChatStreamEvent> = []
@@ -26,7 +27,11 @@ layer(TestApp(), { excludeTestServices: true })("sdk chat", (it) => {
     againstServer(async (baseUrl) => {
       const { assistantId, client, fileId } = await shop(baseUrl)
       const reply = await client.chat(assistantId, { principal: "u1", message: "Do you ship to Shiraz?" })
-      expect(reply).toMatchObject({ model: "dastyar-local", degraded: false, sources: [{ fileId, path: "shipping.md", chunk: 0 }] })
+      expect(reply).toMatchObject({
+        model: "dastyar-local",
+        degraded: false,
+        sources: [{ fileId, path: "shipping.md", chunk: 0 }]
+      })
       expect(reply.text).toContain("Shiraz")
 
       const conversation = client.conversation(assistantId, "u2")
@@ -41,7 +46,9 @@ layer(TestApp(), { excludeTestServices: true })("sdk chat", (it) => {
   it.effect("chatStream() yields deltas then one done event whose text is the deltas joined", () =>
     againstServer(async (baseUrl) => {
       const { assistantId, client } = await shop(baseUrl)
-      const events = await collect(client.chatStream(assistantId, { principal: "u1", message: "Do you ship to Shiraz?" }))
+      const events = await collect(
+        client.chatStream(assistantId, { principal: "u1", message: "Do you ship to Shiraz?" })
+      )
       const last = events.at(-1)
       if (last?.type !== "done") throw new Error("the stream did not end with done")
       const deltas = events.slice(0, -1).map((event) => (event.type === "delta" ? event.text : ""))

@@ -27,7 +27,10 @@ const job = (status: DocumentIngestJob["status"], id = "job-1"): DocumentIngestJ
 const answer = (body: DocumentIngestJob): CannedResponse => ({ status: 200, body: successBody(body) })
 
 /** Runs `body` against a canned-answer server, closing it afterwards. */
-const withWire = (answers: readonly [CannedResponse, ...Array<CannedResponse>], body: (wire: Awaited<ReturnType<typeof startWireServer>>) => Promise<void>) =>
+const withWire = (
+  answers: readonly [CannedResponse, ...Array<CannedResponse>],
+  body: (wire: Awaited<ReturnType<typeof startWireServer>>) => Promise<void>
+) =>
   Effect.promise(async () => {
     const wire = await startWireServer(answers)
     try {
@@ -51,7 +54,13 @@ describe("SDK documents without a server", () => {
     }))
 
   it.live("waitForJob backs off exponentially up to the cap and returns the final state", () =>
-    withWire([answer(job("queued")), answer(job("processing")), answer(job("processing")), answer(job("processing")), answer(job("ready"))], async (wire) => {
+    withWire([
+      answer(job("queued")),
+      answer(job("processing")),
+      answer(job("processing")),
+      answer(job("processing")),
+      answer(job("ready"))
+    ], async (wire) => {
       const client = createDastyarClient({ baseUrl: wire.url, apiKey: "k" })
       const pauses: Array<number> = []
       const seen: Array<string> = []
@@ -64,18 +73,27 @@ describe("SDK documents without a server", () => {
       expect(final).toMatchObject({ status: "ready", resultFileId: "file-1" })
       expect(pauses).toEqual([100, 200, 300, 300])
       expect(seen).toEqual(["queued", "processing", "processing", "processing", "ready"])
-      expect(wire.received.map((request) => request.url)).toEqual(Array(5).fill("/v1/assistants/a/documents/jobs/job-1"))
+      expect(wire.received.map((request) => request.url)).toEqual(
+        Array(5).fill("/v1/assistants/a/documents/jobs/job-1")
+      )
     }))
 
   it.live("a 429 while polling is waited out (Retry-After), not thrown", () =>
     withWire([
       answer(job("processing")),
-      { status: 429, headers: { "retry-after": "2" }, body: JSON.stringify({ data: null, response: { status: "bad_request", message: "Too many requests" } }) },
+      {
+        status: 429,
+        headers: { "retry-after": "2" },
+        body: JSON.stringify({ data: null, response: { status: "bad_request", message: "Too many requests" } })
+      },
       answer(job("ready"))
     ], async (wire) => {
       const client = createDastyarClient({ baseUrl: wire.url, apiKey: "k" })
       const pauses: Array<number> = []
-      const final = await client.documents.waitForJob("a", "job-1", { initialDelayMs: 10, sleep: async (ms) => void pauses.push(ms) })
+      const final = await client.documents.waitForJob("a", "job-1", {
+        initialDelayMs: 10,
+        sleep: async (ms) => void pauses.push(ms)
+      })
       expect(final.status).toBe("ready")
       expect(pauses).toEqual([10, 2000])
     }))
@@ -84,7 +102,9 @@ describe("SDK documents without a server", () => {
     withWire([answer(job("processing"))], async (wire) => {
       const client = createDastyarClient({ baseUrl: wire.url, apiKey: "k" })
       const started = Date.now()
-      const error = await rejectionOf(client.documents.waitForJobs("a", ["job-1"], { timeoutMs: 300, initialDelayMs: 50 }))
+      const error = await rejectionOf(
+        client.documents.waitForJobs("a", ["job-1"], { timeoutMs: 300, initialDelayMs: 50 })
+      )
       expect(Date.now() - started).toBeLessThan(2000)
       expect(error).toBeInstanceOf(JobWaitTimeoutError)
       expect(error).toMatchObject({ timeoutMs: 300, jobs: [{ id: "job-1", status: "processing" }] })
@@ -92,46 +112,63 @@ describe("SDK documents without a server", () => {
 })
 
 layer(TestApp({ DASTYAR_RATE_LIMIT_PER_MINUTE: "100000" }), { excludeTestServices: true })("SDK documents", (it) => {
-  it.effect("uploadFiles takes paths, Buffers and Files in requests of 10; jobs reach ready; list and delete", () =>
-    againstServer(async (baseUrl) => {
-      const { key, assistant } = await setupAccount(baseUrl)
-      const client = createDastyarClient({ baseUrl, apiKey: key.key })
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "dastyar-sdk-docs-"))
-      try {
-        const paths = Array.from({ length: 10 }, (_, index) => {
-          const file = path.join(dir, `note-${index}.txt`)
-          fs.writeFileSync(file, `Note ${index}: our shop ships within ${index + 1} working days.`)
-          return file
-        })
-        const requests: Array<number> = []
-        const jobs = await client.documents.uploadFiles(assistant.id, [
-          ...paths,
-          { name: "buffer.md", data: Buffer.from("# Returns\nReturns are accepted within 14 days.") },
-          new File(["Gift wrapping is free."], "gift.txt")
-        ], { onBatch: (batch) => requests.push(batch.length) })
-        expect(requests).toEqual([10, 2])
-        expect(jobs.map((job) => job.path)).toEqual([...paths.map((file) => path.basename(file)), "buffer.md", "gift.txt"])
-        expect(jobs.every((job) => job.status === "queued" && job.kind === "create")).toBe(true)
+  it.effect(
+    "uploadFiles takes paths, Buffers and Files in requests of 10; jobs reach ready; list and delete",
+    () =>
+      againstServer(async (baseUrl) => {
+        const { key, assistant } = await setupAccount(baseUrl)
+        const client = createDastyarClient({ baseUrl, apiKey: key.key })
+        const dir = fs.mkdtempSync(path.join(os.tmpdir(), "dastyar-sdk-docs-"))
+        try {
+          const paths = Array.from({ length: 10 }, (_, index) => {
+            const file = path.join(dir, `note-${index}.txt`)
+            fs.writeFileSync(file, `Note ${index}: our shop ships within ${index + 1} working days.`)
+            return file
+          })
+          const requests: Array<number> = []
+          const jobs = await client.documents.uploadFiles(assistant.id, [
+            ...paths,
+            { name: "buffer.md", data: Buffer.from("# Returns\nReturns are accepted within 14 days.") },
+            new File(["Gift wrapping is free."], "gift.txt")
+          ], { onBatch: (batch) => requests.push(batch.length) })
+          expect(requests).toEqual([10, 2])
+          expect(jobs.map((job) => job.path)).toEqual([
+            ...paths.map((file) => path.basename(file)),
+            "buffer.md",
+            "gift.txt"
+          ])
+          expect(jobs.every((job) => job.status === "queued" && job.kind === "create")).toBe(true)
 
-        const finals = await client.documents.waitForJobs(assistant.id, jobs.map((job) => job.id), { timeoutMs: 60_000 })
-        expect(finals.map((job) => job.status)).toEqual(Array(12).fill("ready"))
-        expect(finals.map((job) => job.id)).toEqual(jobs.map((job) => job.id))
+          const finals = await client.documents.waitForJobs(assistant.id, jobs.map((job) => job.id), {
+            timeoutMs: 60_000
+          })
+          expect(finals.map((job) => job.status)).toEqual(Array(12).fill("ready"))
+          expect(finals.map((job) => job.id)).toEqual(jobs.map((job) => job.id))
 
-        const listed = await client.documents.list(assistant.id)
-        expect(listed.count).toBe(12)
-        expect(listed.list.map((document) => document.fileId).sort()).toEqual(finals.map((job) => job.resultFileId).sort())
+          const listed = await client.documents.list(assistant.id)
+          expect(listed.count).toBe(12)
+          expect(listed.list.map((document) => document.fileId).sort()).toEqual(
+            finals.map((job) => job.resultFileId).sort()
+          )
 
-        const text = await client.documents.uploadText(assistant.id, { filename: "gift.txt", content: "Gift wrapping costs 1 euro." })
-        expect(text).toMatchObject({ status: "queued", kind: "replace", path: "gift.txt" })
-        expect(await client.documents.waitForJob(assistant.id, text.id, { timeoutMs: 60_000 })).toMatchObject({ status: "ready" })
+          const text = await client.documents.uploadText(assistant.id, {
+            filename: "gift.txt",
+            content: "Gift wrapping costs 1 euro."
+          })
+          expect(text).toMatchObject({ status: "queued", kind: "replace", path: "gift.txt" })
+          expect(await client.documents.waitForJob(assistant.id, text.id, { timeoutMs: 60_000 })).toMatchObject({
+            status: "ready"
+          })
 
-        const fileIds = (await client.documents.list(assistant.id)).list.map((document) => document.fileId)
-        expect(await client.documents.delete(assistant.id, fileIds)).toBeNull()
-        expect(await client.documents.list(assistant.id)).toEqual({ list: [], count: 0 })
-      } finally {
-        fs.rmSync(dir, { recursive: true, force: true })
-      }
-    }), 120_000)
+          const fileIds = (await client.documents.list(assistant.id)).list.map((document) => document.fileId)
+          expect(await client.documents.delete(assistant.id, fileIds)).toBeNull()
+          expect(await client.documents.list(assistant.id)).toEqual({ list: [], count: 0 })
+        } finally {
+          fs.rmSync(dir, { recursive: true, force: true })
+        }
+      }),
+    120_000
+  )
 
   it.effect("a refused kind is a DastyarApiError 415 for the whole request", () =>
     againstServer(async (baseUrl) => {

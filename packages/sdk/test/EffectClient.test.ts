@@ -1,7 +1,7 @@
-import { expect, layer } from "@effect/vitest"
-import { FetchHttpClient } from "@effect/platform"
-import { AccountId, ApiKeyId } from "@dastyar/domain/Auth"
 import { AssistantId } from "@dastyar/domain/Assistants"
+import { AccountId, ApiKeyId } from "@dastyar/domain/Auth"
+import { FetchHttpClient } from "@effect/platform"
+import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Schedule from "effect/Schedule"
 import { makeEffectClient } from "../src/EffectClient"
@@ -13,7 +13,10 @@ const client = (baseUrl: string, token: string) =>
   makeEffectClient({ baseUrl, token }).pipe(Effect.provide(FetchHttpClient.layer))
 
 const wireServer = (answers: readonly [CannedResponse, ...Array<CannedResponse>]) =>
-  Effect.acquireRelease(Effect.promise(() => startWireServer(answers)), (server) => Effect.promise(() => server.close()))
+  Effect.acquireRelease(
+    Effect.promise(() => startWireServer(answers)),
+    (server) => Effect.promise(() => server.close())
+  )
 
 /** An account, a key and an assistant out of `provisioning`, through the Effect client. */
 const setup = (baseUrl: string) =>
@@ -67,7 +70,9 @@ layer(TestApp(), { excludeTestServices: true })("Effect client", (it) => {
       const mine = yield* setup(baseUrl)
       const theirs = yield* setup(baseUrl)
       const api = yield* client(baseUrl, mine.key.key)
-      const foreign = yield* Effect.flip(api.products.get({ path: { assistantCode: theirs.assistant.id, externalId: "sku-1" } }))
+      const foreign = yield* Effect.flip(
+        api.products.get({ path: { assistantCode: theirs.assistant.id, externalId: "sku-1" } })
+      )
       expect(foreign._tag).toBe("AssistantNotFound")
       const key = yield* Effect.flip(admin.revokeKey({ path: { keyId: ApiKeyId.make("unknown") } }))
       expect(key._tag).toBe("ApiKeyNotFound")
@@ -81,8 +86,13 @@ layer(TestApp(), { excludeTestServices: true })("Effect client", (it) => {
       const { admin } = yield* client(baseUrl, adminToken)
       const account = yield* admin.createAccount({ payload: { name: "Shop" } })
       yield* admin.createFolder({ path: { accountId: account.id }, payload: { name: "Manuals" } })
-      const taken = yield* Effect.flip(admin.createFolder({ path: { accountId: account.id }, payload: { name: "Manuals" } }))
-      expect(taken).toMatchObject({ _tag: "FolderNameTaken", message: "The account already has a folder with this name" })
+      const taken = yield* Effect.flip(
+        admin.createFolder({ path: { accountId: account.id }, payload: { name: "Manuals" } })
+      )
+      expect(taken).toMatchObject({
+        _tag: "FolderNameTaken",
+        message: "The account already has a folder with this name"
+      })
     }))
 
   it.effect("invalid payloads fail locally with a ParseError; nothing is sent", () =>
@@ -102,7 +112,11 @@ layer(TestApp(), { excludeTestServices: true })("Effect client", (it) => {
       const real = yield* Effect.promise(() =>
         fetch(`${baseUrl}/admin/v1/accounts`, {
           method: "POST",
-          headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json", "accept-language": "fa" },
+          headers: {
+            authorization: `Bearer ${adminToken}`,
+            "content-type": "application/json",
+            "accept-language": "fa"
+          },
           body: JSON.stringify({})
         })
       )

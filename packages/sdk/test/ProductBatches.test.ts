@@ -42,7 +42,9 @@ describe("importBatches", () => {
   it("both limits at once: the item limit when items are small, bytes when they are large", () => {
     const small = Array.from({ length: 7 }, (_, index) => product(index))
     expect(importBatches(small, { maxItems: 3, maxBytes: 10_000 }).map((batch) => batch.length)).toEqual([3, 3, 1])
-    const sizes = importBatches(small, { maxItems: 3, maxBytes: bodyBytes(small.slice(0, 2)) }).map((batch) => batch.length)
+    const sizes = importBatches(small, { maxItems: 3, maxBytes: bodyBytes(small.slice(0, 2)) }).map((batch) =>
+      batch.length
+    )
     expect(sizes).toEqual([2, 2, 2, 1])
   })
 })

@@ -20,7 +20,11 @@ layer(TestApp(), { excludeTestServices: true })("promise client", (it) => {
       const key = await admin.createKey(account.id, { name: "ci" })
       expect(key).toMatchObject({ name: "ci", key: expect.any(String), createdAt: expect.any(String) })
       const assistant = await admin.createAssistant(account.id, { name: "Helper" })
-      expect(assistant).toMatchObject({ name: "Helper", status: "provisioning", planLimits: { products: expect.any(Number) } })
+      expect(assistant).toMatchObject({
+        name: "Helper",
+        status: "provisioning",
+        planLimits: { products: expect.any(Number) }
+      })
       const folder = await admin.createFolder(account.id, { name: "Manuals" })
       expect(folder).toEqual({ id: expect.stringMatching(/^[0-9a-f]{32}$/), name: "Manuals" })
       const renamed = await admin.updateAssistant(assistant.id, { name: "Concierge" })
@@ -60,7 +64,9 @@ layer(TestApp(), { excludeTestServices: true })("promise client", (it) => {
       await operator(baseUrl).admin.revokeKey(key.id)
       const revoked = await apiError(createDastyarClient({ baseUrl, apiKey: key.key }).models.list())
       expect(revoked).toMatchObject({ httpStatus: 401, code: "api_key.invalid" })
-      const admin = await apiError(createDastyarClient({ baseUrl, adminToken: "wrong" }).admin.createAccount({ name: "x" }))
+      const admin = await apiError(
+        createDastyarClient({ baseUrl, adminToken: "wrong" }).admin.createAccount({ name: "x" })
+      )
       expect(admin).toMatchObject({ httpStatus: 401, status: "bad_request", code: "admin_token.invalid" })
     }))
 

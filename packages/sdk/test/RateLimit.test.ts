@@ -1,8 +1,8 @@
-import { expect, layer } from "@effect/vitest"
 import { FetchHttpClient } from "@effect/platform"
+import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import { makeEffectClient } from "../src/EffectClient"
 import { DastyarApiError } from "../src/DastyarApiError"
+import { makeEffectClient } from "../src/EffectClient"
 import { createDastyarClient } from "../src/PromiseClient"
 import { againstServer, rejectionOf, serverUrl, setupAccount, TestApp } from "./support/Server"
 
@@ -16,7 +16,13 @@ layer(TestApp({ DASTYAR_RATE_LIMIT_PER_MINUTE: String(limit) }), { excludeTestSe
       for (let call = 0; call < limit; call++) await client.assistants.list()
       const error = await rejectionOf(client.assistants.list())
       expect(error).toBeInstanceOf(DastyarApiError)
-      expect(error).toMatchObject({ httpStatus: 429, status: "bad_request", code: undefined, fields: [], retryAfter: 60 })
+      expect(error).toMatchObject({
+        httpStatus: 429,
+        status: "bad_request",
+        code: undefined,
+        fields: [],
+        retryAfter: 60
+      })
     }))
 
   it.effect("with retry on, each retry waits the real Retry-After; the last 429 is thrown", () =>

@@ -9,7 +9,10 @@ import { type CannedResponse, startWireServer, successBody, type WireServer } fr
 const tooManyRequests: CannedResponse = {
   status: 429,
   headers: { "retry-after": "60" },
-  body: JSON.stringify({ data: null, response: { status: "bad_request", message: "ThrottlerException: Too Many Requests" } })
+  body: JSON.stringify({
+    data: null,
+    response: { status: "bad_request", message: "ThrottlerException: Too Many Requests" }
+  })
 }
 const account = { id: "acc_1", name: "Acme", plan: "free", createdAt: "2026-01-01T00:00:00.000Z" }
 

@@ -23,6 +23,8 @@ export const jsonLogger = Logger.make((options) => {
 })
 
 export const layer = Layer.unwrapEffect(
-  Effect.map(AppConfig, (config) =>
-    Layer.merge(Logger.replace(Logger.defaultLogger, jsonLogger), Logger.minimumLogLevel(config.logLevel)))
+  Effect.map(
+    AppConfig,
+    (config) => Layer.merge(Logger.replace(Logger.defaultLogger, jsonLogger), Logger.minimumLogLevel(config.logLevel))
+  )
 ).pipe(Layer.provide(AppConfig.Default))

@@ -38,7 +38,8 @@ export const layerWith = (spanProcessor: SpanProcessor) =>
   Layer.unwrapEffect(
     Effect.map(
       Effect.promise(() => import("@effect/opentelemetry/NodeSdk")),
-      (NodeSdk) => NodeSdk.layer(Effect.map(serviceName, (name) => ({ resource: { serviceName: name }, spanProcessor })))
+      (NodeSdk) =>
+        NodeSdk.layer(Effect.map(serviceName, (name) => ({ resource: { serviceName: name }, spanProcessor })))
     )
   )
 

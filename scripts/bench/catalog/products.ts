@@ -54,7 +54,9 @@ interface Noun {
 interface Department {
   readonly en: string
   readonly fa: string
-  readonly subcategories: ReadonlyArray<{ readonly en: string; readonly fa: string; readonly nouns: ReadonlyArray<Noun> }>
+  readonly subcategories: ReadonlyArray<
+    { readonly en: string; readonly fa: string; readonly nouns: ReadonlyArray<Noun> }
+  >
   readonly materials: ReadonlyArray<Noun>
   readonly sizes: ReadonlyArray<string>
   readonly priceRange: readonly [number, number]
@@ -86,18 +88,55 @@ const adjectives: ReadonlyArray<Noun> = [
   { en: "Mini", fa: "مینی" }
 ]
 
-const brands = ["Norda", "Kavir", "Alborz", "Pars", "Lumen", "Taba", "Orion", "Zagros", "Sepid", "Vela", "Hamun", "Dena"]
+const brands = [
+  "Norda",
+  "Kavir",
+  "Alborz",
+  "Pars",
+  "Lumen",
+  "Taba",
+  "Orion",
+  "Zagros",
+  "Sepid",
+  "Vela",
+  "Hamun",
+  "Dena"
+]
 
 const departments: ReadonlyArray<Department> = [
   {
     en: "Kitchen",
     fa: "آشپزخانه",
     subcategories: [
-      { en: "Teaware", fa: "چای‌خوری", nouns: [{ en: "Teapot", fa: "قوری" }, { en: "Kettle", fa: "کتری" }, { en: "Tea Cup Set", fa: "سرویس فنجان" }, { en: "Samovar", fa: "سماور" }] },
-      { en: "Cookware", fa: "ظروف پخت", nouns: [{ en: "Frying Pan", fa: "ماهیتابه" }, { en: "Saucepan", fa: "قابلمه" }, { en: "Pressure Cooker", fa: "زودپز" }, { en: "Wok", fa: "تابه ووک" }] },
-      { en: "Appliances", fa: "لوازم برقی", nouns: [{ en: "Blender", fa: "مخلوط‌کن" }, { en: "Toaster", fa: "توستر" }, { en: "Rice Cooker", fa: "پلوپز" }, { en: "Coffee Maker", fa: "قهوه‌ساز" }] }
+      {
+        en: "Teaware",
+        fa: "چای‌خوری",
+        nouns: [{ en: "Teapot", fa: "قوری" }, { en: "Kettle", fa: "کتری" }, { en: "Tea Cup Set", fa: "سرویس فنجان" }, {
+          en: "Samovar",
+          fa: "سماور"
+        }]
+      },
+      {
+        en: "Cookware",
+        fa: "ظروف پخت",
+        nouns: [{ en: "Frying Pan", fa: "ماهیتابه" }, { en: "Saucepan", fa: "قابلمه" }, {
+          en: "Pressure Cooker",
+          fa: "زودپز"
+        }, { en: "Wok", fa: "تابه ووک" }]
+      },
+      {
+        en: "Appliances",
+        fa: "لوازم برقی",
+        nouns: [{ en: "Blender", fa: "مخلوط‌کن" }, { en: "Toaster", fa: "توستر" }, { en: "Rice Cooker", fa: "پلوپز" }, {
+          en: "Coffee Maker",
+          fa: "قهوه‌ساز"
+        }]
+      }
     ],
-    materials: [{ en: "Ceramic", fa: "سرامیکی" }, { en: "Stainless Steel", fa: "استیل" }, { en: "Cast Iron", fa: "چدنی" }, { en: "Glass", fa: "شیشه‌ای" }],
+    materials: [{ en: "Ceramic", fa: "سرامیکی" }, { en: "Stainless Steel", fa: "استیل" }, {
+      en: "Cast Iron",
+      fa: "چدنی"
+    }, { en: "Glass", fa: "شیشه‌ای" }],
     sizes: ["1 L", "1.5 L", "2 L", "24 cm", "28 cm", "800 ml"],
     priceRange: [8, 240]
   },
@@ -105,10 +144,27 @@ const departments: ReadonlyArray<Department> = [
     en: "Tools",
     fa: "ابزار",
     subcategories: [
-      { en: "Power Tools", fa: "ابزار برقی", nouns: [{ en: "Cordless Drill", fa: "دریل شارژی" }, { en: "Angle Grinder", fa: "فرز" }, { en: "Jigsaw", fa: "اره عمودبر" }, { en: "Impact Driver", fa: "پیچ‌گوشتی ضربه‌ای" }] },
-      { en: "Hand Tools", fa: "ابزار دستی", nouns: [{ en: "Screwdriver Set", fa: "ست پیچ‌گوشتی" }, { en: "Hammer", fa: "چکش" }, { en: "Adjustable Wrench", fa: "آچار فرانسه" }, { en: "Pliers", fa: "انبردست" }] }
+      {
+        en: "Power Tools",
+        fa: "ابزار برقی",
+        nouns: [{ en: "Cordless Drill", fa: "دریل شارژی" }, { en: "Angle Grinder", fa: "فرز" }, {
+          en: "Jigsaw",
+          fa: "اره عمودبر"
+        }, { en: "Impact Driver", fa: "پیچ‌گوشتی ضربه‌ای" }]
+      },
+      {
+        en: "Hand Tools",
+        fa: "ابزار دستی",
+        nouns: [{ en: "Screwdriver Set", fa: "ست پیچ‌گوشتی" }, { en: "Hammer", fa: "چکش" }, {
+          en: "Adjustable Wrench",
+          fa: "آچار فرانسه"
+        }, { en: "Pliers", fa: "انبردست" }]
+      }
     ],
-    materials: [{ en: "Steel", fa: "فولادی" }, { en: "Brushless", fa: "براشلس" }, { en: "Chrome Vanadium", fa: "کروم وانادیوم" }],
+    materials: [{ en: "Steel", fa: "فولادی" }, { en: "Brushless", fa: "براشلس" }, {
+      en: "Chrome Vanadium",
+      fa: "کروم وانادیوم"
+    }],
     sizes: ["12V", "18V", "20V", "10 pieces", "32 pieces", "250 mm"],
     priceRange: [6, 420]
   },
@@ -116,9 +172,30 @@ const departments: ReadonlyArray<Department> = [
     en: "Electronics",
     fa: "کالای دیجیتال",
     subcategories: [
-      { en: "Audio", fa: "صوتی", nouns: [{ en: "Wireless Headphones", fa: "هدفون بی‌سیم" }, { en: "Bluetooth Speaker", fa: "اسپیکر بلوتوثی" }, { en: "Earbuds", fa: "هندزفری" }] },
-      { en: "Accessories", fa: "لوازم جانبی", nouns: [{ en: "USB-C Cable", fa: "کابل تایپ سی" }, { en: "Power Bank", fa: "پاوربانک" }, { en: "Phone Charger", fa: "شارژر گوشی" }, { en: "Laptop Stand", fa: "پایه لپ‌تاپ" }] },
-      { en: "Computers", fa: "رایانه", nouns: [{ en: "Mechanical Keyboard", fa: "کیبورد مکانیکی" }, { en: "Wireless Mouse", fa: "ماوس بی‌سیم" }, { en: "Monitor", fa: "مانیتور" }, { en: "External SSD", fa: "حافظه اس‌اس‌دی" }] }
+      {
+        en: "Audio",
+        fa: "صوتی",
+        nouns: [{ en: "Wireless Headphones", fa: "هدفون بی‌سیم" }, { en: "Bluetooth Speaker", fa: "اسپیکر بلوتوثی" }, {
+          en: "Earbuds",
+          fa: "هندزفری"
+        }]
+      },
+      {
+        en: "Accessories",
+        fa: "لوازم جانبی",
+        nouns: [{ en: "USB-C Cable", fa: "کابل تایپ سی" }, { en: "Power Bank", fa: "پاوربانک" }, {
+          en: "Phone Charger",
+          fa: "شارژر گوشی"
+        }, { en: "Laptop Stand", fa: "پایه لپ‌تاپ" }]
+      },
+      {
+        en: "Computers",
+        fa: "رایانه",
+        nouns: [{ en: "Mechanical Keyboard", fa: "کیبورد مکانیکی" }, { en: "Wireless Mouse", fa: "ماوس بی‌سیم" }, {
+          en: "Monitor",
+          fa: "مانیتور"
+        }, { en: "External SSD", fa: "حافظه اس‌اس‌دی" }]
+      }
     ],
     materials: [{ en: "Aluminium", fa: "آلومینیومی" }, { en: "Braided", fa: "کنفی" }, { en: "Plastic", fa: "پلاستیکی" }],
     sizes: ["1 m", "2 m", "10000 mAh", "20000 mAh", "27 inch", "1 TB", "65 W"],
@@ -128,11 +205,32 @@ const departments: ReadonlyArray<Department> = [
     en: "Clothing",
     fa: "پوشاک",
     subcategories: [
-      { en: "Outerwear", fa: "بالاپوش", nouns: [{ en: "Rain Jacket", fa: "کاپشن بارانی" }, { en: "Wool Coat", fa: "پالتو" }, { en: "Hoodie", fa: "هودی" }] },
-      { en: "Shoes", fa: "کفش", nouns: [{ en: "Running Shoes", fa: "کفش دویدن" }, { en: "Hiking Boots", fa: "بوت کوهنوردی" }, { en: "Sandals", fa: "صندل" }] },
-      { en: "Basics", fa: "لباس روزمره", nouns: [{ en: "T-Shirt", fa: "تی‌شرت" }, { en: "Jeans", fa: "شلوار جین" }, { en: "Scarf", fa: "شال گردن" }] }
+      {
+        en: "Outerwear",
+        fa: "بالاپوش",
+        nouns: [{ en: "Rain Jacket", fa: "کاپشن بارانی" }, { en: "Wool Coat", fa: "پالتو" }, {
+          en: "Hoodie",
+          fa: "هودی"
+        }]
+      },
+      {
+        en: "Shoes",
+        fa: "کفش",
+        nouns: [{ en: "Running Shoes", fa: "کفش دویدن" }, { en: "Hiking Boots", fa: "بوت کوهنوردی" }, {
+          en: "Sandals",
+          fa: "صندل"
+        }]
+      },
+      {
+        en: "Basics",
+        fa: "لباس روزمره",
+        nouns: [{ en: "T-Shirt", fa: "تی‌شرت" }, { en: "Jeans", fa: "شلوار جین" }, { en: "Scarf", fa: "شال گردن" }]
+      }
     ],
-    materials: [{ en: "Cotton", fa: "نخی" }, { en: "Wool", fa: "پشمی" }, { en: "Leather", fa: "چرمی" }, { en: "Waterproof", fa: "ضدآب" }],
+    materials: [{ en: "Cotton", fa: "نخی" }, { en: "Wool", fa: "پشمی" }, { en: "Leather", fa: "چرمی" }, {
+      en: "Waterproof",
+      fa: "ضدآب"
+    }],
     sizes: ["S", "M", "L", "XL", "size 42", "size 44"],
     priceRange: [9, 310]
   },
@@ -140,10 +238,27 @@ const departments: ReadonlyArray<Department> = [
     en: "Books",
     fa: "کتاب",
     subcategories: [
-      { en: "Fiction", fa: "داستان", nouns: [{ en: "Novel", fa: "رمان" }, { en: "Short Stories", fa: "داستان کوتاه" }, { en: "Poetry Collection", fa: "دیوان شعر" }] },
-      { en: "Learning", fa: "آموزشی", nouns: [{ en: "Cookbook", fa: "کتاب آشپزی" }, { en: "Language Course", fa: "کتاب آموزش زبان" }, { en: "Atlas", fa: "اطلس" }] }
+      {
+        en: "Fiction",
+        fa: "داستان",
+        nouns: [{ en: "Novel", fa: "رمان" }, { en: "Short Stories", fa: "داستان کوتاه" }, {
+          en: "Poetry Collection",
+          fa: "دیوان شعر"
+        }]
+      },
+      {
+        en: "Learning",
+        fa: "آموزشی",
+        nouns: [{ en: "Cookbook", fa: "کتاب آشپزی" }, { en: "Language Course", fa: "کتاب آموزش زبان" }, {
+          en: "Atlas",
+          fa: "اطلس"
+        }]
+      }
     ],
-    materials: [{ en: "Hardcover", fa: "جلد سخت" }, { en: "Paperback", fa: "جلد نرم" }, { en: "Illustrated", fa: "مصور" }],
+    materials: [{ en: "Hardcover", fa: "جلد سخت" }, { en: "Paperback", fa: "جلد نرم" }, {
+      en: "Illustrated",
+      fa: "مصور"
+    }],
     sizes: ["240 pages", "320 pages", "480 pages", "2nd edition"],
     priceRange: [4, 60]
   },
@@ -151,8 +266,22 @@ const departments: ReadonlyArray<Department> = [
     en: "Toys",
     fa: "اسباب‌بازی",
     subcategories: [
-      { en: "Building", fa: "ساختنی", nouns: [{ en: "Building Blocks", fa: "لگو" }, { en: "Wooden Puzzle", fa: "پازل چوبی" }, { en: "Model Kit", fa: "کیت ماکت" }] },
-      { en: "Outdoor", fa: "فضای باز", nouns: [{ en: "Kick Scooter", fa: "اسکوتر" }, { en: "Kite", fa: "بادبادک" }, { en: "Football", fa: "توپ فوتبال" }] }
+      {
+        en: "Building",
+        fa: "ساختنی",
+        nouns: [{ en: "Building Blocks", fa: "لگو" }, { en: "Wooden Puzzle", fa: "پازل چوبی" }, {
+          en: "Model Kit",
+          fa: "کیت ماکت"
+        }]
+      },
+      {
+        en: "Outdoor",
+        fa: "فضای باز",
+        nouns: [{ en: "Kick Scooter", fa: "اسکوتر" }, { en: "Kite", fa: "بادبادک" }, {
+          en: "Football",
+          fa: "توپ فوتبال"
+        }]
+      }
     ],
     materials: [{ en: "Wooden", fa: "چوبی" }, { en: "Plastic", fa: "پلاستیکی" }, { en: "Foam", fa: "فومی" }],
     sizes: ["100 pieces", "500 pieces", "ages 3+", "ages 8+"],
@@ -230,7 +359,10 @@ export const generateQueries = (seed: number, count: number): ReadonlyArray<Benc
     const persian = rng.next() < 0.25
     const words = persian
       ? [noun.fa, rng.next() < 0.5 ? rng.pick(department.materials).fa : rng.pick(colours).fa]
-      : [rng.next() < 0.5 ? rng.pick(colours).en : rng.pick(department.materials).en.toLowerCase(), noun.en.toLowerCase()]
+      : [
+        rng.next() < 0.5 ? rng.pick(colours).en : rng.pick(department.materials).en.toLowerCase(),
+        noun.en.toLowerCase()
+      ]
     const text = words.join(" ")
     const query = !persian && rng.next() < 0.2 ? text.split(" ").map((word) => misspell(rng, word)).join(" ") : text
     const filter = rng.next()

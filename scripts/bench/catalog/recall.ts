@@ -5,7 +5,7 @@
  * of each against the exact top k, and SQL latency on one connection.
  */
 import type { Client } from "pg"
-import { round, since, summarize, type Latency } from "./stats"
+import { type Latency, round, since, summarize } from "./stats"
 
 export const indexName = "products_embedding_hnsw_bench"
 
@@ -158,8 +158,10 @@ export const measureRecall = async (
   }
   await db.query("RESET enable_sort")
   await db.query("RESET hnsw.iterative_scan")
-  const setting = async (name: string) => (await db.query<{ value: string }>(`SELECT current_setting($1) AS value`, [name])).rows[0]?.value ?? "?"
-  const mean = (values: ReadonlyArray<number>) => values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length)
+  const setting = async (name: string) =>
+    (await db.query<{ value: string }>(`SELECT current_setting($1) AS value`, [name])).rows[0]?.value ?? "?"
+  const mean = (values: ReadonlyArray<number>) =>
+    values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length)
   return {
     k,
     queries: counted,

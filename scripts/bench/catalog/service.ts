@@ -108,7 +108,10 @@ const freshDatabase = async (baseUrl: string) => {
   const version = (await admin.query<{ server_version: string }>("SHOW server_version")).rows[0]?.server_version ?? "?"
   const name = `dastyar_bench_catalog_${Date.now()}_${process.pid}`
   await admin.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`)
-  onCleanup(`drop database ${name}`, () => admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`))
+  onCleanup(
+    `drop database ${name}`,
+    () => admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`)
+  )
   const url = new URL(baseUrl)
   url.pathname = `/${name}`
   return { url: url.toString(), version }
@@ -158,7 +161,10 @@ export const startService = async (databaseBaseUrl: string | undefined): Promise
   const call = async (method: string, pathname: string, token: string, body?: unknown): Promise<Reply> => {
     const response = await fetch(`${baseUrl}${pathname}`, {
       method,
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { "content-type": "application/json" })
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       signal: AbortSignal.timeout(requestTimeoutMs)
     }).catch((error: unknown) => {
@@ -176,7 +182,9 @@ export const startService = async (databaseBaseUrl: string | undefined): Promise
   const expect = async (status: number, method: string, pathname: string, token: string, body?: unknown) => {
     const reply = await call(method, pathname, token, body)
     if (reply.status !== status) {
-      throw new Error(`${method} ${pathname}: expected HTTP ${status}, got ${reply.status}: ${reply.text.slice(0, 500)}`)
+      throw new Error(
+        `${method} ${pathname}: expected HTTP ${status}, got ${reply.status}: ${reply.text.slice(0, 500)}`
+      )
     }
     return reply.json
   }

@@ -35,7 +35,8 @@ export const since = (start: number): number => performance.now() - start
 export const table = (header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>): string => {
   const widths = header.map((cell, column) => Math.max(cell.length, ...rows.map((row) => (row[column] ?? "").length)))
   const line = (cells: ReadonlyArray<string>) =>
-    "  " + cells.map((cell, column) => column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))
+    "  " +
+    cells.map((cell, column) => column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))
       .join("  ")
   return [line(header), "  " + widths.map((width) => "-".repeat(width)).join("  "), ...rows.map(line)].join("\n")
 }

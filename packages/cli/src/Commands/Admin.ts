@@ -7,6 +7,8 @@ import { keysCommand } from "./Admin/Keys"
 import { contentCommand } from "./AdminContent"
 
 export const adminCommand = Command.make("admin").pipe(
-  Command.withDescription("Operator commands: accounts, API keys, assistants, folders and site content (needs the operator token)"),
+  Command.withDescription(
+    "Operator commands: accounts, API keys, assistants, folders and site content (needs the operator token)"
+  ),
   Command.withSubcommands([accountsCommand, keysCommand, assistantsCommand, foldersCommand, contentCommand])
 )

@@ -61,7 +61,11 @@ interface Draft {
  * and the body as Markdown. The type defaults to `--type`, else the name of the
  * folder holding the file; the slug to the file name; the status to `published`.
  */
-const readArticle = (folder: string, file: string, defaults: { type: Option.Option<string>; language: Option.Option<string> }) =>
+const readArticle = (
+  folder: string,
+  file: string,
+  defaults: { type: Option.Option<string>; language: Option.Option<string> }
+) =>
   Effect.tryPromise({
     try: () => fs.readFile(file, "utf8"),
     catch: (error) =>
@@ -93,12 +97,15 @@ const readArticle = (folder: string, file: string, defaults: { type: Option.Opti
 const PublishTarget = Schema.Struct({ type: Content.ContentType, slug: Content.Slug })
 
 /** The invalid fields of a failed decode, as the server would report them. */
-const invalidFields = (error: ParseResult.ParseError) => Validation.fieldsOf(ParseResult.ArrayFormatter.formatErrorSync(error))
+const invalidFields = (error: ParseResult.ParseError) =>
+  Validation.fieldsOf(ParseResult.ArrayFormatter.formatErrorSync(error))
 
 const untyped = "type: is required (front matter `type:`, --type, or a blog/, guides/ or changelog/ folder)"
 
 const PublishResult = Schema.Struct({
-  list: Schema.Array(Schema.Struct({ file: Schema.String, type: Schema.String, slug: Schema.String, outcome: Content.WriteOutcome })),
+  list: Schema.Array(
+    Schema.Struct({ file: Schema.String, type: Schema.String, slug: Schema.String, outcome: Content.WriteOutcome })
+  ),
   created: Schema.Int,
   updated: Schema.Int,
   unchanged: Schema.Int
@@ -110,7 +117,10 @@ const publish = Command.make("publish", {
     Args.withDescription("A folder of Markdown files with front matter; each file is one article")
   ),
   type: contentType,
-  language: Options.text("language").pipe(Options.withDescription("Language of files without one in front matter"), Options.optional)
+  language: Options.text("language").pipe(
+    Options.withDescription("Language of files without one in front matter"),
+    Options.optional
+  )
 }, ({ folder, language, type, ...options }) =>
   Effect.gen(function*() {
     const { client, json } = yield* adminSession(options)
@@ -129,7 +139,9 @@ const publish = Command.make("publish", {
         payload: decodeArticle(draft.payload)
       }, { mode: "either" }).pipe(Effect.map((result) => ({ draft, result }))))
     const invalid = checked.flatMap(({ draft, result }) => {
-      const fields = [result.target, result.payload].flatMap((either) => either._tag === "Left" ? invalidFields(either.left) : [])
+      const fields = [result.target, result.payload].flatMap((either) =>
+        either._tag === "Left" ? invalidFields(either.left) : []
+      )
       const lines = fields
         // A missing type gets its own, more helpful line.
         .filter((field) => !(draft.type === undefined && field.property === "type"))
@@ -154,7 +166,12 @@ const publish = Command.make("publish", {
       list.push({ file: path.relative(folder, draft.file), type, slug, outcome: written.outcome })
     }
     const count = (outcome: Content.WriteOutcome) => list.filter((item) => item.outcome === outcome).length
-    yield* printData(PublishResult, { list, created: count("created"), updated: count("updated"), unchanged: count("unchanged") }, {
+    yield* printData(PublishResult, {
+      list,
+      created: count("created"),
+      updated: count("updated"),
+      unchanged: count("unchanged")
+    }, {
       json,
       human: (result) =>
         [
@@ -180,7 +197,10 @@ const columns: ReadonlyArray<Column<typeof Content.AdminArticleSummary.Encoded>>
 const list = Command.make("list", {
   ...adminOptions,
   type: contentType,
-  status: Options.choice("status", Content.ArticleStatus.to.literals).pipe(Options.withDescription("Only this status"), Options.optional)
+  status: Options.choice("status", Content.ArticleStatus.to.literals).pipe(
+    Options.withDescription("Only this status"),
+    Options.optional
+  )
 }, ({ status, type, ...options }) =>
   Effect.gen(function*() {
     const { client, json } = yield* adminSession(options)
@@ -203,37 +223,47 @@ const target = {
   slug: Args.text({ name: "slug" }).pipe(Args.withDescription("The content's slug, as in its URL"))
 }
 
-const unpublish = Command.make("unpublish", { ...adminOptions, ...target }, ({ slug, type, ...options }) =>
-  Effect.gen(function*() {
-    const { client, json } = yield* adminSession(options)
-    const article = yield* client.adminContent.getArticle({ path: { type, slug } })
-    const written = yield* client.adminContent.putArticle({
-      path: { type, slug },
-      payload: {
-        title: article.title,
-        summary: article.summary,
-        markdown: article.markdown,
-        category: article.category,
-        language: article.language,
-        tags: article.tags,
-        coverImageUrl: article.coverImageUrl,
-        status: "draft",
-        publishedAt: article.publishedAt
-      }
+const unpublish = Command.make(
+  "unpublish",
+  { ...adminOptions, ...target },
+  ({ slug, type, ...options }) =>
+    Effect.gen(function*() {
+      const { client, json } = yield* adminSession(options)
+      const article = yield* client.adminContent.getArticle({ path: { type, slug } })
+      const written = yield* client.adminContent.putArticle({
+        path: { type, slug },
+        payload: {
+          title: article.title,
+          summary: article.summary,
+          markdown: article.markdown,
+          category: article.category,
+          language: article.language,
+          tags: article.tags,
+          coverImageUrl: article.coverImageUrl,
+          status: "draft",
+          publishedAt: article.publishedAt
+        }
+      })
+      yield* printData(Content.ArticleWritten, written, {
+        json,
+        human: ({ article, outcome }) =>
+          outcome === "unchanged"
+            ? `${type}/${slug} was already a draft.`
+            : `${article.type}/${article.slug} is now a draft.`
+      })
     })
-    yield* printData(Content.ArticleWritten, written, {
-      json,
-      human: ({ article, outcome }) =>
-        outcome === "unchanged" ? `${type}/${slug} was already a draft.` : `${article.type}/${article.slug} is now a draft.`
-    })
-  })).pipe(Command.withDescription("Turn a published article back into a draft (it leaves the public routes)"))
+).pipe(Command.withDescription("Turn a published article back into a draft (it leaves the public routes)"))
 
-const remove = Command.make("delete", { ...adminOptions, ...target }, ({ slug, type, ...options }) =>
-  Effect.gen(function*() {
-    const { client, json } = yield* adminSession(options)
-    yield* client.adminContent.deleteArticle({ path: { type, slug } })
-    yield* json ? Console.log("null") : Console.log(`Deleted ${type}/${slug}.`)
-  })).pipe(Command.withDescription("Delete an article"))
+const remove = Command.make(
+  "delete",
+  { ...adminOptions, ...target },
+  ({ slug, type, ...options }) =>
+    Effect.gen(function*() {
+      const { client, json } = yield* adminSession(options)
+      yield* client.adminContent.deleteArticle({ path: { type, slug } })
+      yield* json ? Console.log("null") : Console.log(`Deleted ${type}/${slug}.`)
+    })
+).pipe(Command.withDescription("Delete an article"))
 
 export const contentCommand = Command.make("content").pipe(
   Command.withDescription("Site articles: blog, guides and changelog"),

@@ -73,7 +73,8 @@ const productColumns: ReadonlyArray<Column<Product>> = [
   { header: "title", value: (product) => product.title },
   {
     header: "price",
-    value: (product) => product.price === null ? null : `${product.price.toLocaleString("en-US")} ${product.currency ?? ""}`.trim()
+    value: (product) =>
+      product.price === null ? null : `${product.price.toLocaleString("en-US")} ${product.currency ?? ""}`.trim()
   },
   { header: "link", value: (product) => product.url }
 ]

@@ -1,8 +1,8 @@
 /** `dastyar docs …`: one assistant's knowledge base: upload files and folders, follow ingest jobs, list, delete. */
 import { Constraint, Documents, Envelope } from "@dastyar/domain"
+import type { Assistants } from "@dastyar/domain"
 import { type EffectClient, isFinalJob, toUploadPart, uploadBatch, waitForJobs } from "@dastyar/sdk"
 import { Args, Command, Options } from "@effect/cli"
-import type { Assistants } from "@dastyar/domain"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import * as Option from "effect/Option"
@@ -32,7 +32,12 @@ const folderIdOf = (folder: Option.Option<string>) =>
     onSome: (value) =>
       Either.match(Schema.decodeUnknownEither(Constraint.FolderId)(value), {
         onLeft: () =>
-          Effect.fail(new CommandFailed({ message: "--folder must be 32 lowercase hexadecimal characters", exitCode: ExitCode.usage })),
+          Effect.fail(
+            new CommandFailed({
+              message: "--folder must be 32 lowercase hexadecimal characters",
+              exitCode: ExitCode.usage
+            })
+          ),
         onRight: Effect.succeed
       })
   })
@@ -110,12 +115,19 @@ const sendBatch = (
     const error = sent.left
     // The request's content refused as a whole: every file of it is refused with the reason, and the others go on.
     if (refusedRequest.has(error._tag)) {
-      const reason = [error.message, ...("fields" in error ? error.fields.map(fieldText) : [])].filter(Boolean).join("; ")
+      const reason = [error.message, ...("fields" in error ? error.fields.map(fieldText) : [])].filter(Boolean).join(
+        "; "
+      )
       return batch.map((candidate): Outcome => ({ file: candidate.file, status: "refused", job: null, reason }))
     }
     if (error._tag !== "UnsupportedFileType") return yield* Effect.fail(error)
     if (batch.length === 1) {
-      return batch.map((candidate): Outcome => ({ file: candidate.file, status: "refused", job: null, reason: error.message ?? "unsupported file type" }))
+      return batch.map((candidate): Outcome => ({
+        file: candidate.file,
+        status: "refused",
+        job: null,
+        reason: error.message ?? "unsupported file type"
+      }))
     }
     const named = partIndices(error.fields)
     if (named.size === 0) {
@@ -126,7 +138,9 @@ const sendBatch = (
       file: candidate.file,
       status: "refused",
       job: null,
-      reason: error.fields.find((field) => field.property === `files.${batch.indexOf(candidate)}`)?.constraints.join(", ") ??
+      reason: error.fields.find((field) =>
+        field.property === `files.${batch.indexOf(candidate)}`
+      )?.constraints.join(", ") ??
         "unsupported file type"
     }))
     const rest = batch.filter((_, index) => !named.has(index))
@@ -230,20 +244,24 @@ const documentColumns: ReadonlyArray<Column<typeof Documents.Document.Encoded>> 
   { header: "createdAt", value: (document) => new Date(document.createdAt * 1000).toISOString() }
 ]
 
-const list = Command.make("list", { ...options, folder: folderOption }, ({ assistant, folder, ...common }) =>
-  Effect.gen(function*() {
-    const { client, json } = yield* publicSession(common)
-    const code = yield* assistantCode(assistant)
-    const folderId = yield* folderIdOf(folder)
-    const documents = yield* client.documents.list({
-      path: { assistantCode: code },
-      urlParams: folderId === undefined ? {} : { folderId }
+const list = Command.make(
+  "list",
+  { ...options, folder: folderOption },
+  ({ assistant, folder, ...common }) =>
+    Effect.gen(function*() {
+      const { client, json } = yield* publicSession(common)
+      const code = yield* assistantCode(assistant)
+      const folderId = yield* folderIdOf(folder)
+      const documents = yield* client.documents.list({
+        path: { assistantCode: code },
+        urlParams: folderId === undefined ? {} : { folderId }
+      })
+      yield* printData(Envelope.ListOf(Documents.Document), documents, {
+        json,
+        human: ({ list }) => list.length === 0 ? "No documents." : table(list, documentColumns)
+      })
     })
-    yield* printData(Envelope.ListOf(Documents.Document), documents, {
-      json,
-      human: ({ list }) => list.length === 0 ? "No documents." : table(list, documentColumns)
-    })
-  })).pipe(Command.withDescription("List ready documents (all, or one folder's)"))
+).pipe(Command.withDescription("List ready documents (all, or one folder's)"))
 
 const remove = Command.make("delete", {
   ...options,
@@ -258,7 +276,10 @@ const remove = Command.make("delete", {
     const data = yield* client.documents.delete({ path: { assistantCode: code }, payload: { fileIds } })
     yield* printData(Schema.Null, data, {
       json,
-      human: () => `Deleted ${fileIds.length === 1 ? "1 document" : `${fileIds.length} documents`} (ids that were not documents are ignored).`
+      human: () =>
+        `Deleted ${
+          fileIds.length === 1 ? "1 document" : `${fileIds.length} documents`
+        } (ids that were not documents are ignored).`
     })
   })).pipe(Command.withDescription("Delete documents and their chunks by fileId"))
 

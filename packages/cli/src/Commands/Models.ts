@@ -14,9 +14,11 @@ export const whyNot = (model: typeof Models.Model.Encoded): string =>
   [
     ...(model.available
       ? []
-      : [`the server cannot run it (built-in ${model.company.title} models need ${
-        model.company.slug.toUpperCase().replace(/[^A-Z0-9]+/g, "_")
-      }_API_KEY set on the server)`]),
+      : [
+        `the server cannot run it (built-in ${model.company.title} models need ${
+          model.company.slug.toUpperCase().replace(/[^A-Z0-9]+/g, "_")
+        }_API_KEY set on the server)`
+      ]),
     ...(model.allowed ? [] : ["the account's plan does not include it"])
   ].join("; ")
 
@@ -38,7 +40,11 @@ const list = Command.make("list", publicOptions, (options) =>
       json,
       human: ({ list }) => list.length === 0 ? "No models." : table(list, columns)
     })
-  })).pipe(Command.withDescription("List the models, grouped by company: whether the server can run each (available), the plan includes it (allowed), and why not"))
+  })).pipe(
+    Command.withDescription(
+      "List the models, grouped by company: whether the server can run each (available), the plan includes it (allowed), and why not"
+    )
+  )
 
 export const modelsCommand = Command.make("models").pipe(
   Command.withDescription("Models an assistant can run on"),

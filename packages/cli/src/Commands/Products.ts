@@ -43,7 +43,9 @@ const hitColumns: ReadonlyArray<Column<typeof Products.ProductSearchHit.Encoded>
 
 const get = Command.make("get", {
   ...options,
-  externalId: Args.text({ name: "externalId" }).pipe(Args.withDescription("The product's externalId (your own id, e.g. sku-1042)"))
+  externalId: Args.text({ name: "externalId" }).pipe(
+    Args.withDescription("The product's externalId (your own id, e.g. sku-1042)")
+  )
 }, ({ assistant, externalId, ...common }) =>
   Effect.gen(function*() {
     const { client, json } = yield* publicSession(common)
@@ -75,12 +77,14 @@ const list = Command.make("list", {
     })
     const page = all
       ? {
-        list: Chunk.toArray(yield* Stream.runCollect(allProducts(client, assistantCodeValue, {
-          limit: urlParams.limit ?? 200,
-          q: urlParams.q,
-          category: urlParams.category,
-          state: urlParams.state
-        }))),
+        list: Chunk.toArray(
+          yield* Stream.runCollect(allProducts(client, assistantCodeValue, {
+            limit: urlParams.limit ?? 200,
+            q: urlParams.q,
+            category: urlParams.category,
+            state: urlParams.state
+          }))
+        ),
         nextCursor: null
       }
       : yield* client.products.list({ path: { assistantCode: assistantCodeValue }, urlParams })
@@ -111,47 +115,57 @@ const remove = Command.make("delete", {
     })
   })).pipe(Command.withDescription("Delete products by externalId (unknown ones are counted, not an error)"))
 
-const search = Command.make("search", {
-  ...options,
-  query: Args.text({ name: "query" }).pipe(Args.withDescription("What the shopper is looking for, in any language")),
-  category: optionalText("category", "Only this category (ignoring case and letter forms)"),
-  subcategory: optionalText("subcategory", "Only this subcategory"),
-  attribute: Options.keyValueMap("attribute").pipe(
-    Options.withDescription("key=value; drops products whose value differs (repeatable; numbers and true/false typed)"),
-    Options.optional
-  ),
-  minPrice: Options.float("min-price").pipe(Options.withDescription("Lowest price, inclusive"), Options.optional),
-  maxPrice: Options.float("max-price").pipe(Options.withDescription("Highest price, inclusive"), Options.optional),
-  inStock: Options.boolean("in-stock").pipe(Options.withDescription("Only products in stock")),
-  limit: Options.integer("limit").pipe(Options.withDescription("1 to 100 (default 20)"), Options.optional),
-  offset: Options.integer("offset").pipe(Options.withDescription("0 to 1000"), Options.optional)
-}, ({ assistant, attribute, category, inStock, limit, maxPrice, minPrice, offset, query, subcategory, ...common }) =>
-  Effect.gen(function*() {
-    const { checked, client, json } = yield* publicSession(common)
-    const code = yield* assistantCode(assistant)
-    const attributes = Option.map(attribute, (map) =>
-      Object.fromEntries(Array.from(HashMap.toEntries(map), ([key, value]) => [key, asAttribute(value)])))
-    const payload = yield* checked(Products.ProductSearch, {
-      query,
-      ...given("category", category),
-      ...given("subcategory", subcategory),
-      ...given("attributes", attributes),
-      ...given("minPrice", minPrice),
-      ...given("maxPrice", maxPrice),
-      ...(inStock ? { inStock: true } : {}),
-      ...given("limit", limit),
-      ...given("offset", offset)
+const search = Command.make(
+  "search",
+  {
+    ...options,
+    query: Args.text({ name: "query" }).pipe(Args.withDescription("What the shopper is looking for, in any language")),
+    category: optionalText("category", "Only this category (ignoring case and letter forms)"),
+    subcategory: optionalText("subcategory", "Only this subcategory"),
+    attribute: Options.keyValueMap("attribute").pipe(
+      Options.withDescription(
+        "key=value; drops products whose value differs (repeatable; numbers and true/false typed)"
+      ),
+      Options.optional
+    ),
+    minPrice: Options.float("min-price").pipe(Options.withDescription("Lowest price, inclusive"), Options.optional),
+    maxPrice: Options.float("max-price").pipe(Options.withDescription("Highest price, inclusive"), Options.optional),
+    inStock: Options.boolean("in-stock").pipe(Options.withDescription("Only products in stock")),
+    limit: Options.integer("limit").pipe(Options.withDescription("1 to 100 (default 20)"), Options.optional),
+    offset: Options.integer("offset").pipe(Options.withDescription("0 to 1000"), Options.optional)
+  },
+  ({ assistant, attribute, category, inStock, limit, maxPrice, minPrice, offset, query, subcategory, ...common }) =>
+    Effect.gen(function*() {
+      const { checked, client, json } = yield* publicSession(common)
+      const code = yield* assistantCode(assistant)
+      const attributes = Option.map(
+        attribute,
+        (map) => Object.fromEntries(Array.from(HashMap.toEntries(map), ([key, value]) => [key, asAttribute(value)]))
+      )
+      const payload = yield* checked(Products.ProductSearch, {
+        query,
+        ...given("category", category),
+        ...given("subcategory", subcategory),
+        ...given("attributes", attributes),
+        ...given("minPrice", minPrice),
+        ...given("maxPrice", maxPrice),
+        ...(inStock ? { inStock: true } : {}),
+        ...given("limit", limit),
+        ...given("offset", offset)
+      })
+      const hits = yield* client.products.search({ path: { assistantCode: code }, payload })
+      yield* printData(Envelope.ListOf(Products.ProductSearchHit), hits, {
+        json,
+        human: ({ list }) => list.length === 0 ? "No matching products." : table(list, hitColumns)
+      })
     })
-    const hits = yield* client.products.search({ path: { assistantCode: code }, payload })
-    yield* printData(Envelope.ListOf(Products.ProductSearchHit), hits, {
-      json,
-      human: ({ list }) => list.length === 0 ? "No matching products." : table(list, hitColumns)
-    })
-  })).pipe(Command.withDescription("Hybrid keyword and meaning search, best first"))
+).pipe(Command.withDescription("Hybrid keyword and meaning search, best first"))
 
 const feedOptions = {
   ...options,
-  file: Args.file({ name: "file", exists: "yes" }).pipe(Args.withDescription("The feed file (.json, .jsonl/.ndjson or .csv)")),
+  file: Args.file({ name: "file", exists: "yes" }).pipe(
+    Args.withDescription("The feed file (.json, .jsonl/.ndjson or .csv)")
+  ),
   format: Options.choice("format", feedFormats).pipe(
     Options.withDescription("Feed format (default: from the extension .json, .jsonl/.ndjson, .csv)"),
     Options.optional
@@ -169,21 +183,25 @@ const checkedBatchSize = (batchSize: number) =>
 
 const ImportCounts = Products.ProductImportResult
 
-const importFeed = Command.make("import", feedOptions, ({ assistant, batchSize, file, format, ...common }) =>
-  Effect.gen(function*() {
-    const { client, json, locale } = yield* publicSession(common)
-    const code = yield* assistantCode(assistant)
-    const size = yield* checkedBatchSize(batchSize)
-    const products = yield* loadFeed(file, Option.getOrUndefined(format), locale)
-    const counts = yield* sendFeed(client, code, products, size)
-    yield* printData(ImportCounts, counts, {
-      json,
-      human: ({ created, unchanged, updated }) =>
-        `Imported ${products.length} products: ${created} created, ${updated} updated, ${unchanged} unchanged.`
+const importFeed = Command.make(
+  "import",
+  feedOptions,
+  ({ assistant, batchSize, file, format, ...common }) =>
+    Effect.gen(function*() {
+      const { client, json, locale } = yield* publicSession(common)
+      const code = yield* assistantCode(assistant)
+      const size = yield* checkedBatchSize(batchSize)
+      const products = yield* loadFeed(file, Option.getOrUndefined(format), locale)
+      const counts = yield* sendFeed(client, code, products, size)
+      yield* printData(ImportCounts, counts, {
+        json,
+        human: ({ created, unchanged, updated }) =>
+          `Imported ${products.length} products: ${created} created, ${updated} updated, ${unchanged} unchanged.`
+      })
     })
-  })).pipe(Command.withDescription(
-    "Import a JSON, JSON Lines or CSV feed; every row is checked first and nothing is sent if one is invalid"
-  ))
+).pipe(Command.withDescription(
+  "Import a JSON, JSON Lines or CSV feed; every row is checked first and nothing is sent if one is invalid"
+))
 
 const SyncResult = Schema.Struct({ ...ImportCounts.fields, deleted: Schema.Int })
 

@@ -33,7 +33,14 @@ const asNumber = (text: string): number | string => {
   return numberPattern.test(text) && Number.isFinite(value) ? value : text
 }
 
-const booleans: Readonly<Record<string, boolean>> = { true: true, false: false, yes: true, no: false, "1": true, "0": false }
+const booleans: Readonly<Record<string, boolean>> = {
+  true: true,
+  false: false,
+  yes: true,
+  no: false,
+  "1": true,
+  "0": false
+}
 
 const asBoolean = (text: string): boolean | string => booleans[text.toLowerCase()] ?? text
 

@@ -34,7 +34,12 @@ export interface Feed {
   readonly problems: ReadonlyArray<RowProblem>
 }
 
-const byExtension: Readonly<Record<string, FeedFormat>> = { ".json": "json", ".jsonl": "jsonl", ".ndjson": "jsonl", ".csv": "csv" }
+const byExtension: Readonly<Record<string, FeedFormat>> = {
+  ".json": "json",
+  ".jsonl": "jsonl",
+  ".ndjson": "jsonl",
+  ".csv": "csv"
+}
 
 const unreadable = (file: string, reason: string) =>
   new CommandFailed({ message: `cannot read the feed ${file}: ${reason}`, exitCode: ExitCode.usage })

@@ -51,13 +51,19 @@ export const sendFeed = (
           sent += size
           stored = batch
           yield* progress.note(
-            `batch ${batch}/${batches}: ${plural(size, "product")}: ${result.created} created, ${result.updated} updated, ${result.unchanged} unchanged`
+            `batch ${batch}/${batches}: ${
+              plural(size, "product")
+            }: ${result.created} created, ${result.updated} updated, ${result.unchanged} unchanged`
           )
           yield* progress.update(sent)
         })
     }).pipe(
       Effect.tapError(() =>
-        progress.note(`batch ${stored + 1} failed; ${plural(stored, "batch", "batches")} before it (${plural(sent, "product")}) stored`)
+        progress.note(
+          `batch ${stored + 1} failed; ${plural(stored, "batch", "batches")} before it (${
+            plural(sent, "product")
+          }) stored`
+        )
       ),
       Effect.ensuring(progress.finish)
     )

@@ -11,7 +11,11 @@ export const accountWithAssistant = Effect.gen(function*() {
   const key = yield* admin.createKey({ path: { accountId: account.id }, payload: {} })
   const created = yield* admin.createAssistant({ path: { accountId: account.id }, payload: { name: "Helper" } })
   yield* admin.getAssistant({ path: { assistantId: created.id } }).pipe(
-    Effect.repeat({ until: (found) => found.status !== "provisioning", schedule: Schedule.spaced("50 millis"), times: 200 })
+    Effect.repeat({
+      until: (found) => found.status !== "provisioning",
+      schedule: Schedule.spaced("50 millis"),
+      times: 200
+    })
   )
   return { accountId: account.id, key: key.key, assistantId: created.id }
 }).pipe(Effect.orDie)

@@ -36,8 +36,11 @@ export const runCli = (args: ReadonlyArray<string>, env: Readonly<Record<string,
   })
 
 /** `http://127.0.0.1:<port>` of the test server. */
-export const serverUrl = Effect.map(HttpServer.HttpServer, (server) =>
-  server.address._tag === "TcpAddress" ? `http://127.0.0.1:${server.address.port}` : "http://unix-socket.invalid")
+export const serverUrl = Effect.map(
+  HttpServer.HttpServer,
+  (server) =>
+    server.address._tag === "TcpAddress" ? `http://127.0.0.1:${server.address.port}` : "http://unix-socket.invalid"
+)
 
 /** A loopback port with nothing listening on it (bound, then released). */
 export const closedPort = Effect.async<number>((resume) => {

@@ -9,10 +9,12 @@ export const en = {
   "validation.failed": "Validation failed",
   "request.malformed_json": "The request body is not valid JSON",
   "request.too_deep": "The request body is nested too deeply",
-  "request.unsupported_content_type": "Unsupported content type: send application/json (or multipart/form-data for file uploads)",
+  "request.unsupported_content_type":
+    "Unsupported content type: send application/json (or multipart/form-data for file uploads)",
   "request.payload_too_large": "The request body is too large",
   "request.too_many_parts": "Too many files or fields in the upload",
-  "request.part.unreadable_disposition": "part {number}: its Content-Disposition header is missing or could not be read ({header})",
+  "request.part.unreadable_disposition":
+    "part {number}: its Content-Disposition header is missing or could not be read ({header})",
   "route.not_found": "No such route",
   "internal.error": "Internal server error",
   "service.not_ready": "The service is starting or cannot reach its database",

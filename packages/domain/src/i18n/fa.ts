@@ -6,10 +6,12 @@ export const fa: Catalog = {
   "validation.failed": "اعتبارسنجی ناموفق بود",
   "request.malformed_json": "بدنهٔ درخواست JSON معتبر نیست",
   "request.too_deep": "ساختار بدنهٔ درخواست بیش از حد تودرتو است",
-  "request.unsupported_content_type": "نوع محتوا پشتیبانی نمی‌شود: application/json (یا برای بارگذاری فایل multipart/form-data) بفرستید",
+  "request.unsupported_content_type":
+    "نوع محتوا پشتیبانی نمی‌شود: application/json (یا برای بارگذاری فایل multipart/form-data) بفرستید",
   "request.payload_too_large": "بدنهٔ درخواست بیش از حد بزرگ است",
   "request.too_many_parts": "تعداد فایل‌ها یا فیلدهای بارگذاری بیش از حد مجاز است",
-  "request.part.unreadable_disposition": "بخش {number}: سرآیند Content-Disposition آن وجود ندارد یا خوانا نیست ({header})",
+  "request.part.unreadable_disposition":
+    "بخش {number}: سرآیند Content-Disposition آن وجود ندارد یا خوانا نیست ({header})",
   "route.not_found": "چنین مسیری وجود ندارد",
   "internal.error": "خطای داخلی سرور",
   "service.not_ready": "سرویس در حال راه‌اندازی است یا به پایگاه داده دسترسی ندارد",

@@ -4,8 +4,8 @@
  * The locale travels in a FiberRef (not the Context) so that the envelope
  * schemas can read it while encoding a response, wherever that happens.
  */
-import * as FiberRef from "effect/FiberRef"
 import * as Effect from "effect/Effect"
+import * as FiberRef from "effect/FiberRef"
 import { globalValue } from "effect/GlobalValue"
 import { type Catalog, en, type MessageKey } from "./en"
 import { fa } from "./fa"

@@ -24,7 +24,9 @@ export interface WireServer {
   readonly close: () => Promise<void>
 }
 
-export const startWireServer = async (answers: readonly [CannedResponse, ...Array<CannedResponse>]): Promise<WireServer> => {
+export const startWireServer = async (
+  answers: readonly [CannedResponse, ...Array<CannedResponse>]
+): Promise<WireServer> => {
   const received: Array<ReceivedRequest> = []
   const server = http.createServer((request, response) => {
     let body = ""
@@ -52,4 +54,5 @@ export const startWireServer = async (answers: readonly [CannedResponse, ...Arra
 }
 
 /** A success envelope as the service writes it. */
-export const successBody = (data: unknown) => JSON.stringify({ data, response: { status: "success", message: "Success" } })
+export const successBody = (data: unknown) =>
+  JSON.stringify({ data, response: { status: "success", message: "Success" } })

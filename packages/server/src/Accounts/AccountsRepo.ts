@@ -119,7 +119,8 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("AccountsRepo",
       }, Effect.orDie),
 
       revokeKey: Effect.fn("Accounts.revokeKey")(function*(keyId: string) {
-        const rows = yield* sql`UPDATE api_keys SET revoked_at = now() WHERE id = ${keyId} AND revoked_at IS NULL RETURNING id`
+        const rows =
+          yield* sql`UPDATE api_keys SET revoked_at = now() WHERE id = ${keyId} AND revoked_at IS NULL RETURNING id`
         yield* owners.invalidateAll
         return rows.length > 0
       }, Effect.orDie),

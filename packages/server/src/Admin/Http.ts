@@ -31,7 +31,9 @@ export const AdminHttpLive = HttpApiBuilder.group(DastyarApi, "admin", (handlers
         accounts.page({ limit: urlParams.limit ?? 100, offset: urlParams.offset ?? 0 }))
       .handle("deleteAccount", ({ path }) =>
         Effect.gen(function*() {
-          if (!(yield* accounts.delete(path.accountId))) return yield* new Admin.AccountNotFound()
+          if (!(yield* accounts.delete(path.accountId))) {
+            return yield* new Admin.AccountNotFound()
+          }
           return null
         }))
       .handle("createKey", ({ path, payload }) =>
@@ -41,10 +43,13 @@ export const AdminHttpLive = HttpApiBuilder.group(DastyarApi, "admin", (handlers
         }))
       .handle("revokeKey", ({ path }) =>
         Effect.gen(function*() {
-          if (!(yield* accounts.revokeKey(path.keyId))) return yield* new Admin.ApiKeyNotFound()
+          if (!(yield* accounts.revokeKey(path.keyId))) {
+            return yield* new Admin.ApiKeyNotFound()
+          }
           return null
         }))
-      .handle("createAssistant", ({ path, payload }) => assistants.create(path.accountId, payload))
+      .handle("createAssistant", ({ path, payload }) =>
+        assistants.create(path.accountId, payload))
       .handle("getAssistant", ({ path }) => assistants.get(path.assistantId))
       .handle("updateAssistant", ({ path, payload }) => assistants.update(path.assistantId, payload))
       .handle("deleteAssistant", ({ path }) => assistants.delete(path.assistantId))

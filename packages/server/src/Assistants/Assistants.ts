@@ -11,9 +11,9 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { AccountsRepo } from "../Accounts/AccountsRepo"
 import { newId } from "../Ids"
+import { ModelCatalog } from "../Models/ModelCatalog"
 import { elementId } from "../Queue/Queue"
 import { currentTraceLink, linksTo, TraceLink } from "../Telemetry"
-import { ModelCatalog } from "../Models/ModelCatalog"
 import { type AssistantRow, type AssistantSettings, AssistantsRepo } from "./AssistantsRepo"
 
 export const LifecycleTask = Schema.Union(
@@ -143,7 +143,9 @@ export class Assistants extends Effect.Service<Assistants>()("Assistants", {
         yield* Effect.gen(function*() {
           yield* repo.setStatus(id, "deleting")
           const queuedBy = yield* currentTraceLink
-          yield* lifecycle.offer({ _tag: "Delete", assistantId: id, queuedBy }, { id: elementId("assistant-delete", id) })
+          yield* lifecycle.offer({ _tag: "Delete", assistantId: id, queuedBy }, {
+            id: elementId("assistant-delete", id)
+          })
         }).pipe(sql.withTransaction, Effect.orDie)
         return toResponse({ ...row, status: "deleting" }, planLimitsOf(plan))
       }),
@@ -169,7 +171,10 @@ export class Assistants extends Effect.Service<Assistants>()("Assistants", {
             : null
           yield* repo.setStatus(assistant.id, problem === null ? "active" : "provisioning_failed", problem)
           yield* Effect.logInfo("assistant provisioned").pipe(
-            Effect.annotateLogs({ assistantId: assistant.id, status: problem === null ? "active" : "provisioning_failed" })
+            Effect.annotateLogs({
+              assistantId: assistant.id,
+              status: problem === null ? "active" : "provisioning_failed"
+            })
           )
         }).pipe(Effect.withSpan("Assistants.lifecycle", {
           attributes: { task: task._tag, "dastyar.assistant_id": task.assistantId },

@@ -86,7 +86,9 @@ export class AssistantsRepo extends Effect.Service<AssistantsRepo>()("Assistants
           sql.insert({ id: row.id, accountId: row.accountId, status: "provisioning", ...columns(row.settings) })
         }`.pipe(Effect.orDie),
       updateSettings: (id: string, settings: AssistantSettings) =>
-        sql`UPDATE assistants SET ${sql.update(columns(settings))}, updated_at = now() WHERE id = ${id}`.pipe(Effect.orDie),
+        sql`UPDATE assistants SET ${sql.update(columns(settings))}, updated_at = now() WHERE id = ${id}`.pipe(
+          Effect.orDie
+        ),
       setStatus: (id: string, status: typeof Assistants.AssistantStatus.Type, reason: string | null = null) =>
         sql`UPDATE assistants SET status = ${status}, status_reason = ${reason}, updated_at = now() WHERE id = ${id}`
           .pipe(Effect.orDie),

@@ -67,7 +67,10 @@ export class ChannelChat extends Effect.Service<ChannelChat>()("ChannelChat", {
         const known = yield* repo.conversationOf(turn.connectionCode, turn.principal)
         const result = yield* reply(turn, known).pipe(
           // The stored conversation was removed (e.g. with its messages): start a new one.
-          Effect.catchTag("ConversationNotFound", (error) => known === undefined ? Effect.fail(error) : reply(turn, undefined)),
+          Effect.catchTag(
+            "ConversationNotFound",
+            (error) => known === undefined ? Effect.fail(error) : reply(turn, undefined)
+          ),
           Effect.either
         )
         if (Either.isLeft(result)) return Either.left({ ...noAnswer(result.left), conversationId: known ?? null })

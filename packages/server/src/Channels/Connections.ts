@@ -13,7 +13,7 @@ import { AppConfig } from "../Config"
 import { newId } from "../Ids"
 import { type ConnectionRow, ConnectionsRepo } from "./ConnectionsRepo"
 import { SecretBox } from "./SecretBox"
-import { type BotApiError, BotApi } from "./Telegram/BotApi"
+import { BotApi, type BotApiError } from "./Telegram/BotApi"
 
 /** What `secrets` holds once opened, per driver. */
 export const Secrets = Schema.Union(
@@ -70,7 +70,9 @@ export class Connections extends Effect.Service<Connections>()("Connections", {
 
     const requireAssistant = (assistantId: string) =>
       assistants.findById(assistantId).pipe(
-        Effect.flatMap(Option.match({ onNone: () => Effect.fail(new Errors.AssistantNotFound()), onSome: Effect.succeed }))
+        Effect.flatMap(
+          Option.match({ onNone: () => Effect.fail(new Errors.AssistantNotFound()), onSome: Effect.succeed })
+        )
       )
 
     /** The assistant's connection, or 404 (also when the code belongs to another assistant). */
@@ -89,14 +91,20 @@ export class Connections extends Effect.Service<Connections>()("Connections", {
         ? botApi.deleteWebhook(connection.secrets.botToken).pipe(
           Effect.catchAll((error) =>
             Effect.logWarning("Telegram webhook not removed").pipe(
-              Effect.annotateLogs({ connectionCode: connection.row.code, status: error.status, reason: error.description })
+              Effect.annotateLogs({
+                connectionCode: connection.row.code,
+                status: error.status,
+                reason: error.description
+              })
             )
           )
         )
         : Effect.void
 
     const reload = (code: string) =>
-      repo.find(code).pipe(Effect.flatMap(Option.match({ onNone: () => Effect.die("connection vanished"), onSome: Effect.succeed })))
+      repo.find(code).pipe(
+        Effect.flatMap(Option.match({ onNone: () => Effect.die("connection vanished"), onSome: Effect.succeed }))
+      )
 
     return {
       create: Effect.fn("Connections.create")(function*(assistantId: string, input: Channels.ConnectionCreate) {
@@ -106,11 +114,27 @@ export class Connections extends Effect.Service<Connections>()("Connections", {
           const hookSecret = newHookSecret()
           const secrets = yield* seal(code, { _tag: "telegram", botToken: input.botToken, hookSecret })
           const bot = yield* botApi.getMe(input.botToken).pipe(Effect.mapError(fromBotApi))
-          yield* botApi.setWebhook(input.botToken, hookUrl("telegram", code), hookSecret).pipe(Effect.mapError(fromBotApi))
-          yield* repo.insert({ code, assistantId, driver: "telegram", botUsername: bot.username ?? null, callbackUrl: null, secrets })
+          yield* botApi.setWebhook(input.botToken, hookUrl("telegram", code), hookSecret).pipe(
+            Effect.mapError(fromBotApi)
+          )
+          yield* repo.insert({
+            code,
+            assistantId,
+            driver: "telegram",
+            botUsername: bot.username ?? null,
+            callbackUrl: null,
+            secrets
+          })
         } else {
           const secrets = yield* seal(code, { _tag: "webhook", secret: input.secret })
-          yield* repo.insert({ code, assistantId, driver: "webhook", botUsername: null, callbackUrl: input.callbackUrl, secrets })
+          yield* repo.insert({
+            code,
+            assistantId,
+            driver: "webhook",
+            botUsername: null,
+            callbackUrl: input.callbackUrl,
+            secrets
+          })
         }
         yield* Effect.logInfo("messenger connection created").pipe(
           Effect.annotateLogs({ assistantId, connectionCode: code, driver: input.driver })
@@ -139,7 +163,9 @@ export class Connections extends Effect.Service<Connections>()("Connections", {
         if (secrets._tag === "telegram") {
           const hookSecret = newHookSecret()
           const sealed = yield* seal(code, { ...secrets, hookSecret })
-          yield* botApi.setWebhook(secrets.botToken, hookUrl("telegram", code), hookSecret).pipe(Effect.mapError(fromBotApi))
+          yield* botApi.setWebhook(secrets.botToken, hookUrl("telegram", code), hookSecret).pipe(
+            Effect.mapError(fromBotApi)
+          )
           yield* repo.reactivate(code, sealed)
         } else {
           yield* repo.setStatus(code, "active", null)

@@ -62,7 +62,8 @@ export class ConnectionsRepo extends Effect.Service<ConnectionsRepo>()("Connecti
           UPDATE channel_connections SET status = 'active', status_reason = NULL, secrets = ${secrets}, updated_at = now()
           WHERE code = ${code}`.pipe(Effect.asVoid, Effect.orDie),
 
-      remove: (code: string) => sql`DELETE FROM channel_connections WHERE code = ${code}`.pipe(Effect.asVoid, Effect.orDie),
+      remove: (code: string) =>
+        sql`DELETE FROM channel_connections WHERE code = ${code}`.pipe(Effect.asVoid, Effect.orDie),
 
       /** Records an update's key; false when it was seen before (a redelivery). */
       recordUpdate: (code: string, key: string) =>
@@ -78,10 +79,11 @@ export class ConnectionsRepo extends Effect.Service<ConnectionsRepo>()("Connecti
 
       conversationOf: (code: string, chatKey: string) =>
         sql<{ readonly conversationId: string }>`
-          SELECT conversation_id FROM channel_conversations WHERE connection_code = ${code} AND chat_key = ${chatKey}`.pipe(
-          Effect.map((rows) => rows[0]?.conversationId),
-          Effect.orDie
-        ),
+          SELECT conversation_id FROM channel_conversations WHERE connection_code = ${code} AND chat_key = ${chatKey}`
+          .pipe(
+            Effect.map((rows) => rows[0]?.conversationId),
+            Effect.orDie
+          ),
 
       saveConversation: (code: string, chatKey: string, conversationId: string) =>
         sql`

@@ -58,7 +58,10 @@ const rawBody = (request: HttpServerRequest.HttpServerRequest) =>
   )
 
 const parseJson = (body: Uint8Array) =>
-  Effect.try({ try: (): unknown => JSON.parse(Buffer.from(body).toString("utf8")), catch: () => new Errors.MalformedJson() })
+  Effect.try({
+    try: (): unknown => JSON.parse(Buffer.from(body).toString("utf8")),
+    catch: () => new Errors.MalformedJson()
+  })
 
 export class Hooks extends Effect.Service<Hooks>()("Hooks", {
   effect: Effect.gen(function*() {
@@ -76,7 +79,9 @@ export class Hooks extends Effect.Service<Hooks>()("Hooks", {
         yield* rateLimit.consumeIn("hook", connection.row.code, hookRateLimitPerMinute)
         const update = yield* rawBody(request).pipe(
           Effect.flatMap(parseJson),
-          Effect.flatMap((json) => Schema.decodeUnknown(TelegramUpdate, { errors: "all" })(json).pipe(Effect.mapError(invalid)))
+          Effect.flatMap((json) =>
+            Schema.decodeUnknown(TelegramUpdate, { errors: "all" })(json).pipe(Effect.mapError(invalid))
+          )
         )
         const message = update.message
         if (message === undefined) return

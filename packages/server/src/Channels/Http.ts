@@ -10,19 +10,29 @@ const HooksHttpLive = HttpApiBuilder.group(DastyarApi, "hooks", (handlers) =>
   Effect.gen(function*() {
     const hooks = yield* Hooks
     // Raw: the body is read (and HMAC-checked) by the driver, not decoded by the framework.
-    return handlers.handleRaw("deliver", ({ path, request }) => hooks.receive(path.driver, path.connectionCode, request))
+    return handlers.handleRaw(
+      "deliver",
+      ({ path, request }) => hooks.receive(path.driver, path.connectionCode, request)
+    )
   }))
 
-const AdminConnectionsHttpLive = HttpApiBuilder.group(DastyarApi, "adminConnections", (handlers) =>
-  Effect.gen(function*() {
-    const connections = yield* Connections
-    return handlers
-      .handle("createConnection", ({ path, payload }) => connections.create(path.assistantId, payload))
-      .handle("listConnections", ({ path }) => connections.list(path.assistantId))
-      .handle("disableConnection", ({ path }) => connections.disable(path.assistantId, path.connectionCode))
-      .handle("enableConnection", ({ path }) => connections.enable(path.assistantId, path.connectionCode))
-      .handle("deleteConnection", ({ path }) => connections.remove(path.assistantId, path.connectionCode).pipe(Effect.as(null)))
-  }))
+const AdminConnectionsHttpLive = HttpApiBuilder.group(
+  DastyarApi,
+  "adminConnections",
+  (handlers) =>
+    Effect.gen(function*() {
+      const connections = yield* Connections
+      return handlers
+        .handle("createConnection", ({ path, payload }) => connections.create(path.assistantId, payload))
+        .handle("listConnections", ({ path }) => connections.list(path.assistantId))
+        .handle("disableConnection", ({ path }) => connections.disable(path.assistantId, path.connectionCode))
+        .handle("enableConnection", ({ path }) => connections.enable(path.assistantId, path.connectionCode))
+        .handle(
+          "deleteConnection",
+          ({ path }) => connections.remove(path.assistantId, path.connectionCode).pipe(Effect.as(null))
+        )
+    })
+)
 
 /** Needs `RateLimit` (the hook's per-connection limit) and the channel services from the app. */
 export const ChannelsHttpLive = Layer.mergeAll(HooksHttpLive, AdminConnectionsHttpLive).pipe(

@@ -12,11 +12,11 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
+import { AccountsRepo } from "../Accounts/AccountsRepo"
 import { type AssistantRow, AssistantsRepo } from "../Assistants/AssistantsRepo"
 import { AppConfig } from "../Config"
 import { type ChunkHit, ChunkSearch } from "../Documents/ChunkSearch"
 import { newId } from "../Ids"
-import { AccountsRepo } from "../Accounts/AccountsRepo"
 import { ModelCatalog } from "../Models/ModelCatalog"
 import { ProductSearch } from "../Products/ProductSearch"
 import { Transcriber } from "../Transcription/Transcriber"
@@ -82,8 +82,7 @@ export const layer = Layer.effect(
     const transcriber = yield* Transcriber
     const { chat: settings } = yield* AppConfig
 
-    const accountPlan = (accountId: string) =>
-      accounts.plan(accountId)
+    const accountPlan = (accountId: string) => accounts.plan(accountId)
 
     /** Chunks above the relevance floor; a failure or timeout means none, and a degraded turn. */
     const retrieve = (assistantId: string, query: string, limit: number) =>
@@ -293,25 +292,31 @@ export const layer = Layer.effect(
         let written = ""
         let fellBack = false
         const fallback = (error: ChatModelError) =>
-          Stream.unwrap(logFallback(prepared, error).pipe(Effect.as(Stream.suspend(() => {
-            fellBack = true
-            // Text already sent stays; the offline answer follows it, and `done` carries both.
-            const separator = written.length > 0 ? "\n\n" : ""
-            let first = true
-            return models.offline.stream(prepared.request).pipe(
-              Stream.orDie,
-              Stream.map((event) => {
-                if (event._tag === "Completed") {
-                  return { ...event, answer: { ...event.answer, text: written + separator + event.answer.text } }
-                }
-                const text = first ? separator + event.text : event.text
-                first = false
-                return { ...event, text }
-              })
-            )
-          }))))
+          Stream.unwrap(
+            logFallback(prepared, error).pipe(Effect.as(Stream.suspend(() => {
+              fellBack = true
+              // Text already sent stays; the offline answer follows it, and `done` carries both.
+              const separator = written.length > 0 ? "\n\n" : ""
+              let first = true
+              return models.offline.stream(prepared.request).pipe(
+                Stream.orDie,
+                Stream.map((event) => {
+                  if (event._tag === "Completed") {
+                    return { ...event, answer: { ...event.answer, text: written + separator + event.answer.text } }
+                  }
+                  const text = first ? separator + event.text : event.text
+                  first = false
+                  return { ...event, text }
+                })
+              )
+            })))
+          )
         const events = prepared.model.stream(prepared.request).pipe(
-          Stream.tap((event) => Effect.sync(() => { if (event._tag === "Delta") written += event.text })),
+          Stream.tap((event) =>
+            Effect.sync(() => {
+              if (event._tag === "Delta") written += event.text
+            })
+          ),
           Stream.catchAll((error) => prepared.isOffline ? Stream.die(error) : fallback(error))
         )
         return events.pipe(

@@ -30,6 +30,13 @@ export const configuredLanguage = (language: string | null): AnswerLanguage | un
 
 /** How a language is named in the system prompt, from its code or name as configured. */
 export const languageName = (language: string): string => {
-  const known: Record<string, string> = { en: "English", fa: "Persian (Farsi)", ar: "Arabic", de: "German", fr: "French", tr: "Turkish" }
+  const known: Record<string, string> = {
+    en: "English",
+    fa: "Persian (Farsi)",
+    ar: "Arabic",
+    de: "German",
+    fr: "French",
+    tr: "Turkish"
+  }
   return known[language.trim().toLowerCase()] ?? language.trim()
 }

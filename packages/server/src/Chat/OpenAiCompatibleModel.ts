@@ -128,7 +128,8 @@ export const make = (options: OpenAiCompatibleOptions) =>
       Schedule.jittered,
       Schedule.intersect(Schedule.recurs(options.maxRetries))
     )
-    const timedOut = () => new ChatModelError({ reason: "timeout", message: `provider did not answer within ${options.timeoutMs} ms` })
+    const timedOut = () =>
+      new ChatModelError({ reason: "timeout", message: `provider did not answer within ${options.timeoutMs} ms` })
 
     const toWire = (message: ModelMessage): WireMessage => {
       if (message.role !== "user" || !options.vision || message.images === undefined || message.images.length === 0) {
@@ -168,7 +169,9 @@ export const make = (options: OpenAiCompatibleOptions) =>
     const open = (payload: Readonly<Record<string, unknown>>) =>
       Effect.gen(function*() {
         let request = HttpClientRequest.post(url).pipe(HttpClientRequest.acceptJson)
-        if (Option.isSome(options.apiKey)) request = HttpClientRequest.bearerToken(request, Redacted.value(options.apiKey.value))
+        if (Option.isSome(options.apiKey)) {
+          request = HttpClientRequest.bearerToken(request, Redacted.value(options.apiKey.value))
+        }
         request = yield* HttpClientRequest.bodyJson(request, payload).pipe(
           Effect.mapError(() => new ChatModelError({ reason: "rejected", message: "request could not be encoded" }))
         )
@@ -192,12 +195,20 @@ export const make = (options: OpenAiCompatibleOptions) =>
       Effect.forEach(round.toolCalls, (call) => {
         const tool = tools.find((candidate) => candidate.name === call.function.name)
         if (tool === undefined) {
-          return Effect.succeed({ call, content: JSON.stringify({ error: `no tool named ${call.function.name}` }), products: [] })
+          return Effect.succeed({
+            call,
+            content: JSON.stringify({ error: `no tool named ${call.function.name}` }),
+            products: []
+          })
         }
         return Effect.try((): unknown => JSON.parse(call.function.arguments || "{}")).pipe(
           Effect.flatMap((args) => tool.run(args)),
           Effect.map((output) => ({ call, content: output.content, products: output.products })),
-          Effect.orElseSucceed(() => ({ call, content: JSON.stringify({ error: "arguments are not valid JSON" }), products: [] }))
+          Effect.orElseSucceed(() => ({
+            call,
+            content: JSON.stringify({ error: "arguments are not valid JSON" }),
+            products: []
+          }))
         )
       }).pipe(
         Effect.map((results) => ({
@@ -205,9 +216,17 @@ export const make = (options: OpenAiCompatibleOptions) =>
             {
               role: "assistant" as const,
               content: round.text.length > 0 ? round.text : null,
-              tool_calls: round.toolCalls.map((call) => ({ id: call.id, type: "function" as const, function: call.function }))
+              tool_calls: round.toolCalls.map((call) => ({
+                id: call.id,
+                type: "function" as const,
+                function: call.function
+              }))
             },
-            ...results.map((result) => ({ role: "tool" as const, tool_call_id: result.call.id, content: result.content }))
+            ...results.map((result) => ({
+              role: "tool" as const,
+              tool_call_id: result.call.id,
+              content: result.content
+            }))
           ] satisfies ReadonlyArray<WireMessage>,
           products: results.flatMap((result) => result.products)
         }))
@@ -223,8 +242,10 @@ export const make = (options: OpenAiCompatibleOptions) =>
           Effect.flatMap(Schema.decodeUnknown(Completion)),
           Effect.timeoutFail({ duration: options.timeoutMs, onTimeout: timedOut }),
           Effect.catchTags({
-            ResponseError: (error) => Effect.fail(new ChatModelError({ reason: "unreachable", message: error.message })),
-            ParseError: () => Effect.fail(new ChatModelError({ reason: "bad_response", message: "unexpected completion body" }))
+            ResponseError: (error) =>
+              Effect.fail(new ChatModelError({ reason: "unreachable", message: error.message })),
+            ParseError: () =>
+              Effect.fail(new ChatModelError({ reason: "bad_response", message: "unexpected completion body" }))
           })
         )
         const message = completion.choices[0].message
@@ -242,7 +263,7 @@ export const make = (options: OpenAiCompatibleOptions) =>
       let messages: ReadonlyArray<WireMessage> = request.messages.map(toWire)
       let usage: Usage = { promptTokens: 0, completionTokens: 0 }
       let products: ReadonlyArray<Products.Product> = []
-      for (let round = 0; ; round++) {
+      for (let round = 0;; round++) {
         const result = yield* completeOnce(request, messages, round)
         usage = addUsage(usage, result.usage)
         if (result.toolCalls.length === 0 || round >= maxToolRounds - 1) {
@@ -274,7 +295,10 @@ export const make = (options: OpenAiCompatibleOptions) =>
               Stream.mapEffect((event) => decodeChunk(event.data)),
               Stream.mapConcat((chunk) => {
                 if (chunk.usage) {
-                  state.usage = { promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens }
+                  state.usage = {
+                    promptTokens: chunk.usage.prompt_tokens,
+                    completionTokens: chunk.usage.completion_tokens
+                  }
                 }
                 const texts: Array<string> = []
                 for (const choice of chunk.choices) {
@@ -296,8 +320,10 @@ export const make = (options: OpenAiCompatibleOptions) =>
               }),
               Stream.map((text): ModelEvent => ({ _tag: "Delta", text })),
               Stream.catchTags({
-                ResponseError: (error) => Stream.fail(new ChatModelError({ reason: "unreachable", message: error.message })),
-                ParseError: () => Stream.fail(new ChatModelError({ reason: "bad_response", message: "unexpected stream chunk" }))
+                ResponseError: (error) =>
+                  Stream.fail(new ChatModelError({ reason: "unreachable", message: error.message })),
+                ParseError: () =>
+                  Stream.fail(new ChatModelError({ reason: "bad_response", message: "unexpected stream chunk" }))
               })
             )
           )
@@ -327,7 +353,14 @@ export const make = (options: OpenAiCompatibleOptions) =>
         return Effect.map(
           runTools(request.tools, { text: state.text, toolCalls: calls, usage: total }),
           (result) =>
-            streamFrom(request, [...messages, ...result.messages], round + 1, total, [...products, ...result.products], text)
+            streamFrom(
+              request,
+              [...messages, ...result.messages],
+              round + 1,
+              total,
+              [...products, ...result.products],
+              text
+            )
         )
       }))
       return Stream.concat(streamRound(request, messages, round, state), next)

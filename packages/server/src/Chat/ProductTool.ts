@@ -49,8 +49,7 @@ const failed = (error: string): ToolOutput => ({ content: JSON.stringify({ error
 
 export const productSearchTool = (search: ProductSearchShape, assistantId: string): Tool => ({
   name: "search_products",
-  description:
-    "Search this shop's product catalog by keywords or meaning, in any language. " +
+  description: "Search this shop's product catalog by keywords or meaning, in any language. " +
     "Returns matching products with title, price, currency, stock, link and image.",
   parameters,
   run: (args) =>

@@ -109,14 +109,16 @@ export class Articles extends Effect.Service<Articles>()("Articles", {
         return { list: list.map(toAdminSummary), count }
       }),
 
-      publicList: Effect.fn("Articles.publicList")(function*(type: Content.ContentType, query: Content.ArticleListQuery) {
-        const { count, list } = yield* repo.page(
-          { public: true, type, category: query.category, language: query.language },
-          { limit: query.limit ?? 20, offset: query.offset ?? 0 },
-          "published"
-        )
-        return { list: list.map(toPublicSummary), count }
-      }),
+      publicList: Effect.fn("Articles.publicList")(
+        function*(type: Content.ContentType, query: Content.ArticleListQuery) {
+          const { count, list } = yield* repo.page(
+            { public: true, type, category: query.category, language: query.language },
+            { limit: query.limit ?? 20, offset: query.offset ?? 0 },
+            "published"
+          )
+          return { list: list.map(toPublicSummary), count }
+        }
+      ),
 
       publicGet: Effect.fn("Articles.publicGet")(function*(type: Content.ContentType, slug: string) {
         return toPublic(yield* repo.findPublic(type, slug).pipe(Effect.flatMap(requireRow)))

@@ -44,7 +44,8 @@ export interface ArticleFilter {
 const Key = Schema.Struct({ type: Schema.String, slug: Schema.String })
 const Count = Schema.Struct({ count: Schema.NumberFromString })
 
-const summarySelect = "type, slug, title, summary, category, language, tags, cover_image_url, status, published_at, created_at, updated_at"
+const summarySelect =
+  "type, slug, title, summary, category, language, tags, cover_image_url, status, published_at, created_at, updated_at"
 
 export class ArticlesRepo extends Effect.Service<ArticlesRepo>()("ArticlesRepo", {
   effect: Effect.gen(function*() {
@@ -68,8 +69,7 @@ export class ArticlesRepo extends Effect.Service<ArticlesRepo>()("ArticlesRepo",
     const findPublic = SqlSchema.findOne({
       Request: Key,
       Result: ArticleRow,
-      execute: ({ slug, type }) =>
-        sql`SELECT * FROM articles WHERE ${where({ public: true, type })} AND slug = ${slug}`
+      execute: ({ slug, type }) => sql`SELECT * FROM articles WHERE ${where({ public: true, type })} AND slug = ${slug}`
     })
 
     return {
@@ -90,18 +90,25 @@ export class ArticlesRepo extends Effect.Service<ArticlesRepo>()("ArticlesRepo",
             published_at = EXCLUDED.published_at, updated_at = now()`.pipe(Effect.asVoid, Effect.orDie),
 
       remove: (type: Content.ContentType, slug: string) =>
-        sql<{ readonly slug: string }>`DELETE FROM articles WHERE type = ${type} AND slug = ${slug} RETURNING slug`.pipe(
-          Effect.map((rows) => rows.length > 0),
-          Effect.orDie
-        ),
+        sql<{ readonly slug: string }>`DELETE FROM articles WHERE type = ${type} AND slug = ${slug} RETURNING slug`
+          .pipe(
+            Effect.map((rows) => rows.length > 0),
+            Effect.orDie
+          ),
 
       /** A page of summaries and the number of all matching articles. */
-      page: (filter: ArticleFilter, page: { readonly limit: number; readonly offset: number }, order: "published" | "updated") =>
+      page: (
+        filter: ArticleFilter,
+        page: { readonly limit: number; readonly offset: number },
+        order: "published" | "updated"
+      ) =>
         Effect.all({
           list: sql`
             SELECT ${sql.literal(summarySelect)} FROM articles WHERE ${where(filter)}
             ORDER BY ${order === "published" ? sql`published_at DESC` : sql`updated_at DESC`}, type, slug
-            LIMIT ${page.limit} OFFSET ${page.offset}`.pipe(Effect.flatMap(Schema.decodeUnknown(Schema.Array(ArticleSummaryRow)))),
+            LIMIT ${page.limit} OFFSET ${page.offset}`.pipe(
+            Effect.flatMap(Schema.decodeUnknown(Schema.Array(ArticleSummaryRow)))
+          ),
           count: sql`SELECT count(*)::text AS count FROM articles WHERE ${where(filter)}`.pipe(
             Effect.flatMap(Schema.decodeUnknown(Schema.Tuple(Count))),
             Effect.map(([row]) => row.count)

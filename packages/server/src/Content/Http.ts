@@ -37,12 +37,16 @@ export const ContentHttpLive = HttpApiBuilder.group(DastyarApi, "content", (hand
       .handle("categories", ({ path, urlParams }) => cacheable(articles.categories(path.type, urlParams.language)))
   }))
 
-export const AdminContentHttpLive = HttpApiBuilder.group(DastyarApi, "adminContent", (handlers) =>
-  Effect.gen(function*() {
-    const articles = yield* Articles
-    return handlers
-      .handle("listArticles", ({ urlParams }) => articles.adminList(urlParams))
-      .handle("getArticle", ({ path }) => articles.adminGet(path.type, path.slug))
-      .handle("putArticle", ({ path, payload }) => articles.put(path.type, path.slug, payload))
-      .handle("deleteArticle", ({ path }) => articles.remove(path.type, path.slug).pipe(Effect.as(null)))
-  }))
+export const AdminContentHttpLive = HttpApiBuilder.group(
+  DastyarApi,
+  "adminContent",
+  (handlers) =>
+    Effect.gen(function*() {
+      const articles = yield* Articles
+      return handlers
+        .handle("listArticles", ({ urlParams }) => articles.adminList(urlParams))
+        .handle("getArticle", ({ path }) => articles.adminGet(path.type, path.slug))
+        .handle("putArticle", ({ path, payload }) => articles.put(path.type, path.slug, payload))
+        .handle("deleteArticle", ({ path }) => articles.remove(path.type, path.slug).pipe(Effect.as(null)))
+    })
+)

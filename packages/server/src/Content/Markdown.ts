@@ -46,7 +46,10 @@ const sanitizeOptions: sanitizeHtml.IOptions = {
     // Only the checkbox kind of input survives, always disabled.
     input: (tagName, attribs) =>
       attribs.type === "checkbox"
-        ? { tagName, attribs: { type: "checkbox", disabled: "", ...(attribs.checked === undefined ? {} : { checked: "" }) } }
+        ? {
+          tagName,
+          attribs: { type: "checkbox", disabled: "", ...(attribs.checked === undefined ? {} : { checked: "" }) }
+        }
         : { tagName: "span", attribs: {} }
   }
 }

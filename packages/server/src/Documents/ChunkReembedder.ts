@@ -24,7 +24,11 @@ export const layer = Layer.scopedDiscard(
         LIMIT ${batchSize} FOR UPDATE SKIP LOCKED`
       if (stale.length === 0) return 0
       const { vectors } = yield* embedder.embed(stale.map((row) => row.text))
-      const records = stale.map((row, i) => ({ file_id: row.fileId, chunk: row.chunk, embedding: vectorLiteral(vectors[i] ?? []) }))
+      const records = stale.map((row, i) => ({
+        file_id: row.fileId,
+        chunk: row.chunk,
+        embedding: vectorLiteral(vectors[i] ?? [])
+      }))
       yield* sql`
         UPDATE document_chunks c SET embedding = x.embedding::vector, model_id = ${embedder.modelId}
         FROM jsonb_to_recordset(${JSON.stringify(records)}::jsonb) AS x(file_id text, chunk integer, embedding text)
@@ -39,9 +43,11 @@ export const layer = Layer.scopedDiscard(
         if (count === 0) break
         done += count
       }
-      if (done > 0) yield* Effect.logInfo("document chunks embedded again with the current embedder").pipe(
-        Effect.annotateLogs({ chunks: done, embedder: embedder.modelId })
-      )
+      if (done > 0) {
+        yield* Effect.logInfo("document chunks embedded again with the current embedder").pipe(
+          Effect.annotateLogs({ chunks: done, embedder: embedder.modelId })
+        )
+      }
     })
 
     yield* Worker.every("chunk-reembedder", pass, {

@@ -116,7 +116,10 @@ export class Documents extends Effect.Service<Documents>()("Documents", {
       upload: Effect.fn("Documents.upload")(function*(
         accountId: string,
         assistantId: string,
-        payload: { readonly files: ReadonlyArray<Multipart.PersistedFile>; readonly folderId?: Constraint.FolderId | undefined }
+        payload: {
+          readonly files: ReadonlyArray<Multipart.PersistedFile>
+          readonly folderId?: Constraint.FolderId | undefined
+        }
       ) {
         const { files } = payload
         if (files.length > Domain.maxFilesPerUpload) {
@@ -128,11 +131,17 @@ export class Documents extends Effect.Service<Documents>()("Documents", {
             }]
           })
         }
-        const sizes = yield* Effect.forEach(files, (file) => Effect.promise(() => fs.stat(file.path).then((stat) => stat.size)))
+        const sizes = yield* Effect.forEach(
+          files,
+          (file) => Effect.promise(() => fs.stat(file.path).then((stat) => stat.size))
+        )
         const tooLarge = files.flatMap((file, index) => {
           if ((sizes[index] ?? 0) <= Domain.maxFileBytes) return []
           const part = partName(file, index)
-          return [{ property: part.property, constraints: [I18n.token("documents.part.too_large", { name: part.name, max: megabytes })] }]
+          return [{
+            property: part.property,
+            constraints: [I18n.token("documents.part.too_large", { name: part.name, max: megabytes })]
+          }]
         })
         if (tooLarge.length > 0) return yield* new Domain.FileTooLarge({ fields: tooLarge })
         const folder = yield* folderName(accountId, payload.folderId)
@@ -161,17 +170,19 @@ export class Documents extends Effect.Service<Documents>()("Documents", {
         return yield* enqueue(assistantId, folder, accepted)
       }),
 
-      uploadText: Effect.fn("Documents.uploadText")(function*(accountId: string, assistantId: string, payload: typeof Domain.TextUpload.Type) {
-        const folder = yield* folderName(accountId, payload.folderId)
-        const bytes = new TextEncoder().encode(payload.content)
-        return yield* enqueue(assistantId, folder, [{
-          filename: payload.filename,
-          fileKind: "text",
-          mimeType: "text/plain; charset=utf-8",
-          sizeBytes: bytes.length,
-          store: (jobId) => repo.storeBytes(jobId, bytes)
-        }])
-      }),
+      uploadText: Effect.fn("Documents.uploadText")(
+        function*(accountId: string, assistantId: string, payload: typeof Domain.TextUpload.Type) {
+          const folder = yield* folderName(accountId, payload.folderId)
+          const bytes = new TextEncoder().encode(payload.content)
+          return yield* enqueue(assistantId, folder, [{
+            filename: payload.filename,
+            fileKind: "text",
+            mimeType: "text/plain; charset=utf-8",
+            sizeBytes: bytes.length,
+            store: (jobId) => repo.storeBytes(jobId, bytes)
+          }])
+        }
+      ),
 
       job: Effect.fn("Documents.job")(function*(assistantId: string, jobId: string) {
         const row = yield* repo.findJob(assistantId, jobId).pipe(Effect.orDie)
@@ -189,19 +200,24 @@ export class Documents extends Effect.Service<Documents>()("Documents", {
         return { list: list.map(toResponse), count }
       }),
 
-      list: Effect.fn("Documents.list")(function*(accountId: string, assistantId: string, folderId: Constraint.FolderId | undefined) {
-        const folder = yield* folderName(accountId, folderId)
-        const rows = yield* repo.listDocuments(assistantId, Option.match(folder, { onNone: () => null, onSome: ({ id }) => id })).pipe(
-          Effect.orDie
-        )
-        return rows.map((row): typeof Domain.Document.Type => ({
-          fileId: row.id,
-          path: row.path,
-          nChunks: row.nChunks,
-          size: row.sizeBytes,
-          createdAt: Math.floor(row.createdAt.getTime() / 1000)
-        }))
-      }),
+      list: Effect.fn("Documents.list")(
+        function*(accountId: string, assistantId: string, folderId: Constraint.FolderId | undefined) {
+          const folder = yield* folderName(accountId, folderId)
+          const rows = yield* repo.listDocuments(
+            assistantId,
+            Option.match(folder, { onNone: () => null, onSome: ({ id }) => id })
+          ).pipe(
+            Effect.orDie
+          )
+          return rows.map((row): typeof Domain.Document.Type => ({
+            fileId: row.id,
+            path: row.path,
+            nChunks: row.nChunks,
+            size: row.sizeBytes,
+            createdAt: Math.floor(row.createdAt.getTime() / 1000)
+          }))
+        }
+      ),
 
       /** Documents and their chunks go at once; identifiers that are not this assistant's documents are ignored. */
       remove: Effect.fn("Documents.remove")(function*(assistantId: string, fileIds: ReadonlyArray<string>) {

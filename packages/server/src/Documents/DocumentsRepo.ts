@@ -158,7 +158,9 @@ export class DocumentsRepo extends Effect.Service<DocumentsRepo>()("DocumentsRep
                 const buffer = Buffer.alloc(pieceBytes)
                 const { bytesRead } = yield* Effect.promise(() => handle.read(buffer, 0, pieceBytes, seq * pieceBytes))
                 if (bytesRead === 0) return
-                yield* sql`INSERT INTO document_upload_pieces ${sql.insert({ jobId, seq, bytes: buffer.subarray(0, bytesRead) })}`
+                yield* sql`INSERT INTO document_upload_pieces ${
+                  sql.insert({ jobId, seq, bytes: buffer.subarray(0, bytesRead) })
+                }`
                 if (bytesRead < pieceBytes) return
               }
             }),
@@ -208,7 +210,9 @@ export class DocumentsRepo extends Effect.Service<DocumentsRepo>()("DocumentsRep
       insertChunks: (fileId: string, chunks: ReadonlyArray<NewChunk>) =>
         chunks.length === 0
           ? Effect.void
-          : sql`INSERT INTO document_chunks ${sql.insert(chunks.map((chunk) => ({ fileId, ...chunk })))}`.pipe(Effect.asVoid),
+          : sql`INSERT INTO document_chunks ${sql.insert(chunks.map((chunk) => ({ fileId, ...chunk })))}`.pipe(
+            Effect.asVoid
+          ),
 
       /**
        * Makes the staged document the one at its path, in one transaction: the
@@ -258,7 +262,13 @@ export class DocumentsRepo extends Effect.Service<DocumentsRepo>()("DocumentsRep
        * Ends jobs nothing will finish: processing for longer than a job may
        * take, or queued while their queue element has been given up.
        */
-      failAbandoned: (options: { readonly processingSeconds: number; readonly queueTable: string; readonly queueIdOf: (jobId: string) => string }) =>
+      failAbandoned: (
+        options: {
+          readonly processingSeconds: number
+          readonly queueTable: string
+          readonly queueIdOf: (jobId: string) => string
+        }
+      ) =>
         Effect.gen(function*() {
           const open = yield* sql<{ readonly id: string; readonly status: string; readonly stale: boolean }>`
             SELECT id, status, updated_at < now() - make_interval(secs => ${options.processingSeconds}) AS stale

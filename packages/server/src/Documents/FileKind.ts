@@ -6,10 +6,10 @@
  * only when it has no video track, and text is valid UTF-8 or UTF-16 without
  * binary control bytes. Files are read in bounded pieces, never whole.
  */
+import chardet from "chardet"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import { fileTypeFromFile } from "file-type"
-import chardet from "chardet"
 import * as fs from "node:fs/promises"
 
 export type FileKind = "text" | "pdf" | "docx" | "doc" | "image" | "audio"

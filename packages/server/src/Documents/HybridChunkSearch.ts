@@ -36,7 +36,6 @@ export const queryTerms = (query: string): ReadonlyArray<string> =>
 /** A chunk's keyword side: its normalised words, separated by single spaces. */
 export const searchWords = (text: string): string => wordsOf(text).join(" ")
 
-
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const embedder = yield* Embedder
@@ -98,7 +97,8 @@ export const make = Effect.gen(function*() {
     ]
     const similarity = Option.match(queryVector, {
       onNone: () => sql`0`,
-      onSome: (literal) => sql`CASE WHEN c.model_id = ${embedder.modelId} THEN 1 - (c.embedding <=> ${literal}::vector) ELSE 0 END`
+      onSome: (literal) =>
+        sql`CASE WHEN c.model_id = ${embedder.modelId} THEN 1 - (c.embedding <=> ${literal}::vector) ELSE 0 END`
     })
 
     const rows = yield* sql<{
@@ -131,7 +131,8 @@ export const make = Effect.gen(function*() {
         return { hit, rank: found?.rank ?? Number.POSITIVE_INFINITY }
       })
       .sort((a, b) =>
-        b.hit.score - a.hit.score || a.rank - b.rank || a.hit.path.localeCompare(b.hit.path) || a.hit.chunk - b.hit.chunk
+        b.hit.score - a.hit.score || a.rank - b.rank || a.hit.path.localeCompare(b.hit.path) ||
+        a.hit.chunk - b.hit.chunk
       )
       .slice(0, limit)
       .map(({ hit }) => hit)

@@ -5,8 +5,8 @@
  * (embeddings or transcription provider down) are retried with exponential
  * backoff; everything else ends the job `failed` with its `errorMessage`.
  */
-import * as Effect from "effect/Effect"
 import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schedule from "effect/Schedule"
 import { AppConfig } from "../Config"
@@ -19,8 +19,8 @@ import { Extraction } from "./Extraction/Extraction"
 import { looksLikeHtml } from "./Extraction/Html"
 import { Ocr } from "./Extraction/Ocr"
 import { decodeText } from "./Extraction/Text"
-import { searchWords } from "./HybridChunkSearch"
 import { isEncryptedMarker } from "./FileKind"
+import { searchWords } from "./HybridChunkSearch"
 import { IngestFailure, permanent } from "./IngestFailure"
 
 /** A job whose worker died this many times (e.g. killed while reading it) is given up. */
@@ -55,7 +55,9 @@ export class Ingest extends Effect.Service<Ingest>()("Ingest", {
     const { ingest: settings } = yield* AppConfig
 
     const extract = (job: JobRow, bytes: Uint8Array): Effect.Effect<string, IngestFailure> => {
-      if (isEncryptedMarker(job.mimeType)) return Effect.fail(permanent("encrypted", "the Word file is password-protected"))
+      if (isEncryptedMarker(job.mimeType)) {
+        return Effect.fail(permanent("encrypted", "the Word file is password-protected"))
+      }
       switch (job.fileKind) {
         case "text":
           // Plain text is decoded here in one linear pass; HTML goes through its parser in a child process.
@@ -103,16 +105,21 @@ export class Ingest extends Effect.Service<Ingest>()("Ingest", {
         }).pipe(Effect.orDie)
         for (let start = 0; start < chunks.length; start += embedBatchSize) {
           const batch = chunks.slice(start, start + embedBatchSize)
-          const { vectors } = yield* embedder.embed(batch.map((chunk) => chunk.text)).pipe(Effect.mapError(fromEmbedder))
-          yield* repo.insertChunks(fileId, batch.map(({ headingPath, text }, i) => ({
-            chunk: start + i,
-            text,
-            headingPath,
-            // The text starts with the heading path, so its words count for keyword search too.
-            searchText: searchWords(text),
-            modelId: embedder.modelId,
-            embedding: vectorLiteral(vectors[i] ?? [])
-          }))).pipe(Effect.orDie)
+          const { vectors } = yield* embedder.embed(batch.map((chunk) => chunk.text)).pipe(
+            Effect.mapError(fromEmbedder)
+          )
+          yield* repo.insertChunks(
+            fileId,
+            batch.map(({ headingPath, text }, i) => ({
+              chunk: start + i,
+              text,
+              headingPath,
+              // The text starts with the heading path, so its words count for keyword search too.
+              searchText: searchWords(text),
+              modelId: embedder.modelId,
+              embedding: vectorLiteral(vectors[i] ?? [])
+            }))
+          ).pipe(Effect.orDie)
         }
         return yield* repo.finish(job, fileId, chunks.length).pipe(Effect.orDie)
       })
@@ -130,7 +137,11 @@ export class Ingest extends Effect.Service<Ingest>()("Ingest", {
       const claimed = yield* repo.startAttempt(jobId).pipe(Effect.orDie)
       if (Option.isNone(claimed)) return
       const job = claimed.value
-      yield* Effect.annotateCurrentSpan({ "dastyar.job_id": job.id, "dastyar.file_kind": job.fileKind, attempt: job.attempts })
+      yield* Effect.annotateCurrentSpan({
+        "dastyar.job_id": job.id,
+        "dastyar.file_kind": job.fileKind,
+        attempt: job.attempts
+      })
       if (job.attempts > maxAttempts) {
         yield* Effect.logWarning("ingest job given up after its workers stopped repeatedly").pipe(
           Effect.annotateLogs({ jobId: job.id, attempts: job.attempts })

@@ -20,7 +20,8 @@ export class FoldersRepo extends Effect.Service<FoldersRepo>()("FoldersRepo", {
       create: Effect.fn("Folders.create")(function*(accountId: string, name: string) {
         return yield* insert({ id: newHexId(), accountId, name }).pipe(
           Effect.catchTags({
-            SqlError: (error) => isUniqueViolation(error) ? Effect.fail(new Admin.FolderNameTaken()) : Effect.die(error),
+            SqlError: (error) =>
+              isUniqueViolation(error) ? Effect.fail(new Admin.FolderNameTaken()) : Effect.die(error),
             ParseError: Effect.die,
             NoSuchElementException: Effect.die
           })

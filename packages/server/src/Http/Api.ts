@@ -7,16 +7,16 @@ import { AssistantsHttpLive } from "../Assistants/Http"
 import { ChannelsHttpLive } from "../Channels/Http"
 import { ChatHttpLive } from "../Chat/Http"
 import { AdminContentHttpLive, ContentHttpLive, ContentRateLimitLive } from "../Content/Http"
-import { ModelsHttpLive } from "../Models/Http"
 import { DocumentsHttpLive } from "../Documents/Http"
+import { ModelsHttpLive } from "../Models/Http"
+import { layerLimiter, RateLimit } from "../Platform/RateLimit"
+import { requestMiddleware } from "../Platform/RequestLog"
 import { ProductsHttpLive } from "../Products/Http"
 import { SystemHttpLive } from "../System/Http"
 import { AdminAuthLive, ApiKeyAuthLive } from "./Auth"
+import * as Compression from "./Compression"
 import * as Console from "./Console"
 import * as ErrorMapping from "./ErrorMapping"
-import { layerLimiter, RateLimit } from "../Platform/RateLimit"
-import { requestMiddleware } from "../Platform/RequestLog"
-import * as Compression from "./Compression"
 
 const groups = Layer.mergeAll(
   AssistantsHttpLive,
@@ -48,7 +48,9 @@ const api = HttpApiBuilder.api(DastyarApi).pipe(
  * (API key on `/v1`, operator token on `/admin/v1`), so only the token has to be pasted.
  * `authentication` is a Scalar option the platform's `ScalarConfig` type does not list.
  */
-const scalar: HttpApiScalar.ScalarConfig & { readonly authentication: { readonly preferredSecurityScheme: ReadonlyArray<string> } } = {
+const scalar: HttpApiScalar.ScalarConfig & {
+  readonly authentication: { readonly preferredSecurityScheme: ReadonlyArray<string> }
+} = {
   authentication: { preferredSecurityScheme: ["bearer", "adminToken"] }
 }
 

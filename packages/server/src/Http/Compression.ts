@@ -65,7 +65,9 @@ const compressResponse = (
   })
 }
 
-export const middleware = <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<E, R | HttpServerRequest.HttpServerRequest> =>
+export const middleware = <E, R>(
+  app: HttpApp.Default<E, R>
+): HttpApp.Default<E, R | HttpServerRequest.HttpServerRequest> =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     if (request.method === "GET" && (request.url === "/" || request.url.startsWith("/?"))) {
@@ -74,7 +76,9 @@ export const middleware = <E, R>(app: HttpApp.Default<E, R>): HttpApp.Default<E,
     const encoding = chooseEncoding(request.headers["accept-encoding"])
     // A pre-response handler sees the final response, errors mapped to the envelope included.
     if (encoding !== undefined) {
-      yield* HttpApp.appendPreResponseHandler((_request, response) => Effect.succeed(compressResponse(response, encoding)))
+      yield* HttpApp.appendPreResponseHandler((_request, response) =>
+        Effect.succeed(compressResponse(response, encoding))
+      )
     }
     return yield* app
   })

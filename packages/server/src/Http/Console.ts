@@ -22,12 +22,15 @@ const contentTypes: Record<string, string> = {
   ".json": "application/json"
 }
 
-const notBuilt = HttpServerResponse.text(`<!doctype html>
+const notBuilt = HttpServerResponse.text(
+  `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Dastyar console</title></head>
 <body style="font-family: system-ui, sans-serif; max-width: 40rem; margin: 3rem auto; line-height: 1.5">
 <h1>The console is not built yet</h1>
 <p>Build it once with <code>pnpm build:console</code> in the repository, then reload this page.</p>
-</body></html>`, { status: 503, contentType: "text/html; charset=utf-8" })
+</body></html>`,
+  { status: 503, contentType: "text/html; charset=utf-8" }
+)
 
 /** A file of the built console, or undefined when it does not exist (or lies outside the folder). */
 const readBuilt = (dir: string, relative: string) =>
@@ -42,22 +45,23 @@ const readBuilt = (dir: string, relative: string) =>
   })
 
 /** The handler of `/console` and `/console/*`, serving the files of `dir`. */
-export const serveFrom = (dir: string) => Effect.gen(function*() {
-  const request = yield* HttpServerRequest.HttpServerRequest
-  const pathname = new URL(request.url, "http://console").pathname
-  const relative = decodeURIComponent(pathname.replace(/^\/console\/?/, "")) || "index.html"
-  const found = yield* readBuilt(dir, relative)
-  if (found === undefined) {
-    // Unknown paths show the app (it routes by the hash); without a build, how to make one.
-    const index = yield* readBuilt(dir, "index.html")
-    if (index === undefined) return notBuilt
-    return HttpServerResponse.uint8Array(index.bytes, { contentType: contentTypes[".html"] ?? "text/html" })
-  }
-  const contentType = contentTypes[path.extname(found.file)] ?? "application/octet-stream"
-  // Built assets have content hashes in their names; the page itself must be revalidated.
-  const cacheControl = relative.startsWith("assets/") ? "public, max-age=31536000, immutable" : "no-cache"
-  return HttpServerResponse.uint8Array(found.bytes, { contentType, headers: { "cache-control": cacheControl } })
-})
+export const serveFrom = (dir: string) =>
+  Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const pathname = new URL(request.url, "http://console").pathname
+    const relative = decodeURIComponent(pathname.replace(/^\/console\/?/, "")) || "index.html"
+    const found = yield* readBuilt(dir, relative)
+    if (found === undefined) {
+      // Unknown paths show the app (it routes by the hash); without a build, how to make one.
+      const index = yield* readBuilt(dir, "index.html")
+      if (index === undefined) return notBuilt
+      return HttpServerResponse.uint8Array(index.bytes, { contentType: contentTypes[".html"] ?? "text/html" })
+    }
+    const contentType = contentTypes[path.extname(found.file)] ?? "application/octet-stream"
+    // Built assets have content hashes in their names; the page itself must be revalidated.
+    const cacheControl = relative.startsWith("assets/") ? "public, max-age=31536000, immutable" : "no-cache"
+    return HttpServerResponse.uint8Array(found.bytes, { contentType, headers: { "cache-control": cacheControl } })
+  })
 
 const serve = serveFrom(consoleDir)
 

@@ -140,20 +140,21 @@ const multipartRoutes: ReadonlyArray<{ readonly method: string; readonly path: R
 })()
 
 /** Body limits the domain declares (`Limits.MaxBodyBytes` on a group or endpoint), by route pattern. */
-const bodyLimits: ReadonlyArray<{ readonly method: string; readonly path: RegExp; readonly maxBytes: number }> = (() => {
-  const limits: Array<{ readonly method: string; readonly path: RegExp; readonly maxBytes: number }> = []
-  HttpApi.reflect(DastyarApi, {
-    onGroup: () => {},
-    onEndpoint: ({ endpoint, group, mergedAnnotations }) => {
-      const maxBytes = Context.getOption(mergedAnnotations, Limits.MaxBodyBytes).pipe(
-        Option.orElse(() => Context.getOption(group.annotations, Limits.MaxBodyBytes))
-      )
-      if (Option.isNone(maxBytes)) return
-      limits.push({ method: endpoint.method, path: routePattern(endpoint.path), maxBytes: maxBytes.value })
-    }
-  })
-  return limits
-})()
+const bodyLimits: ReadonlyArray<{ readonly method: string; readonly path: RegExp; readonly maxBytes: number }> =
+  (() => {
+    const limits: Array<{ readonly method: string; readonly path: RegExp; readonly maxBytes: number }> = []
+    HttpApi.reflect(DastyarApi, {
+      onGroup: () => {},
+      onEndpoint: ({ endpoint, group, mergedAnnotations }) => {
+        const maxBytes = Context.getOption(mergedAnnotations, Limits.MaxBodyBytes).pipe(
+          Option.orElse(() => Context.getOption(group.annotations, Limits.MaxBodyBytes))
+        )
+        if (Option.isNone(maxBytes)) return
+        limits.push({ method: endpoint.method, path: routePattern(endpoint.path), maxBytes: maxBytes.value })
+      }
+    })
+    return limits
+  })()
 
 const bodyLimitOf = (method: string, url: string): number => {
   const path = url.split("?")[0] ?? ""
@@ -258,7 +259,9 @@ const unstorableInBody = (body: unknown): Array<string> => {
     if (typeof value === "string") {
       if (unstorable.test(value)) found.push(propertyOf(position))
     } else if (Array.isArray(value)) {
-      value.forEach((item: unknown, index) => pending.push({ value: item, position: { key: String(index), parent: position } }))
+      value.forEach((item: unknown, index) =>
+        pending.push({ value: item, position: { key: String(index), parent: position } })
+      )
     } else if (typeof value === "object" && value !== null) {
       for (const [key, item] of Object.entries(value)) {
         const at = { key, parent: position }

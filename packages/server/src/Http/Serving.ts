@@ -34,7 +34,7 @@ export class ServerState {
     this.inFlight++
     response.once("close", () => {
       this.inFlight--
-      if (this.inFlight === 0) for (const resolve of this.idle.splice(0)) resolve()
+      if (this.inFlight === 0) { for (const resolve of this.idle.splice(0)) resolve() }
     })
   }
   whenIdle = (): Promise<void> =>
@@ -85,7 +85,9 @@ export const layer: Layer.Layer<HttpServer.HttpServer, ListenError, NodeServer> 
   Effect.gen(function*() {
     const { config, server } = yield* NodeServer
     return yield* NodeHttpServer.make(() => server, { port: config.port, host: config.host }).pipe(
-      Effect.mapError((error) => new ListenError({ message: describeListenError(error.cause, config.host, config.port) }))
+      Effect.mapError((error) =>
+        new ListenError({ message: describeListenError(error.cause, config.host, config.port) })
+      )
     )
   })
 )

@@ -70,7 +70,9 @@ export const CatalogFile = Schema.Struct({
     const companies = new Set(file.companies.map((c) => c.slug))
     const models = new Set(file.models.map((m) => m.key))
     file.models.forEach((model, i) => {
-      if (!companies.has(model.company)) issues.push({ path: ["models", i, "company"], message: `unknown company "${model.company}"` })
+      if (!companies.has(model.company)) {
+        issues.push({ path: ["models", i, "company"], message: `unknown company "${model.company}"` })
+      }
       if (!model.comingSoon && model.provider === undefined) {
         issues.push({ path: ["models", i, "provider"], message: "is required unless comingSoon is true" })
       }
@@ -157,10 +159,12 @@ const decodeCatalog = (input: unknown, source: string) =>
       new CatalogConfigError({
         message: `Invalid ${source}:\n${
           // An optional field's union also reports "Expected undefined": keep the first issue per field.
-          Arr.dedupeWith(ParseResult.ArrayFormatter.formatErrorSync(error), (a, b) => a.path.join(".") === b.path.join("."))
-            .map((issue) => `  ${issue.path.join(".") || "(root)"}: ${issue.message}`)
-            .join("\n")
-        }`
+          Arr.dedupeWith(ParseResult.ArrayFormatter.formatErrorSync(error), (a, b) =>
+            a.path.join(".") === b.path.join("."))
+            .map((issue) =>
+              `  ${issue.path.join(".") || "(root)"}: ${issue.message}`
+            )
+            .join("\n")}`
       })
     )
   )

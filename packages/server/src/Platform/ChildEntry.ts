@@ -13,5 +13,8 @@ export interface ChildEntry {
 /** `name` is the entry module's file name without extension, beside `callerUrl` (`import.meta.url`). */
 export const childEntry = (name: string, callerUrl: string): ChildEntry =>
   callerUrl.endsWith(".ts")
-    ? { modulePath: fileURLToPath(new URL("./TsEntry.mjs", import.meta.url)), args: [new URL(`./${name}.ts`, callerUrl).href] }
+    ? {
+      modulePath: fileURLToPath(new URL("./TsEntry.mjs", import.meta.url)),
+      args: [new URL(`./${name}.ts`, callerUrl).href]
+    }
     : { modulePath: fileURLToPath(new URL(`./${name}.js`, callerUrl)), args: [] }

@@ -28,19 +28,20 @@ export class RateLimit extends Effect.Service<RateLimit>()("RateLimit", {
     /** Counts one request against `key`'s window; the headers (or the 429) follow from the result. */
     const count = (key: string, limit: number) =>
       Effect.gen(function*() {
-        const result = yield* limiter.consume({ algorithm: "fixed-window", onExceeded: "fail", window, limit, key }).pipe(
-          Effect.map(Option.some),
-          Effect.catchAll((error) =>
-            error.reason === "Exceeded"
-              ? HttpApp.appendPreResponseHandler((_, response) =>
-                Effect.succeed(HttpServerResponse.setHeader(response, "retry-after", retryAfterSeconds))
-              ).pipe(Effect.zipRight(new Errors.TooManyRequests()))
-              // A store outage must not take the API down with it: let the request through.
-              : Effect.logWarning("rate limit store unavailable; request not counted", error).pipe(
-                Effect.as(Option.none<RateLimiter.ConsumeResult>())
-              )
+        const result = yield* limiter.consume({ algorithm: "fixed-window", onExceeded: "fail", window, limit, key })
+          .pipe(
+            Effect.map(Option.some),
+            Effect.catchAll((error) =>
+              error.reason === "Exceeded"
+                ? HttpApp.appendPreResponseHandler((_, response) =>
+                  Effect.succeed(HttpServerResponse.setHeader(response, "retry-after", retryAfterSeconds))
+                ).pipe(Effect.zipRight(new Errors.TooManyRequests()))
+                // A store outage must not take the API down with it: let the request through.
+                : Effect.logWarning("rate limit store unavailable; request not counted", error).pipe(
+                  Effect.as(Option.none<RateLimiter.ConsumeResult>())
+                )
+            )
           )
-        )
         if (Option.isNone(result)) return
         const { remaining, resetAfter } = result.value
         yield* HttpApp.appendPreResponseHandler((_, response) =>

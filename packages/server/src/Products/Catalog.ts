@@ -10,10 +10,10 @@ import { SqlError } from "@effect/sql/SqlError"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
-import { newId } from "../Ids"
 import { AccountsRepo } from "../Accounts/AccountsRepo"
+import { newId } from "../Ids"
 import { ModelCatalog } from "../Models/ModelCatalog"
-import { normalizeText, categoryKey } from "../Search/TextNormalization"
+import { categoryKey, normalizeText } from "../Search/TextNormalization"
 import { ProductCursor } from "./Cursor"
 import * as IndexQueue from "./IndexQueue"
 import { type ProductRow, ProductsRepo, type ProductWrite, toProduct } from "./ProductsRepo"
@@ -83,7 +83,12 @@ export class Catalog extends Effect.Service<Catalog>()("Catalog", {
           }
           const changed = changedFields(fieldsOf(row), item.fields)
           if (changed.length === 0) unchanged++
-          else updates.push({ id: row.id, externalId: item.externalId, fields: item.fields, reindex: needsReindex(changed) })
+          else {updates.push({
+              id: row.id,
+              externalId: item.externalId,
+              fields: item.fields,
+              reindex: needsReindex(changed)
+            })}
         }
         if (creates.length > 0) {
           const [count, limit] = yield* Effect.all([repo.count(owner.assistantId), productLimit(owner.accountId)])
@@ -121,38 +126,42 @@ export class Catalog extends Effect.Service<Catalog>()("Catalog", {
         }
       ),
 
-      update: Effect.fn("Catalog.update")(function*(assistantId: string, externalId: string, patch: Products.ProductPatch) {
-        yield* Effect.gen(function*() {
-          const row = yield* repo.lockByExternalIds({ assistantId, externalIds: [externalId] }).pipe(
-            Effect.flatMap(requireOne)
-          )
-          const fields = patchedFields(fieldsOf(row), patch)
-          const changed = changedFields(fieldsOf(row), fields)
-          if (changed.length === 0) return
-          const reindex = needsReindex(changed)
-          yield* repo.update([{ id: row.id, externalId, fields, reindex }])
-          if (reindex) yield* IndexQueue.request(indexQueue, assistantId)
-        }).pipe(sql.withTransaction, Effect.catchIf(isInfrastructureError, Effect.die))
-        return toProduct(yield* readWritten(assistantId, externalId))
-      }),
+      update: Effect.fn("Catalog.update")(
+        function*(assistantId: string, externalId: string, patch: Products.ProductPatch) {
+          yield* Effect.gen(function*() {
+            const row = yield* repo.lockByExternalIds({ assistantId, externalIds: [externalId] }).pipe(
+              Effect.flatMap(requireOne)
+            )
+            const fields = patchedFields(fieldsOf(row), patch)
+            const changed = changedFields(fieldsOf(row), fields)
+            if (changed.length === 0) return
+            const reindex = needsReindex(changed)
+            yield* repo.update([{ id: row.id, externalId, fields, reindex }])
+            if (reindex) yield* IndexQueue.request(indexQueue, assistantId)
+          }).pipe(sql.withTransaction, Effect.catchIf(isInfrastructureError, Effect.die))
+          return toProduct(yield* readWritten(assistantId, externalId))
+        }
+      ),
 
       remove: Effect.fn("Catalog.remove")(function*(assistantId: string, externalId: string) {
         const deleted = yield* repo.deleteByExternalIds(assistantId, [externalId]).pipe(Effect.orDie)
         if (deleted === 0) return yield* new Products.ProductNotFound()
       }),
 
-      importAll: Effect.fn("Catalog.import")(function*(owner: CatalogOwner, products: ReadonlyArray<Products.ProductCreate>) {
-        const seen = new Set<string>()
-        for (const product of products) {
-          if (seen.has(product.externalId)) return yield* new Products.DuplicateExternalId()
-          seen.add(product.externalId)
+      importAll: Effect.fn("Catalog.import")(
+        function*(owner: CatalogOwner, products: ReadonlyArray<Products.ProductCreate>) {
+          const seen = new Set<string>()
+          for (const product of products) {
+            if (seen.has(product.externalId)) return yield* new Products.DuplicateExternalId()
+            seen.add(product.externalId)
+          }
+          yield* Effect.annotateCurrentSpan("dastyar.products", products.length)
+          return yield* write(
+            owner,
+            products.map((product) => ({ externalId: product.externalId, fields: replacementFields(product) }))
+          )
         }
-        yield* Effect.annotateCurrentSpan("dastyar.products", products.length)
-        return yield* write(
-          owner,
-          products.map((product) => ({ externalId: product.externalId, fields: replacementFields(product) }))
-        )
-      }),
+      ),
 
       bulkDelete: Effect.fn("Catalog.bulkDelete")(function*(assistantId: string, externalIds: ReadonlyArray<string>) {
         const unique = [...new Set(externalIds)]
@@ -163,7 +172,9 @@ export class Catalog extends Effect.Service<Catalog>()("Catalog", {
       list: Effect.fn("Catalog.list")(function*(assistantId: string, query: typeof Products.ProductListQuery.Type) {
         const limit = query.limit ?? 50
         const afterPosition = query.cursor === undefined ? "0" : yield* cursors.decode(query.cursor, assistantId)
-        const lookup = query.q === undefined || normalizeText(query.q) === "" ? null : likePattern(normalizeText(query.q))
+        const lookup = query.q === undefined || normalizeText(query.q) === ""
+          ? null
+          : likePattern(normalizeText(query.q))
         const rows = yield* repo.page({
           assistantId,
           afterPosition,

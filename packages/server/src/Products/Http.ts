@@ -24,25 +24,39 @@ export const ProductsHttpLive = HttpApiBuilder.group(DastyarApi, "products", (ha
       .handle("create", ({ path, payload }) =>
         ownerOf(path.assistantCode).pipe(Effect.flatMap((owner) => catalog.create(owner, payload))))
       .handle("list", ({ path, urlParams }) =>
-        ownerOf(path.assistantCode).pipe(Effect.flatMap((owner) => catalog.list(owner.assistantId, urlParams))))
+        ownerOf(path.assistantCode).pipe(Effect.flatMap((owner) =>
+          catalog.list(owner.assistantId, urlParams)
+        )))
       .handle("import", ({ path, payload }) =>
-        ownerOf(path.assistantCode).pipe(Effect.flatMap((owner) => catalog.importAll(owner, payload.products))))
+        ownerOf(path.assistantCode).pipe(Effect.flatMap((owner) =>
+          catalog.importAll(owner, payload.products)
+        )))
       .handle("bulkDelete", ({ path, payload }) =>
         ownerOf(path.assistantCode).pipe(
-          Effect.flatMap((owner) => catalog.bulkDelete(owner.assistantId, payload.externalIds))
+          Effect.flatMap((owner) =>
+            catalog.bulkDelete(owner.assistantId, payload.externalIds)
+          )
         ))
       .handle("search", ({ path, payload }) =>
         ownerOf(path.assistantCode).pipe(
-          Effect.flatMap((owner) => products.search(owner.assistantId, payload)),
+          Effect.flatMap((owner) =>
+            products.search(owner.assistantId, payload)
+          ),
           Effect.map((list) => ({ list, count: list.length }))
         ))
       .handle("get", ({ path }) =>
-        ownerOf(path.assistantCode).pipe(Effect.flatMap((owner) => catalog.get(owner.assistantId, path.externalId))))
+        ownerOf(path.assistantCode).pipe(Effect.flatMap((owner) =>
+          catalog.get(owner.assistantId, path.externalId)
+        )))
       .handle("replace", ({ path, payload }) =>
-        ownerOf(path.assistantCode).pipe(Effect.flatMap((owner) => catalog.replace(owner, path.externalId, payload))))
+        ownerOf(path.assistantCode).pipe(Effect.flatMap((owner) =>
+          catalog.replace(owner, path.externalId, payload)
+        )))
       .handle("update", ({ path, payload }) =>
         ownerOf(path.assistantCode).pipe(
-          Effect.flatMap((owner) => catalog.update(owner.assistantId, path.externalId, payload))
+          Effect.flatMap((owner) =>
+            catalog.update(owner.assistantId, path.externalId, payload)
+          )
         ))
       .handle("delete", ({ path }) =>
         ownerOf(path.assistantCode).pipe(

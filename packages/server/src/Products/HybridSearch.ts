@@ -68,13 +68,21 @@ export const layer = Layer.effect(
       const expansion = yield* SearchEngine.expand(sql, assistantId, words)
       const rows = yield* sql<{ readonly id: string; readonly searchFields: ReadonlyArray<string> }>`
         SELECT id, search_fields FROM products
-        WHERE ${sql.and([...filtersOf(assistantId, params), sql`search_terms && ${SearchEngine.expandedTerms(expansion)}::text[]`])}
+        WHERE ${
+        sql.and([
+          ...filtersOf(assistantId, params),
+          sql`search_terms && ${SearchEngine.expandedTerms(expansion)}::text[]`
+        ])
+      }
         ORDER BY position
         LIMIT ${maxCandidates}`
       return SearchEngine.rankDocuments(
         words,
         expansion,
-        rows.map((row) => ({ id: row.id, fields: row.searchFields.map((field) => field === "" ? [] : field.split(" ")) })),
+        rows.map((row) => ({
+          id: row.id,
+          fields: row.searchFields.map((field) => field === "" ? [] : field.split(" "))
+        })),
         yield* catalogSizes.get(assistantId)
       )
     })
@@ -91,8 +99,10 @@ export const layer = Layer.effect(
         }),
         Effect.map((rows) => rows.map((row) => ({ id: row.id, similarity: 1 - Number(row.distance) }))),
         // Without the embedder, keyword results still answer.
-        Effect.catchTag("EmbedderError", (error) =>
-          Effect.logWarning("product search without its meaning side", error.message).pipe(Effect.as([])))
+        Effect.catchTag(
+          "EmbedderError",
+          (error) => Effect.logWarning("product search without its meaning side", error.message).pipe(Effect.as([]))
+        )
       )
 
     const search: ProductSearchShape["search"] = Effect.fn("ProductSearch.search")(

@@ -89,10 +89,13 @@ export class ProductIndexer extends Effect.Service<ProductIndexer>()("ProductInd
     const indexBatch = (products: ReadonlyArray<DueProduct>) =>
       embedder.embed(products.map((product) => embeddingText({ ...product, ...noDisplayFields }))).pipe(
         Effect.flatMap(({ vectors }) => store(products, vectors)),
-        Effect.catchTag("EmbedderError", (error) =>
-          Effect.logWarning("product indexing failed; retrying with backoff", error.message).pipe(
-            Effect.zipRight(markFailed(products, error.message))
-          ))
+        Effect.catchTag(
+          "EmbedderError",
+          (error) =>
+            Effect.logWarning("product indexing failed; retrying with backoff", error.message).pipe(
+              Effect.zipRight(markFailed(products, error.message))
+            )
+        )
       )
 
     /** Indexes due products until none is left. */

@@ -107,7 +107,9 @@ export class ProductsRepo extends Effect.Service<ProductsRepo>()("ProductsRepo",
         sql`SELECT id FROM assistants WHERE id = ${assistantId} FOR NO KEY UPDATE`.pipe(Effect.asVoid),
 
       count: (assistantId: string) =>
-        sql<{ readonly count: string }>`SELECT count(*)::text AS count FROM products WHERE assistant_id = ${assistantId}`
+        sql<
+          { readonly count: string }
+        >`SELECT count(*)::text AS count FROM products WHERE assistant_id = ${assistantId}`
           .pipe(Effect.map((rows) => Number(rows[0]?.count ?? 0))),
 
       insert: (assistantId: string, writes: ReadonlyArray<ProductWrite>) =>
@@ -117,7 +119,9 @@ export class ProductsRepo extends Effect.Service<ProductsRepo>()("ProductsRepo",
           SELECT x.id, ${assistantId}, x.external_id, x.title, x.category, x.subcategory, x.attributes, x.description,
             x.image_url, x.url, x.price, x.currency, x.in_stock, x.category_key, x.subcategory_key, x.attribute_keys,
             x.lookup_key
-          FROM jsonb_to_recordset(${JSON.stringify(writes.map(recordOf))}::jsonb) AS ${recordColumns}`.pipe(Effect.asVoid),
+          FROM jsonb_to_recordset(${JSON.stringify(writes.map(recordOf))}::jsonb) AS ${recordColumns}`.pipe(
+          Effect.asVoid
+        ),
 
       /** Replaces the fields of existing rows; a write marked `reindex` goes back to `pending`. */
       update: (writes: ReadonlyArray<ProductWrite>) =>

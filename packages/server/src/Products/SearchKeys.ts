@@ -22,7 +22,9 @@ export const needsReindex = (changed: ReadonlyArray<keyof ProductFields>) =>
 /** Attribute keys and string values in normal form, for the search filter. */
 export const attributeKeys = (attributes: ProductFields["attributes"]): Record<string, AttributeValue> =>
   Object.fromEntries(
-    Object.entries(attributes).map(([key, value]) => [categoryKey(key), typeof value === "string" ? categoryKey(value) : value])
+    Object.entries(attributes).map((
+      [key, value]
+    ) => [categoryKey(key), typeof value === "string" ? categoryKey(value) : value])
   )
 
 /** Columns derived from the fields at write time. */
@@ -52,5 +54,7 @@ export const embeddingText = (fields: ProductFields): string =>
     fields.title,
     fields.category,
     fields.subcategory,
-    ...Object.entries(fields.attributes).map(([key, value]) => typeof value === "boolean" ? (value ? key : "") : String(value))
+    ...Object.entries(fields.attributes).map(([key, value]) =>
+      typeof value === "boolean" ? (value ? key : "") : String(value)
+    )
   ].filter((part): part is string => part !== null && part !== "").join(" \n ")

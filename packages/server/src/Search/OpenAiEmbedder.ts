@@ -26,7 +26,9 @@ export interface OpenAiEmbedderOptions {
 
 const EmbeddingsResponse = Schema.Struct({
   data: Schema.Array(Schema.Struct({ index: Schema.Int, embedding: Schema.Array(Schema.Number) })),
-  usage: Schema.optional(Schema.Struct({ prompt_tokens: Schema.optional(Schema.Number), total_tokens: Schema.optional(Schema.Number) }))
+  usage: Schema.optional(
+    Schema.Struct({ prompt_tokens: Schema.optional(Schema.Number), total_tokens: Schema.optional(Schema.Number) })
+  )
 })
 
 const unitLength = (vector: ReadonlyArray<number>): ReadonlyArray<number> => {
@@ -48,7 +50,9 @@ export const make = (options: OpenAiEmbedderOptions) =>
     const embedBatch = (texts: ReadonlyArray<string>) =>
       Effect.gen(function*() {
         let request = HttpClientRequest.post(url).pipe(HttpClientRequest.acceptJson)
-        if (Option.isSome(options.apiKey)) request = HttpClientRequest.bearerToken(request, Redacted.value(options.apiKey.value))
+        if (Option.isSome(options.apiKey)) {
+          request = HttpClientRequest.bearerToken(request, Redacted.value(options.apiKey.value))
+        }
         request = yield* HttpClientRequest.bodyJson(request, {
           model: options.model,
           input: texts,
@@ -65,7 +69,10 @@ export const make = (options: OpenAiEmbedderOptions) =>
         }
         const decoded = yield* response.json.pipe(Effect.flatMap(Schema.decodeUnknown(EmbeddingsResponse)))
         if (decoded.data.length !== texts.length) {
-          return yield* new EmbedderError({ message: "embeddings provider returned the wrong number of vectors", transient: false })
+          return yield* new EmbedderError({
+            message: "embeddings provider returned the wrong number of vectors",
+            transient: false
+          })
         }
         const ordered = [...decoded.data].sort((a, b) => a.index - b.index).map((item) => unitLength(item.embedding))
         return { vectors: ordered, tokens: decoded.usage?.prompt_tokens ?? decoded.usage?.total_tokens ?? 0 }
@@ -76,10 +83,23 @@ export const make = (options: OpenAiEmbedderOptions) =>
           onTimeout: () => new EmbedderError({ message: "embeddings provider timed out", transient: true })
         }),
         Effect.catchTags({
-          RequestError: (error) => Effect.fail(new EmbedderError({ message: `embeddings provider unreachable: ${error.message}`, transient: true })),
-          ResponseError: (error) => Effect.fail(new EmbedderError({ message: `embeddings provider response unreadable: ${error.message}`, transient: true })),
-          ParseError: () => Effect.fail(new EmbedderError({ message: "embeddings provider sent an unexpected body", transient: false })),
-          HttpBodyError: () => Effect.fail(new EmbedderError({ message: "embeddings request could not be encoded", transient: false }))
+          RequestError: (error) =>
+            Effect.fail(
+              new EmbedderError({ message: `embeddings provider unreachable: ${error.message}`, transient: true })
+            ),
+          ResponseError: (error) =>
+            Effect.fail(
+              new EmbedderError({
+                message: `embeddings provider response unreadable: ${error.message}`,
+                transient: true
+              })
+            ),
+          ParseError: () =>
+            Effect.fail(
+              new EmbedderError({ message: "embeddings provider sent an unexpected body", transient: false })
+            ),
+          HttpBodyError: () =>
+            Effect.fail(new EmbedderError({ message: "embeddings request could not be encoded", transient: false }))
         }),
         Effect.retry({ schedule: retryPolicy, while: (error) => error.transient })
       )

@@ -29,12 +29,93 @@ import { wordsOf } from "./TextNormalization"
 /** Words that say little on their own: they count for ranking only when the query has nothing else. */
 export const stopWords: ReadonlySet<string> = new Set([
   // English
-  "a", "an", "and", "are", "as", "at", "be", "but", "by", "can", "do", "does", "for", "from", "has", "have", "how",
-  "i", "if", "in", "is", "it", "its", "me", "my", "no", "not", "of", "on", "or", "our", "so", "that", "the", "their",
-  "there", "this", "to", "was", "we", "what", "when", "where", "which", "who", "why", "will", "with", "you", "your",
+  "a",
+  "an",
+  "and",
+  "are",
+  "as",
+  "at",
+  "be",
+  "but",
+  "by",
+  "can",
+  "do",
+  "does",
+  "for",
+  "from",
+  "has",
+  "have",
+  "how",
+  "i",
+  "if",
+  "in",
+  "is",
+  "it",
+  "its",
+  "me",
+  "my",
+  "no",
+  "not",
+  "of",
+  "on",
+  "or",
+  "our",
+  "so",
+  "that",
+  "the",
+  "their",
+  "there",
+  "this",
+  "to",
+  "was",
+  "we",
+  "what",
+  "when",
+  "where",
+  "which",
+  "who",
+  "why",
+  "will",
+  "with",
+  "you",
+  "your",
   // Persian (normalised forms)
-  "از", "به", "با", "در", "را", "که", "و", "یا", "این", "آن", "اون", "است", "هست", "نیست", "بود", "شد", "می", "من",
-  "تو", "ما", "شما", "او", "برای", "چه", "چی", "چرا", "کجا", "کی", "آیا", "هم", "نه", "تا", "اگر", "یک", "ها", "های"
+  "از",
+  "به",
+  "با",
+  "در",
+  "را",
+  "که",
+  "و",
+  "یا",
+  "این",
+  "آن",
+  "اون",
+  "است",
+  "هست",
+  "نیست",
+  "بود",
+  "شد",
+  "می",
+  "من",
+  "تو",
+  "ما",
+  "شما",
+  "او",
+  "برای",
+  "چه",
+  "چی",
+  "چرا",
+  "کجا",
+  "کی",
+  "آیا",
+  "هم",
+  "نه",
+  "تا",
+  "اگر",
+  "یک",
+  "ها",
+  "های"
 ])
 
 /** Query words beyond this are ignored (a pasted paragraph is not a search). */
@@ -305,12 +386,16 @@ export const rankDocuments = (
       if (previous !== null) {
         proximity += previous.field !== hit.field
           ? maxProximity
-          : Math.min(maxProximity, Math.abs(hit.position - previous.position) + (hit.position < previous.position ? 1 : 0))
+          : Math.min(
+            maxProximity,
+            Math.abs(hit.position - previous.position) + (hit.position < previous.position ? 1 : 0)
+          )
       }
       previous = hit
     })
     const titleWords = document.fields[0] ?? []
-    const titleMatched = new Set(perWord.flatMap((found) => (found !== null && found.best.field === 0 ? [found.best.position] : []))).size
+    const titleMatched =
+      new Set(perWord.flatMap((found) => (found !== null && found.best.field === 0 ? [found.best.position] : []))).size
     // Weights are rounded so that documents matching the same words tie and the next rule decides.
     const key = [
       -matched,
@@ -325,7 +410,11 @@ export const rankDocuments = (
     ]
     return [{ id: document.id, key, matched, index }]
   })
-  return ranked.sort((a, b) => compareKeys(a.key, b.key) || a.index - b.index).map(({ id, key, matched }) => ({ id, key, matched }))
+  return ranked.sort((a, b) => compareKeys(a.key, b.key) || a.index - b.index).map(({ id, key, matched }) => ({
+    id,
+    key,
+    matched
+  }))
 }
 
 /** How long a collection's size (idf's document count) is reused: a weight needs no exact count. */

@@ -9,11 +9,12 @@ import { annotateRoute } from "../Platform/RequestLog"
 export const SystemHttpLive = HttpApiBuilder.group(DastyarApi, "system", (handlers) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
-    const ready = sql<{ readonly latest: number | null }>`SELECT max(migration_id) AS latest FROM effect_sql_migrations`.pipe(
-      Effect.timeout("2 seconds"),
-      Effect.map((rows) => rows[0]?.latest === latestMigration),
-      Effect.orElseSucceed(() => false)
-    )
+    const ready = sql<{ readonly latest: number | null }>`SELECT max(migration_id) AS latest FROM effect_sql_migrations`
+      .pipe(
+        Effect.timeout("2 seconds"),
+        Effect.map((rows) => rows[0]?.latest === latestMigration),
+        Effect.orElseSucceed(() => false)
+      )
     return handlers
       // The probes pass no authentication middleware, which is where other routes record their template for the log.
       .handle("health", () => Effect.as(annotateRoute, { status: "up" as const }))
@@ -21,6 +22,7 @@ export const SystemHttpLive = HttpApiBuilder.group(DastyarApi, "system", (handle
         annotateRoute.pipe(
           Effect.zipRight(ready),
           Effect.flatMap((isReady) =>
-            isReady ? Effect.succeed({ status: "ready" as const }) : Effect.fail(new System.NotReady()))
+            isReady ? Effect.succeed({ status: "ready" as const }) : Effect.fail(new System.NotReady())
+          )
         ))
   }))

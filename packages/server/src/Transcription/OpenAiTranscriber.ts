@@ -12,7 +12,7 @@ import * as Redacted from "effect/Redacted"
 import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
 import { randomBytes } from "node:crypto"
-import { TranscriptionError, type TranscriberShape } from "./Transcriber"
+import { type TranscriberShape, TranscriptionError } from "./Transcriber"
 
 export interface OpenAiTranscriberOptions {
   /** Up to and including the version segment, e.g. `https://api.openai.com/v1`. */
@@ -40,7 +40,9 @@ interface Part {
 const multipartBody = (boundary: string, parts: ReadonlyArray<Part>): Uint8Array => {
   const quoted = (text: string) => text.replace(/["\r\n]/g, "_")
   const pieces = parts.flatMap((part) => {
-    const disposition = `form-data; name="${part.name}"${part.filename === undefined ? "" : `; filename="${quoted(part.filename)}"`}`
+    const disposition = `form-data; name="${part.name}"${
+      part.filename === undefined ? "" : `; filename="${quoted(part.filename)}"`
+    }`
     const type = part.contentType === undefined ? "" : `Content-Type: ${part.contentType}\r\n`
     return [
       Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n${type}\r\n`),
@@ -76,7 +78,9 @@ export const make = (options: OpenAiTranscriberOptions) =>
             `multipart/form-data; boundary=${boundary}`
           )
         )
-        if (Option.isSome(options.apiKey)) request = HttpClientRequest.bearerToken(request, Redacted.value(options.apiKey.value))
+        if (Option.isSome(options.apiKey)) {
+          request = HttpClientRequest.bearerToken(request, Redacted.value(options.apiKey.value))
+        }
         const response = yield* client.execute(request)
         if (response.status !== 200) {
           const body = yield* response.text.pipe(Effect.orElseSucceed(() => ""))
@@ -92,15 +96,34 @@ export const make = (options: OpenAiTranscriberOptions) =>
         Effect.scoped,
         Effect.timeoutFail({
           duration: options.timeout ?? "5 minutes",
-          onTimeout: () => new TranscriptionError({ reason: "failed", message: "transcription provider timed out", transient: true })
+          onTimeout: () =>
+            new TranscriptionError({ reason: "failed", message: "transcription provider timed out", transient: true })
         }),
         Effect.catchTags({
           RequestError: (error) =>
-            Effect.fail(new TranscriptionError({ reason: "failed", message: `transcription provider unreachable: ${error.message}`, transient: true })),
+            Effect.fail(
+              new TranscriptionError({
+                reason: "failed",
+                message: `transcription provider unreachable: ${error.message}`,
+                transient: true
+              })
+            ),
           ResponseError: (error) =>
-            Effect.fail(new TranscriptionError({ reason: "failed", message: `transcription response unreadable: ${error.message}`, transient: true })),
+            Effect.fail(
+              new TranscriptionError({
+                reason: "failed",
+                message: `transcription response unreadable: ${error.message}`,
+                transient: true
+              })
+            ),
           ParseError: () =>
-            Effect.fail(new TranscriptionError({ reason: "failed", message: "transcription provider sent an unexpected body", transient: false }))
+            Effect.fail(
+              new TranscriptionError({
+                reason: "failed",
+                message: "transcription provider sent an unexpected body",
+                transient: false
+              })
+            )
         })
       )
 

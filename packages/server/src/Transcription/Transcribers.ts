@@ -13,11 +13,13 @@ import { Transcriber, TranscriptionError } from "./Transcriber"
 
 const notConfigured = Transcriber.of({
   transcribe: () =>
-    Effect.fail(new TranscriptionError({
-      reason: "not_configured",
-      message: "no transcription provider is configured (DASTYAR_TRANSCRIPTION_BASE_URL)",
-      transient: false
-    }))
+    Effect.fail(
+      new TranscriptionError({
+        reason: "not_configured",
+        message: "no transcription provider is configured (DASTYAR_TRANSCRIPTION_BASE_URL)",
+        transient: false
+      })
+    )
 })
 
 export const layer = Layer.effect(

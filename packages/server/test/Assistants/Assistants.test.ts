@@ -121,7 +121,9 @@ layer(TestApp({ OPENAI_API_KEY: "sk-test" }), { excludeTestServices: true })("as
       expect(total).toBe(ids.length)
 
       const page = yield* admin("GET", `/accounts?limit=1&offset=${ids.indexOf(second.accountId)}`)
-      expect(page.json).toMatchObject({ data: { count: total, list: [{ id: second.accountId, name: "Shop", plan: expect.any(String) }] } })
+      expect(page.json).toMatchObject({
+        data: { count: total, list: [{ id: second.accountId, name: "Shop", plan: expect.any(String) }] }
+      })
       const invalid = yield* admin("GET", "/accounts?limit=0&offset=x")
       expect(invalid.status).toBe(400)
       expect(pick(invalid.json, "fields")).toEqual(expect.arrayContaining([

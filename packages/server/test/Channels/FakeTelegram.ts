@@ -63,12 +63,16 @@ export const startFakeTelegram = (transcript: string): Promise<FakeTelegram> =>
         }
         const file = /^\/file\/bot([^/]+)\/(.+)$/.exec(url)
         if (file !== null) {
-          if (!tokens.has(file[1] ?? "")) return json(response, 401, { ok: false, error_code: 401, description: "Unauthorized" })
+          if (!tokens.has(file[1] ?? "")) {
+            return json(response, 401, { ok: false, error_code: 401, description: "Unauthorized" })
+          }
           response.writeHead(200, { "content-type": "application/octet-stream" })
           return response.end(voiceBytes)
         }
         const match = /^\/bot([^/]+)\/(\w+)$/.exec(url)
-        if (match === null) return json(response, 404, { ok: false, error_code: 404, description: "Not Found" })
+        if (match === null) {
+          return json(response, 404, { ok: false, error_code: 404, description: "Not Found" })
+        }
         const token = match[1] ?? ""
         const method = match[2] ?? ""
         const params: Record<string, unknown> = body.length > 0 ? JSON.parse(body.toString("utf8")) : {}
@@ -88,15 +92,26 @@ export const startFakeTelegram = (transcript: string): Promise<FakeTelegram> =>
         }
         switch (method) {
           case "getMe":
-            return json(response, 200, { ok: true, result: { id: 777, is_bot: true, first_name: "Shop", username: "shop_test_bot" } })
+            return json(response, 200, {
+              ok: true,
+              result: { id: 777, is_bot: true, first_name: "Shop", username: "shop_test_bot" }
+            })
           case "getFile":
             return json(response, 200, {
               ok: true,
-              result: { file_id: params.file_id, file_unique_id: "u1", file_size: voiceBytes.length, file_path: "voice/file_7.oga" }
+              result: {
+                file_id: params.file_id,
+                file_unique_id: "u1",
+                file_size: voiceBytes.length,
+                file_path: "voice/file_7.oga"
+              }
             })
           case "sendMessage":
           case "sendPhoto":
-            return json(response, 200, { ok: true, result: { message_id: calls.length, date: 0, chat: { id: params.chat_id } } })
+            return json(response, 200, {
+              ok: true,
+              result: { message_id: calls.length, date: 0, chat: { id: params.chat_id } }
+            })
           default:
             return json(response, 200, { ok: true, result: true })
         }

@@ -31,10 +31,18 @@ describe("Telegram formatting", () => {
   })
 
   it("a product caption: bold title, price, link; at most 1,024 characters", () => {
-    expect(productCaption({ title: "Tea & cups", price: 12.5, currency: "EUR", url: "https://s.example/p?a=1&b=\"2\"" }, "View"))
+    expect(
+      productCaption(
+        { title: "Tea & cups", price: 12.5, currency: "EUR", url: "https://s.example/p?a=1&b=\"2\"" },
+        "View"
+      )
+    )
       .toBe("<b>Tea &amp; cups</b>\n12.5 EUR\n<a href=\"https://s.example/p?a=1&amp;b=&quot;2&quot;\">View</a>")
     expect(productCaption({ title: "Free", price: null, currency: null, url: null }, "View")).toBe("<b>Free</b>")
-    const long = productCaption({ title: "<".repeat(2000), price: 1, currency: null, url: "https://s.example/p" }, "View")
+    const long = productCaption(
+      { title: "<".repeat(2000), price: 1, currency: null, url: "https://s.example/p" },
+      "View"
+    )
     expect(long.length).toBeLessThanOrEqual(1024)
     expect(long).toContain("…</b>\n1\n<a href=")
   })

@@ -42,10 +42,14 @@ describe("SecretBox", () => {
   it.effect("embedded without a key: one is generated into the data directory (0600) and kept", () =>
     Effect.gen(function*() {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "dastyar-key-"))
-      const first = yield* Effect.flatMap(SecretBox, (box) => box.seal("x", "c")).pipe(Effect.provide(withSettings({ DASTYAR_DATA_DIR: dataDir })))
+      const first = yield* Effect.flatMap(SecretBox, (box) => box.seal("x", "c")).pipe(
+        Effect.provide(withSettings({ DASTYAR_DATA_DIR: dataDir }))
+      )
       const file = path.join(dataDir, "secret-key")
       expect(fs.statSync(file).mode & 0o777).toBe(0o600)
-      const opened = yield* Effect.flatMap(SecretBox, (box) => box.open(first, "c")).pipe(Effect.provide(withSettings({ DASTYAR_DATA_DIR: dataDir })))
+      const opened = yield* Effect.flatMap(SecretBox, (box) => box.open(first, "c")).pipe(
+        Effect.provide(withSettings({ DASTYAR_DATA_DIR: dataDir }))
+      )
       expect(opened).toBe("x")
       fs.rmSync(dataDir, { recursive: true, force: true })
     }))

@@ -1,5 +1,5 @@
-import { afterAll, expect, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
+import { afterAll, expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import { admin, call, pick, pickString, setupAccount, TestApp } from "../support/TestApp"
 import { type BotCall, startFakeTelegram } from "./FakeTelegram"
@@ -29,7 +29,10 @@ const eventually = <A>(probe: () => A, done: (value: A) => boolean, what: string
 
 const connect = (assistantId: string, token: string) =>
   Effect.gen(function*() {
-    const created = yield* admin("POST", `/assistants/${assistantId}/connections`, { driver: "telegram", botToken: token })
+    const created = yield* admin("POST", `/assistants/${assistantId}/connections`, {
+      driver: "telegram",
+      botToken: token
+    })
     expect(created.status).toBe(201)
     const code = pickString(created.json, "data", "connectionCode")
     const hook = fake.calls.filter((c) => c.method === "setWebhook" && c.token === token).at(-1)
@@ -40,7 +43,13 @@ const connect = (assistantId: string, token: string) =>
 let updateId = 1
 const textUpdate = (chatId: number, text: string, id = updateId++) => ({
   update_id: id,
-  message: { message_id: id, date: 0, chat: { id: chatId, type: "private" }, from: { id: chatId, is_bot: false, first_name: "A", language_code: "en" }, text }
+  message: {
+    message_id: id,
+    date: 0,
+    chat: { id: chatId, type: "private" },
+    from: { id: chatId, is_bot: false, first_name: "A", language_code: "en" },
+    text
+  }
 })
 
 const deliver = (code: string, secret: string | undefined, update: unknown) =>
@@ -77,7 +86,10 @@ layer(
       })
       const registered = fake.calls.filter((c) => c.method === "setWebhook" && c.token === token)
       expect(registered).toHaveLength(1)
-      expect(registered[0]?.params).toMatchObject({ url: `${publicUrl}/hooks/telegram/${code}`, allowed_updates: ["message"] })
+      expect(registered[0]?.params).toMatchObject({
+        url: `${publicUrl}/hooks/telegram/${code}`,
+        allowed_updates: ["message"]
+      })
       expect(secret).toMatch(/^[A-Za-z0-9_-]{32,256}$/)
       const listed = yield* admin("GET", `/assistants/${assistantId}/connections`)
       for (const text of [created.text, listed.text]) {
@@ -85,14 +97,19 @@ layer(
         expect(text).not.toContain(secret)
       }
       const sql = yield* SqlClient.SqlClient
-      const rows = yield* sql<{ readonly secrets: Uint8Array }>`SELECT secrets FROM channel_connections WHERE code = ${code}`
+      const rows = yield* sql<
+        { readonly secrets: Uint8Array }
+      >`SELECT secrets FROM channel_connections WHERE code = ${code}`
       const stored = Buffer.from(rows[0]?.secrets ?? new Uint8Array()).toString("latin1")
       expect(stored.length).toBeGreaterThan(40)
       expect(stored).not.toContain(token)
       expect(stored).not.toContain(secret)
 
       // A malformed token is a validation error; one the Bot API refuses is 400 and nothing is stored.
-      const malformed = yield* admin("POST", `/assistants/${assistantId}/connections`, { driver: "telegram", botToken: "nope" })
+      const malformed = yield* admin("POST", `/assistants/${assistantId}/connections`, {
+        driver: "telegram",
+        botToken: "nope"
+      })
       expect(malformed.status).toBe(400)
       expect(pick(malformed.json, "fields", 0, "property")).toBe("botToken")
       const refused = yield* admin("POST", `/assistants/${assistantId}/connections`, {
@@ -102,7 +119,9 @@ layer(
       expect(refused.status).toBe(400)
       expect(pick(refused.json, "response", "code")).toBe("connections.telegram_rejected")
       expect(pick((yield* admin("GET", `/assistants/${assistantId}/connections`)).json, "data", "count")).toBe(1)
-      expect((yield* admin("POST", "/assistants/ast_missing/connections", { driver: "telegram", botToken: token })).status)
+      expect(
+        (yield* admin("POST", "/assistants/ast_missing/connections", { driver: "telegram", botToken: token })).status
+      )
         .toBe(404)
     }))
 
@@ -118,7 +137,11 @@ layer(
       expect(wrong.status).toBe(401)
       expect(wrong.json).toEqual({
         data: null,
-        response: { status: "bad_request", message: "The hook request's secret or signature is missing or wrong", code: "hooks.unauthorized" }
+        response: {
+          status: "bad_request",
+          message: "The hook request's secret or signature is missing or wrong",
+          code: "hooks.unauthorized"
+        }
       })
       expect((yield* deliver(code, undefined, textUpdate(chatId, "hello"))).status).toBe(401)
       const unknown = yield* deliver("con_unknown", secret, textUpdate(chatId, "hello"))
@@ -126,7 +149,12 @@ layer(
       expect(pick(unknown.json, "response", "code")).toBe("hooks.not_found")
 
       // The first answer meets a 429 once and is sent after `retry_after`.
-      fake.failNext({ method: "sendMessage", status: 429, description: "Too Many Requests: retry after 1", retryAfter: 1 })
+      fake.failNext({
+        method: "sendMessage",
+        status: 429,
+        description: "Too Many Requests: retry after 1",
+        retryAfter: 1
+      })
       const first = textUpdate(chatId, "Hello there")
       const started = Date.now()
       const accepted = yield* deliver(code, secret, first)
@@ -147,7 +175,11 @@ layer(
       expect((yield* deliver(code, secret, first)).status).toBe(200)
       const second = textUpdate(chatId, "And one more question")
       expect((yield* deliver(code, secret, second)).status).toBe(200)
-      yield* eventually(() => fake.callsOf("sendMessage", chatId).filter((c) => c.token === token), (l) => l.length >= 3, "the second answer")
+      yield* eventually(
+        () => fake.callsOf("sendMessage", chatId).filter((c) => c.token === token),
+        (l) => l.length >= 3,
+        "the second answer"
+      )
       yield* Effect.sleep("500 millis")
       expect(fake.callsOf("sendMessage", chatId).filter((c) => c.token === token)).toHaveLength(3)
 
@@ -158,7 +190,8 @@ layer(
       expect(conversations.map((row) => row.chatKey)).toEqual([`telegram:${chatId}`])
 
       // Updates of other kinds are acknowledged and ignored; bodies over 1 MB are refused.
-      expect((yield* deliver(code, secret, { update_id: updateId++, edited_message: { chat: { id: chatId } } })).status).toBe(200)
+      expect((yield* deliver(code, secret, { update_id: updateId++, edited_message: { chat: { id: chatId } } })).status)
+        .toBe(200)
       const huge = yield* deliver(code, secret, textUpdate(chatId, "x".repeat(1024 * 1024 + 10)))
       expect(huge.status).toBe(413)
       expect(pick(huge.json, "response", "code")).toBe("request.payload_too_large")
@@ -173,7 +206,13 @@ layer(
           date: 0,
           chat: { id: chatId, type: "private" },
           from: { id: chatId, is_bot: false, first_name: "A", language_code: languageCode },
-          voice: { file_id: `voice-${chatId}`, file_unique_id: "v", duration: 2, mime_type: "audio/ogg", file_size: 240 }
+          voice: {
+            file_id: `voice-${chatId}`,
+            file_unique_id: "v",
+            duration: 2,
+            mime_type: "audio/ogg",
+            file_size: 240
+          }
         }
       })
       const deaf = yield* setupAccount()
@@ -187,7 +226,11 @@ layer(
       const bot = yield* connect(listening.assistantId, newToken())
       const transcribedBefore = fake.transcriptions.length
       expect((yield* deliver(bot.code, bot.secret, voice(502, "en"))).status).toBe(200)
-      const answer = yield* eventually(() => fake.callsOf("sendMessage", 502), (l) => l.length >= 1, "the answer to the voice note")
+      const answer = yield* eventually(
+        () => fake.callsOf("sendMessage", 502),
+        (l) => l.length >= 1,
+        "the answer to the voice note"
+      )
       // Answered from the transcript, not the "please type" fallback.
       expect(texts(answer)).not.toContain("Please send your question as a text message.")
       expect(fake.callsOf("getFile").filter((c) => c.params.file_id === "voice-502")).toHaveLength(1)
@@ -221,7 +264,8 @@ layer(
       expect(photos[0]?.params).toMatchObject({
         photo: "https://shop.example.com/img/teapot.jpg",
         parse_mode: "HTML",
-        caption: "<b>Blue ceramic teapot &lt;1 l&gt;</b>\n890,000 IRR\n<a href=\"https://shop.example.com/p/teapot?a=1&amp;b=2\">View product</a>"
+        caption:
+          "<b>Blue ceramic teapot &lt;1 l&gt;</b>\n890,000 IRR\n<a href=\"https://shop.example.com/p/teapot?a=1&amp;b=2\">View product</a>"
       })
     }))
 
@@ -269,7 +313,9 @@ layer(
       for (let attempt = 0; attempt < 50; attempt++) {
         const listed = yield* admin("GET", `/assistants/${assistantId}/connections`)
         const list = pick(listed.json, "data", "list")
-        const entry = Array.isArray(list) ? list.find((item) => pick(item, "connectionCode") === doomed.code) : undefined
+        const entry = Array.isArray(list)
+          ? list.find((item) => pick(item, "connectionCode") === doomed.code)
+          : undefined
         if (pick(entry, "status") === "dead") break
         yield* Effect.sleep("100 millis")
       }

@@ -10,7 +10,6 @@ const invalidProperties = (json: unknown) => {
   return Array.isArray(fields) ? fields.map((field) => String(pick(field, "property"))).sort() : []
 }
 
-
 interface Received {
   readonly headers: http.IncomingHttpHeaders
   readonly body: string
@@ -38,7 +37,11 @@ afterAll(() => new Promise<void>((done) => callback.close(() => done())))
 
 const secret = "s3cret-shared-with-the-integration-0123456789"
 
-const signedCall = (code: string, body: string, options: { readonly timestamp?: number; readonly key?: string } = {}) => {
+const signedCall = (
+  code: string,
+  body: string,
+  options: { readonly timestamp?: number; readonly key?: string } = {}
+) => {
   const timestamp = options.timestamp ?? Math.floor(Date.now() / 1000)
   return call("POST", `/hooks/webhook/${code}`, {
     rawBody: { contentType: "application/json", text: body },
@@ -61,7 +64,11 @@ layer(TestApp({ DASTYAR_PUBLIC_URL: "https://bot.example.com/", DASTYAR_SECRET_K
   it.effect("signed messages are answered at the callback URL, signed the same way, retried after a 500", () =>
     Effect.gen(function*() {
       const { assistantId } = yield* setupAccount()
-      const created = yield* admin("POST", `/assistants/${assistantId}/connections`, { driver: "webhook", callbackUrl, secret })
+      const created = yield* admin("POST", `/assistants/${assistantId}/connections`, {
+        driver: "webhook",
+        callbackUrl,
+        secret
+      })
       expect(created.status).toBe(201)
       const code = pickString(created.json, "data", "connectionCode")
       expect(pick(created.json, "data", "hookUrl")).toBe(`https://bot.example.com/hooks/webhook/${code}`)
@@ -76,19 +83,34 @@ layer(TestApp({ DASTYAR_PUBLIC_URL: "https://bot.example.com/", DASTYAR_SECRET_K
       const [failed, delivered] = received.slice(before)
       expect(failed?.body).toBe(delivered?.body)
       const delivery = JSON.parse(delivered?.body ?? "{}")
-      expect(delivery).toMatchObject({ connectionCode: code, principal: "user-7", messageId: "m-1", error: null, products: [] })
+      expect(delivery).toMatchObject({
+        connectionCode: code,
+        principal: "user-7",
+        messageId: "m-1",
+        error: null,
+        products: []
+      })
       expect(typeof delivery.text).toBe("string")
       expect(typeof delivery.conversationId).toBe("string")
       const timestamp = String(delivered?.headers["x-dastyar-timestamp"])
       const signature = String(delivered?.headers["x-dastyar-signature"])
       expect(verify(secret, { timestamp, signature }, Buffer.from(delivered?.body ?? ""), new Date())).toBe(true)
-      expect(verify("another-secret-of-sufficient-length!!", { timestamp, signature }, Buffer.from(delivered?.body ?? ""), new Date()))
+      expect(
+        verify(
+          "another-secret-of-sufficient-length!!",
+          { timestamp, signature },
+          Buffer.from(delivered?.body ?? ""),
+          new Date()
+        )
+      )
         .toBe(false)
 
       // The same message id again (a retry by the integration) is acknowledged and not answered twice.
       expect((yield* signedCall(code, body)).status).toBe(200)
       // The next message continues the principal's conversation.
-      expect((yield* signedCall(code, JSON.stringify({ principal: "user-7", message: "And shipping?" }))).status).toBe(200)
+      expect((yield* signedCall(code, JSON.stringify({ principal: "user-7", message: "And shipping?" }))).status).toBe(
+        200
+      )
       yield* waitForDeliveries(before + 3)
       yield* Effect.sleep("300 millis")
       expect(received.length).toBe(before + 3)
@@ -98,7 +120,11 @@ layer(TestApp({ DASTYAR_PUBLIC_URL: "https://bot.example.com/", DASTYAR_SECRET_K
   it.effect("bad signatures, stale timestamps and exact replays are refused or ignored; bad bodies are validation errors", () =>
     Effect.gen(function*() {
       const { assistantId } = yield* setupAccount()
-      const created = yield* admin("POST", `/assistants/${assistantId}/connections`, { driver: "webhook", callbackUrl, secret })
+      const created = yield* admin("POST", `/assistants/${assistantId}/connections`, {
+        driver: "webhook",
+        callbackUrl,
+        secret
+      })
       const code = pickString(created.json, "data", "connectionCode")
       const body = JSON.stringify({ principal: "p", message: "hi" })
       const before = received.length
@@ -110,7 +136,9 @@ layer(TestApp({ DASTYAR_PUBLIC_URL: "https://bot.example.com/", DASTYAR_SECRET_K
       expect(stale.status).toBe(401)
       const future = yield* signedCall(code, body, { timestamp: Math.floor(Date.now() / 1000) + 6 * 60 })
       expect(future.status).toBe(401)
-      const unsigned = yield* call("POST", `/hooks/webhook/${code}`, { rawBody: { contentType: "application/json", text: body } })
+      const unsigned = yield* call("POST", `/hooks/webhook/${code}`, {
+        rawBody: { contentType: "application/json", text: body }
+      })
       expect(unsigned.status).toBe(401)
       // The body is what is signed: one changed byte and the signature fails.
       const timestamp = Math.floor(Date.now() / 1000)

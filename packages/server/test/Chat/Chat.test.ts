@@ -2,15 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { afterAll, expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import { admin, call, pick, pickString, setupAccount, TestApp } from "../support/TestApp"
-import {
-  addDocument,
-  chat,
-  parseEvents,
-  putProduct,
-  returnsDoc,
-  shippingDoc,
-  writeCatalog
-} from "./support/ChatSetup"
+import { addDocument, chat, parseEvents, putProduct, returnsDoc, shippingDoc, writeCatalog } from "./support/ChatSetup"
 import { defaultText, startFakeOpenAi } from "./support/FakeOpenAi"
 
 const provider = await startFakeOpenAi()
@@ -42,7 +34,13 @@ layer(TestApp(env), { excludeTestServices: true })("chat", (it) => {
         response: { status: "success" }
       })
       const sources = pick(reply.json, "data", "sources")
-      expect(sources).toEqual([{ fileId: shippingId, path: "shipping.md", chunk: 0, text: expect.stringContaining("Shiraz"), score: expect.any(Number) }])
+      expect(sources).toEqual([{
+        fileId: shippingId,
+        path: "shipping.md",
+        chunk: 0,
+        text: expect.stringContaining("Shiraz"),
+        score: expect.any(Number)
+      }])
       const score = pick(reply.json, "data", "sources", 0, "score")
       expect(typeof score === "number" && score > 0 && score <= 1).toBe(true)
       const text = pickString(reply.json, "data", "text")
@@ -73,7 +71,11 @@ layer(TestApp(env), { excludeTestServices: true })("chat", (it) => {
       expect(pick(first.json, "data")).toMatchObject({ text: defaultText, model: "acme-chat", degraded: false })
       const conversationId = pickString(first.json, "data", "conversationId")
       provider.queue({ kind: "text", text: "Three to five working days." })
-      const second = yield* chat(key, assistantId, { principal: "c-7", message: "How long does it take?", conversationId })
+      const second = yield* chat(key, assistantId, {
+        principal: "c-7",
+        message: "How long does it take?",
+        conversationId
+      })
       expect(second.status).toBe(200)
       expect(pick(second.json, "data", "conversationId")).toBe(conversationId)
       expect(pick(second.json, "data", "text")).toBe("Three to five working days.")
@@ -96,7 +98,11 @@ layer(TestApp(env), { excludeTestServices: true })("chat", (it) => {
       const mine = yield* setupAccount()
       const first = yield* chat(mine.key, mine.assistantId, { principal: "alice", message: "Hello" })
       const conversationId = pickString(first.json, "data", "conversationId")
-      const otherPrincipal = yield* chat(mine.key, mine.assistantId, { principal: "bob", message: "Hi", conversationId })
+      const otherPrincipal = yield* chat(mine.key, mine.assistantId, {
+        principal: "bob",
+        message: "Hi",
+        conversationId
+      })
       expect(otherPrincipal.status).toBe(404)
       expect(otherPrincipal.json).toMatchObject({
         data: null,
@@ -108,9 +114,17 @@ layer(TestApp(env), { excludeTestServices: true })("chat", (it) => {
       const otherAssistant = yield* chat(mine.key, secondId, { principal: "alice", message: "Hi", conversationId })
       expect(pick(otherAssistant.json, "response", "code")).toBe("chat.conversation_not_found")
       const other = yield* setupAccount()
-      const otherAccount = yield* chat(other.key, other.assistantId, { principal: "alice", message: "Hi", conversationId })
+      const otherAccount = yield* chat(other.key, other.assistantId, {
+        principal: "alice",
+        message: "Hi",
+        conversationId
+      })
       expect(pick(otherAccount.json, "response", "code")).toBe("chat.conversation_not_found")
-      const unknown = yield* chat(mine.key, mine.assistantId, { principal: "alice", message: "Hi", conversationId: "conv_x" })
+      const unknown = yield* chat(mine.key, mine.assistantId, {
+        principal: "alice",
+        message: "Hi",
+        conversationId: "conv_x"
+      })
       expect(unknown.status).toBe(404)
       // Someone else's assistant is not found at all.
       const foreign = yield* chat(other.key, mine.assistantId, { principal: "alice", message: "Hi" })
@@ -166,7 +180,9 @@ layer(TestApp(env), { excludeTestServices: true })("chat", (it) => {
       })
       const reply = yield* chat(key, assistantId, { principal: "p", message: "Do you have a ceramic teapot?" })
       expect(pick(reply.json, "data", "products", 0, "externalId")).toBe("sku-teapot")
-      expect(pickString(reply.json, "data", "text")).toContain("Ceramic teapot, 1 l — 890,000 IRR — https://shop.example.com/p/teapot")
+      expect(pickString(reply.json, "data", "text")).toContain(
+        "Ceramic teapot, 1 l — 890,000 IRR — https://shop.example.com/p/teapot"
+      )
       const off = yield* admin("PATCH", `/assistants/${assistantId}`, { productSearch: false })
       expect(off.status).toBe(200)
       const without = yield* chat(key, assistantId, { principal: "p", message: "Do you have a ceramic teapot?" })
@@ -245,7 +261,11 @@ layer(TestApp(env), { excludeTestServices: true })("chat", (it) => {
       const ogg = Buffer.concat([Buffer.from("OggS"), Buffer.alloc(24), Buffer.from("OpusHead"), Buffer.alloc(32)])
       const voice = { kind: "voice", data: ogg.toString("base64"), mimeType: "audio/ogg" }
       const off = yield* withKnowledge()
-      const refused = yield* chat(off.key, off.assistantId, { principal: "p", message: "(voice)", attachments: [voice] })
+      const refused = yield* chat(off.key, off.assistantId, {
+        principal: "p",
+        message: "(voice)",
+        attachments: [voice]
+      })
       expect(refused.status).toBe(400)
       expect(pick(refused.json, "response", "code")).toBe("chat.voice_disabled")
 
@@ -255,7 +275,11 @@ layer(TestApp(env), { excludeTestServices: true })("chat", (it) => {
       expect(pickString(heard.json, "data", "text")).toContain("Shiraz")
 
       const notAnImage = { kind: "image", data: Buffer.from("just text, not a picture").toString("base64") }
-      const invalid = yield* chat(on.key, on.assistantId, { principal: "p", message: "Look", attachments: [notAnImage] })
+      const invalid = yield* chat(on.key, on.assistantId, {
+        principal: "p",
+        message: "Look",
+        attachments: [notAnImage]
+      })
       expect(invalid.status).toBe(400)
       expect(pick(invalid.json, "response", "code")).toBe("chat.attachment_invalid")
 
@@ -284,7 +308,8 @@ layer(TestApp(env), { excludeTestServices: true })("chat", (it) => {
         data: null,
         response: { status: "payment_required", code: "chat.quota_exhausted" }
       })
-      const ledger = yield* sql`SELECT model, prompt_tokens, completion_tokens FROM cost_ledger WHERE account_id = ${accountId}`
+      const ledger =
+        yield* sql`SELECT model, prompt_tokens, completion_tokens FROM cost_ledger WHERE account_id = ${accountId}`
       expect(ledger).toHaveLength(1)
       expect(ledger[0]).toMatchObject({ model: "dastyar-local" })
     }))
@@ -320,7 +345,11 @@ layer(TestApp(env), { excludeTestServices: true })("chat", (it) => {
     Effect.gen(function*() {
       provider.reset()
       const { assistantId, key } = yield* withKnowledge({ model: "acme-chat" })
-      yield* putProduct(key, assistantId, "sku-teapot", { title: "Ceramic teapot, 1 l", price: 890000, currency: "IRR" })
+      yield* putProduct(key, assistantId, "sku-teapot", {
+        title: "Ceramic teapot, 1 l",
+        price: 890000,
+        currency: "IRR"
+      })
       provider.queue(
         { kind: "tool", name: "search_products", arguments: { query: "teapot" } },
         { kind: "text", text: "The Ceramic teapot costs 890,000 IRR." }
@@ -333,11 +362,16 @@ layer(TestApp(env), { excludeTestServices: true })("chat", (it) => {
       })
 
       provider.queue({ kind: "status", status: 500 }, { kind: "status", status: 500 })
-      const fallback = yield* chat(key, assistantId, { principal: "p", message: "Do you ship to Shiraz?", stream: true })
+      const fallback = yield* chat(key, assistantId, {
+        principal: "p",
+        message: "Do you ship to Shiraz?",
+        stream: true
+      })
       const events = parseEvents(fallback.text)
       const done = events.at(-1)
       expect(done).toMatchObject({ event: "done", data: { degraded: true, model: "dastyar-local" } })
-      const streamed = events.filter((event) => event.event === "delta").map((event) => pickString(event.data, "text")).join("")
+      const streamed = events.filter((event) => event.event === "delta").map((event) => pickString(event.data, "text"))
+        .join("")
       expect(streamed).toBe(pickString(done?.data, "text"))
       expect(streamed).toContain("Shiraz")
     }))

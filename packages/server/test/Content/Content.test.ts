@@ -8,7 +8,6 @@ const invalidProperties = (json: unknown) => {
   return Array.isArray(fields) ? fields.map((field) => String(pick(field, "property"))).sort() : []
 }
 
-
 const put = (type: string, slug: string, body: Record<string, unknown>) =>
   call("PUT", `/admin/v1/content/${type}/articles/${slug}`, { token: adminToken, body })
 
@@ -72,7 +71,9 @@ const decodeEntities = (value: string) =>
 /** Every way the HTML could still run script or load active content. */
 const dangers = (html: string): Array<string> => {
   const found: Array<string> = []
-  for (const tag of ["script", "iframe", "object", "embed", "form", "style", "meta", "base", "link", "svg", "math", "body"]) {
+  for (
+    const tag of ["script", "iframe", "object", "embed", "form", "style", "meta", "base", "link", "svg", "math", "body"]
+  ) {
     if (new RegExp(`<${tag}[\\s>/]`, "i").test(html)) found.push(`<${tag}>`)
   }
   for (const match of html.matchAll(/<[a-z][^>]*>/gi)) {
@@ -112,9 +113,11 @@ layer(TestApp(), { excludeTestServices: true })("site content", (it) => {
 
       const adminView = yield* call("GET", "/admin/v1/content/articles?type=blog", { token: adminToken })
       expect(pick(adminView.json, "data", "count")).toBe(3)
-      expect(yield* call("GET", "/admin/v1/content/blog/articles/draft-post", { token: adminToken }).pipe(
-        Effect.map((reply) => pick(reply.json, "data", "status"))
-      )).toBe("draft")
+      expect(
+        yield* call("GET", "/admin/v1/content/blog/articles/draft-post", { token: adminToken }).pipe(
+          Effect.map((reply) => pick(reply.json, "data", "status"))
+        )
+      ).toBe("draft")
 
       // Publishing the draft makes it public; unpublishing hides it again.
       yield* put("blog", "draft-post", article({ title: "Secret" }))
@@ -127,19 +130,27 @@ layer(TestApp(), { excludeTestServices: true })("site content", (it) => {
       expect((yield* call("GET", "/v1/content/blog/articles/draft-post")).status).toBe(404)
 
       // Deleted is gone for everyone.
-      expect((yield* call("DELETE", "/admin/v1/content/blog/articles/live-post", { token: adminToken })).status).toBe(200)
+      expect((yield* call("DELETE", "/admin/v1/content/blog/articles/live-post", { token: adminToken })).status).toBe(
+        200
+      )
       expect((yield* call("GET", "/v1/content/blog/articles/live-post")).status).toBe(404)
-      expect((yield* call("DELETE", "/admin/v1/content/blog/articles/live-post", { token: adminToken })).status).toBe(404)
+      expect((yield* call("DELETE", "/admin/v1/content/blog/articles/live-post", { token: adminToken })).status).toBe(
+        404
+      )
     }))
 
   it.effect("lists are newest first, paginated, filtered by category and language; categories count articles", () =>
     Effect.gen(function*() {
       for (let day = 1; day <= 5; day++) {
-        yield* put("guides", `guide-${day}`, article({
-          publishedAt: `2026-0${day}-01T00:00:00Z`,
-          category: day % 2 === 0 ? "Even" : "Odd",
-          language: day === 5 ? "fa" : "en"
-        }))
+        yield* put(
+          "guides",
+          `guide-${day}`,
+          article({
+            publishedAt: `2026-0${day}-01T00:00:00Z`,
+            category: day % 2 === 0 ? "Even" : "Odd",
+            language: day === 5 ? "fa" : "en"
+          })
+        )
       }
       const first = yield* call("GET", "/v1/content/guides/articles?limit=2")
       expect(slugsOf(first.json)).toEqual(["guide-5", "guide-4"])
@@ -168,7 +179,10 @@ layer(TestApp(), { excludeTestServices: true })("site content", (it) => {
       expect(pick(badLimit.json, "fields", 0, "property")).toBe("limit")
       const badType = yield* call("GET", "/v1/content/news/articles")
       expect(badType.status).toBe(400)
-      expect(pick(badType.json, "fields")).toEqual([{ property: "type", constraints: ["must be one of: blog, guides, changelog"] }])
+      expect(pick(badType.json, "fields")).toEqual([{
+        property: "type",
+        constraints: ["must be one of: blog, guides, changelog"]
+      }])
     }))
 
   it.effect("responses are public for 60 s with an ETag; If-None-Match gives 304; an unchanged write keeps it", () =>
@@ -179,7 +193,9 @@ layer(TestApp(), { excludeTestServices: true })("site content", (it) => {
       const etag = first.headers["etag"] ?? ""
       expect(etag).toMatch(/^"[\w-]{32}"$/)
 
-      const notModified = yield* call("GET", "/v1/content/changelog/articles/v1", { headers: { "if-none-match": etag } })
+      const notModified = yield* call("GET", "/v1/content/changelog/articles/v1", {
+        headers: { "if-none-match": etag }
+      })
       expect(notModified.status).toBe(304)
       expect(notModified.text).toBe("")
       expect(notModified.headers["etag"]).toBe(etag)
@@ -213,7 +229,11 @@ layer(TestApp(), { excludeTestServices: true })("site content", (it) => {
     Effect.gen(function*() {
       // The checker itself sees every raw HTML payload as dangerous (the Markdown ones become so once rendered).
       expect(xssPayloads.filter((payload) => dangers(payload).length === 0))
-        .toEqual(["[md link](javascript:alert(1))", "[md entity](&#x6A;avascript:alert(1))", "![md image](javascript:alert(1))"])
+        .toEqual([
+          "[md link](javascript:alert(1))",
+          "[md entity](&#x6A;avascript:alert(1))",
+          "![md image](javascript:alert(1))"
+        ])
       for (const [index, payload] of xssPayloads.entries()) {
         const reply = yield* put("blog", `xss-${index}`, article({ markdown: `Before\n\n${payload}\n\nAfter` }))
         expect(reply.status).toBe(200)
@@ -222,9 +242,14 @@ layer(TestApp(), { excludeTestServices: true })("site content", (it) => {
         expect(html).toContain("After")
       }
       // What a site needs survives.
-      const safe = yield* put("blog", "safe", article({
-        markdown: "## Title\n\n[site](https://example.com) ![logo](https://example.com/l.png)\n\n```ts\nconst a = 1\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |"
-      }))
+      const safe = yield* put(
+        "blog",
+        "safe",
+        article({
+          markdown:
+            "## Title\n\n[site](https://example.com) ![logo](https://example.com/l.png)\n\n```ts\nconst a = 1\n```\n\n| a | b |\n|---|---|\n| 1 | 2 |"
+        })
+      )
       const html = String(pick(safe.json, "data", "article", "html"))
       expect(html).toContain("<a href=\"https://example.com\">site</a>")
       expect(html).toContain("<img src=\"https://example.com/l.png\" alt=\"logo\" />")

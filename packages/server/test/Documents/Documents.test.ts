@@ -13,8 +13,8 @@ import {
   makeExe,
   makePdf,
   makeWav,
-  transcriptionServer,
   type TranscriptionServer,
+  transcriptionServer,
   upload,
   uploadRaw,
   uploadText,
@@ -69,7 +69,9 @@ layer(App, { excludeTestServices: true, timeout: 120_000 })("documents", (it) =>
       expect(pick(job, "resultNChunks")).toBeGreaterThanOrEqual(1)
 
       const list = yield* listDocuments(key, assistantId)
-      expect(list.json).toMatchObject({ data: { count: 1, list: [{ fileId, path: "policies.pdf", size: pdf.length }] } })
+      expect(list.json).toMatchObject({
+        data: { count: 1, list: [{ fileId, path: "policies.pdf", size: pdf.length }] }
+      })
       const createdAt = pick(list.json, "data", "list", 0, "createdAt")
       expect(Number.isInteger(createdAt)).toBe(true)
       expect(Math.abs(Number(createdAt) - Date.now() / 1000)).toBeLessThan(120)
@@ -95,7 +97,10 @@ layer(App, { excludeTestServices: true, timeout: 120_000 })("documents", (it) =>
       const reply = yield* upload(key, assistantId, [
         { name: "care.docx", bytes: docx },
         { name: "returns-policy.doc", bytes: fixture("returns-policy.doc") },
-        { name: "faq.pdf", bytes: new TextEncoder().encode("# FAQ\n\nIs gift wrapping available? Yes, for a small fee.\n") }
+        {
+          name: "faq.pdf",
+          bytes: new TextEncoder().encode("# FAQ\n\nIs gift wrapping available? Yes, for a small fee.\n")
+        }
       ])
       expect(reply.status).toBe(202)
       const [docxJob = "", docJob = "", textJob = ""] = jobIdsOf(reply)
@@ -115,7 +120,11 @@ layer(App, { excludeTestServices: true, timeout: 120_000 })("documents", (it) =>
   it.effect("OCR reads printed English and Persian words from a PNG", () =>
     Effect.gen(function*() {
       const { assistantId, key } = yield* setupAccount()
-      const reply = yield* upload(key, assistantId, [{ name: "card.png", bytes: fixture("ocr-en-fa.png"), type: "image/png" }])
+      const reply = yield* upload(key, assistantId, [{
+        name: "card.png",
+        bytes: fixture("ocr-en-fa.png"),
+        type: "image/png"
+      }])
       const job = yield* waitForJob(key, assistantId, jobIdsOf(reply)[0] ?? "")
       expect(job).toMatchObject({ status: "ready" })
       const english = yield* searchFor(assistantId, "Samovar warranty card")
@@ -177,7 +186,10 @@ layer(App, { excludeTestServices: true, timeout: 120_000 })("documents", (it) =>
   it.effect("11 parts → 400 naming the 11th; a 26 MB part → 413 naming it; nothing is queued", () =>
     Effect.gen(function*() {
       const { assistantId, key } = yield* setupAccount()
-      const files = Array.from({ length: 11 }, (_, i) => ({ name: `f${i}.txt`, bytes: new TextEncoder().encode(`file ${i}`) }))
+      const files = Array.from(
+        { length: 11 },
+        (_, i) => ({ name: `f${i}.txt`, bytes: new TextEncoder().encode(`file ${i}`) })
+      )
       const many = yield* upload(key, assistantId, files)
       expect(many.status).toBe(400)
       expect(many.json).toMatchObject({
@@ -188,7 +200,10 @@ layer(App, { excludeTestServices: true, timeout: 120_000 })("documents", (it) =>
       expect(pickString(many.json, "fields", 0, "constraints", 0)).toContain("f10.txt")
 
       const big = new Uint8Array(26 * 1024 * 1024).fill(0x61)
-      const large = yield* upload(key, assistantId, [{ name: "small.txt", bytes: new Uint8Array([0x61]) }, { name: "big.txt", bytes: big }])
+      const large = yield* upload(key, assistantId, [{ name: "small.txt", bytes: new Uint8Array([0x61]) }, {
+        name: "big.txt",
+        bytes: big
+      }])
       expect(large.status).toBe(413)
       expect(large.json).toMatchObject({
         data: null,
@@ -199,7 +214,11 @@ layer(App, { excludeTestServices: true, timeout: 120_000 })("documents", (it) =>
 
       const none = yield* call("POST", `/v1/assistants/${assistantId}/documents`, {
         token: key,
-        rawBody: { contentType: "multipart/form-data; boundary=x", text: "--x\r\nContent-Disposition: form-data; name=\"folderId\"\r\n\r\n0123456789abcdef0123456789abcdef\r\n--x--\r\n" }
+        rawBody: {
+          contentType: "multipart/form-data; boundary=x",
+          text:
+            "--x\r\nContent-Disposition: form-data; name=\"folderId\"\r\n\r\n0123456789abcdef0123456789abcdef\r\n--x--\r\n"
+        }
       })
       expect(none.status).toBe(400)
       expect(pick((yield* listDocuments(key, assistantId)).json, "data", "count")).toBe(0)
@@ -209,7 +228,13 @@ layer(App, { excludeTestServices: true, timeout: 120_000 })("documents", (it) =>
     Effect.gen(function*() {
       const { assistantId, key } = yield* setupAccount()
       // The last is 303 bytes in UTF-8, over a file system's 255-byte name limit.
-      const names = ["سیاست-گارانتی.md", "سياسة الإرجاع.md", "保修政策.md", "🎁 gift wrap.md", `${"保修政策".repeat(25)}.md`]
+      const names = [
+        "سیاست-گارانتی.md",
+        "سياسة الإرجاع.md",
+        "保修政策.md",
+        "🎁 gift wrap.md",
+        `${"保修政策".repeat(25)}.md`
+      ]
       const text = (name: string) => new TextEncoder().encode(`# ${name}\nWarranty and returns.`)
       const pathsOf = (reply: { readonly json: unknown }) => {
         const list = pick(reply.json, "data", "list")
@@ -237,7 +262,9 @@ layer(App, { excludeTestServices: true, timeout: 120_000 })("documents", (it) =>
         const starMixed = yield* uploadRaw(key, assistantId, [
           { disposition: `form-data; name="files"; filename="care.md"`, content: "care" },
           {
-            disposition: `form-data; name="files"; filename="fallback.md"; filename*=utf-8'fa'${percentEncoded(`star-mixed-${name}`)}`,
+            disposition: `form-data; name="files"; filename="fallback.md"; filename*=utf-8'fa'${
+              percentEncoded(`star-mixed-${name}`)
+            }`,
             content: name
           }
         ])
@@ -248,7 +275,9 @@ layer(App, { excludeTestServices: true, timeout: 120_000 })("documents", (it) =>
       for (const jobId of jobs) expect(pick(yield* waitForJob(key, assistantId, jobId), "status")).toBe("ready")
       const paths = pathsOf(yield* listDocuments(key, assistantId))
       for (const name of names) {
-        expect(paths).toEqual(expect.arrayContaining([`form-${name}`, `mixed-${name}`, `star-${name}`, `star-mixed-${name}`]))
+        expect(paths).toEqual(
+          expect.arrayContaining([`form-${name}`, `mixed-${name}`, `star-${name}`, `star-mixed-${name}`])
+        )
       }
     }))
 
@@ -266,7 +295,11 @@ layer(App, { excludeTestServices: true, timeout: 120_000 })("documents", (it) =>
           { disposition: refusal.disposition, content: "lost?" }
         ])
         expect(reply.status).toBe(400)
-        expect(reply.json).toMatchObject({ data: null, response: { status: "bad_request" }, fields: [{ property: "parts.1" }] })
+        expect(reply.json).toMatchObject({
+          data: null,
+          response: { status: "bad_request" },
+          fields: [{ property: "parts.1" }]
+        })
         const constraint = pickString(reply.json, "fields", 0, "constraints", 0)
         expect(constraint).toContain("part 2")
         expect(constraint).toContain(refusal.quoted)
@@ -283,12 +316,21 @@ layer(App, { excludeTestServices: true, timeout: 120_000 })("documents", (it) =>
       const foreign = yield* admin("POST", `/accounts/${other.accountId}/folders`, { name: "Theirs" })
       const foreignId = pickString(foreign.json, "data", "id")
 
-      const inFolder = yield* uploadText(mine.key, mine.assistantId, { folderId, filename: "kettle.md", content: "Kettle manual." })
+      const inFolder = yield* uploadText(mine.key, mine.assistantId, {
+        folderId,
+        filename: "kettle.md",
+        content: "Kettle manual."
+      })
       expect(inFolder.status).toBe(202)
       expect(pick(inFolder.json, "data", "list", 0, "path")).toBe("Manuals/kettle.md")
-      const atRoot = yield* upload(mine.key, mine.assistantId, [{ name: "dir/sub/kettle.md", bytes: new TextEncoder().encode("Root copy.") }])
+      const atRoot = yield* upload(mine.key, mine.assistantId, [{
+        name: "dir/sub/kettle.md",
+        bytes: new TextEncoder().encode("Root copy.")
+      }])
       expect(pick(atRoot.json, "data", "list", 0, "path")).toBe("kettle.md")
-      for (const jobId of [...jobIdsOf(inFolder), ...jobIdsOf(atRoot)]) yield* waitForJob(mine.key, mine.assistantId, jobId)
+      for (const jobId of [...jobIdsOf(inFolder), ...jobIdsOf(atRoot)]) {
+        yield* waitForJob(mine.key, mine.assistantId, jobId)
+      }
 
       const filtered = yield* listDocuments(mine.key, mine.assistantId, folderId)
       expect(filtered.json).toMatchObject({ data: { count: 1, list: [{ path: "Manuals/kettle.md" }] } })
@@ -297,7 +339,9 @@ layer(App, { excludeTestServices: true, timeout: 120_000 })("documents", (it) =>
       for (
         const reply of [
           yield* uploadText(mine.key, mine.assistantId, { folderId: foreignId, filename: "x.txt", content: "x" }),
-          yield* upload(mine.key, mine.assistantId, [{ name: "x.txt", bytes: new Uint8Array([0x78]) }], { folderId: foreignId }),
+          yield* upload(mine.key, mine.assistantId, [{ name: "x.txt", bytes: new Uint8Array([0x78]) }], {
+            folderId: foreignId
+          }),
           yield* listDocuments(mine.key, mine.assistantId, foreignId)
         ]
       ) {
@@ -326,7 +370,10 @@ layer(App, { excludeTestServices: true, timeout: 120_000 })("documents", (it) =>
         ]
       ) {
         expect(answer.status).toBe(404)
-        expect(answer.json).toMatchObject({ data: null, response: { status: "not_found", code: "documents.job_not_found" } })
+        expect(answer.json).toMatchObject({
+          data: null,
+          response: { status: "not_found", code: "documents.job_not_found" }
+        })
       }
       const foreignAssistant = yield* getJob(other.key, mine.assistantId, jobId)
       expect(foreignAssistant.status).toBe(404)
@@ -337,19 +384,27 @@ layer(App, { excludeTestServices: true, timeout: 120_000 })("documents", (it) =>
     Effect.gen(function*() {
       const mine = yield* setupAccount()
       const other = yield* setupAccount()
-      const good = yield* uploadText(mine.key, mine.assistantId, { filename: "good.txt", content: "Kettles boil water." })
+      const good = yield* uploadText(mine.key, mine.assistantId, {
+        filename: "good.txt",
+        content: "Kettles boil water."
+      })
       const bad = yield* upload(mine.key, mine.assistantId, [{ name: "blank.pdf", bytes: yield* makePdf([""]) }])
       yield* uploadText(other.key, other.assistantId, { filename: "theirs.txt", content: "Theirs." })
       const [goodId = "", badId = ""] = [...jobIdsOf(good), ...jobIdsOf(bad)]
       yield* waitForJob(mine.key, mine.assistantId, goodId)
       yield* waitForJob(mine.key, mine.assistantId, badId)
 
-      const jobs = (query: string) => call("GET", `/v1/assistants/${mine.assistantId}/documents/jobs${query}`, { token: mine.key })
+      const jobs = (query: string) =>
+        call("GET", `/v1/assistants/${mine.assistantId}/documents/jobs${query}`, { token: mine.key })
       const all = yield* jobs("")
       expect(all.status).toBe(200)
-      expect(all.json).toMatchObject({ data: { count: 2, list: [{ id: badId, path: "blank.pdf" }, { id: goodId, status: "ready" }] } })
+      expect(all.json).toMatchObject({
+        data: { count: 2, list: [{ id: badId, path: "blank.pdf" }, { id: goodId, status: "ready" }] }
+      })
       const failed = yield* jobs("?status=failed")
-      expect(failed.json).toMatchObject({ data: { count: 1, list: [{ id: badId, status: "failed", errorMessage: "no_text" }] } })
+      expect(failed.json).toMatchObject({
+        data: { count: 1, list: [{ id: badId, status: "failed", errorMessage: "no_text" }] }
+      })
       const second = yield* jobs("?limit=1&offset=1")
       expect(second.json).toMatchObject({ data: { count: 2, list: [{ id: goodId }] } })
       const invalid = yield* jobs("?status=done&limit=501")
@@ -365,12 +420,18 @@ layer(App, { excludeTestServices: true, timeout: 120_000 })("documents", (it) =>
   it.effect("replace: kind replace, the old version stays searchable until the new one swaps in atomically", () =>
     Effect.gen(function*() {
       const { assistantId, key } = yield* setupAccount()
-      const first = yield* uploadText(key, assistantId, { filename: "hours.txt", content: "Opening hours: nine to five." })
+      const first = yield* uploadText(key, assistantId, {
+        filename: "hours.txt",
+        content: "Opening hours: nine to five."
+      })
       const v1 = yield* waitForJob(key, assistantId, jobIdsOf(first)[0] ?? "")
       const oldFileId = pickString(v1, "resultFileId")
 
       // A large new version, so it takes a while to process.
-      const long = Array.from({ length: 400 }, (_, i) => `Paragraph ${i}: opening hours are now eight to eight on day ${i}.`).join("\n\n")
+      const long = Array.from(
+        { length: 400 },
+        (_, i) => `Paragraph ${i}: opening hours are now eight to eight on day ${i}.`
+      ).join("\n\n")
       const second = yield* uploadText(key, assistantId, { filename: "hours.txt", content: long })
       expect(pick(second.json, "data", "list", 0, "kind")).toBe("replace")
       const secondJob = jobIdsOf(second)[0] ?? ""
@@ -405,7 +466,7 @@ layer(App, { excludeTestServices: true, timeout: 120_000 })("documents", (it) =>
       const reply = yield* uploadText(key, assistantId, { filename: "gone.txt", content: "Ephemeral pelican facts." })
       const job = yield* waitForJob(key, assistantId, jobIdsOf(reply)[0] ?? "")
       const fileId = pickString(job, "resultFileId")
-      expect((yield* searchFor(assistantId, "pelican"))).toHaveLength(1)
+      expect(yield* searchFor(assistantId, "pelican")).toHaveLength(1)
       const deleted = yield* call("DELETE", `/v1/assistants/${assistantId}/documents`, {
         token: key,
         body: { fileIds: [fileId, "file_unknown"] }
@@ -415,9 +476,15 @@ layer(App, { excludeTestServices: true, timeout: 120_000 })("documents", (it) =>
       const afterDelete = yield* listDocuments(key, assistantId)
       expect(pick(afterDelete.json, "data", "count")).toBe(0)
       expect(yield* searchFor(assistantId, "pelican")).toHaveLength(0)
-      const again = yield* call("DELETE", `/v1/assistants/${assistantId}/documents`, { token: key, body: { fileIds: [fileId] } })
+      const again = yield* call("DELETE", `/v1/assistants/${assistantId}/documents`, {
+        token: key,
+        body: { fileIds: [fileId] }
+      })
       expect(again.status).toBe(200)
-      const empty = yield* call("DELETE", `/v1/assistants/${assistantId}/documents`, { token: key, body: { fileIds: [] } })
+      const empty = yield* call("DELETE", `/v1/assistants/${assistantId}/documents`, {
+        token: key,
+        body: { fileIds: [] }
+      })
       expect(empty.status).toBe(400)
     }))
 
@@ -433,7 +500,10 @@ layer(App, { excludeTestServices: true, timeout: 120_000 })("documents", (it) =>
         { name: "empty.txt", bytes: new TextEncoder().encode("   \n\n  ") }
       ])
       const [broken = "", empty = "", spaces = ""] = jobIdsOf(reply)
-      expect(yield* waitForJob(key, assistantId, broken)).toMatchObject({ status: "failed", errorMessage: "corrupt_file" })
+      expect(yield* waitForJob(key, assistantId, broken)).toMatchObject({
+        status: "failed",
+        errorMessage: "corrupt_file"
+      })
       expect(yield* waitForJob(key, assistantId, empty)).toMatchObject({ status: "failed", errorMessage: "no_text" })
       expect(yield* waitForJob(key, assistantId, spaces)).toMatchObject({ status: "failed", errorMessage: "no_text" })
     }))

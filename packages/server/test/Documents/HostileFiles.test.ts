@@ -35,25 +35,35 @@ const uploadAndWatch = (file: { readonly name: string; readonly bytes: Uint8Arra
     const jobId = pickString(reply.json, "data", "list", 0, "id")
     const done = { value: false }
     const probe = yield* Effect.fork(probeHealth(done))
-    const job = yield* waitForJob(key, assistantId, jobId, 120_000).pipe(Effect.ensuring(Effect.sync(() => (done.value = true))))
+    const job = yield* waitForJob(key, assistantId, jobId, 120_000).pipe(
+      Effect.ensuring(Effect.sync(() => (done.value = true)))
+    )
     return { job, healthProbes: yield* Fiber.join(probe), key, assistantId }
   })
 
 layer(TestApp({ DASTYAR_RATE_LIMIT_PER_MINUTE: "100000" }), { excludeTestServices: true, timeout: 180_000 })(
   "hostile files, default budgets",
   (it) => {
-    it.effect("a DOCX under 1 MB that inflates to 260 MB fails as too_large while /health keeps answering", () =>
-      Effect.gen(function*() {
-        const bomb = makeDocxBomb(260 * 1024 * 1024)
-        expect(bomb.length).toBeLessThan(1024 * 1024)
-        const { job, healthProbes } = yield* uploadAndWatch({ name: "bomb.docx", bytes: bomb, type: docxType })
-        expect(job).toMatchObject({ status: "failed", errorMessage: "too_large" })
-        expect(healthProbes).toBeGreaterThan(0)
-      }), 180_000)
+    it.effect(
+      "a DOCX under 1 MB that inflates to 260 MB fails as too_large while /health keeps answering",
+      () =>
+        Effect.gen(function*() {
+          const bomb = makeDocxBomb(260 * 1024 * 1024)
+          expect(bomb.length).toBeLessThan(1024 * 1024)
+          const { job, healthProbes } = yield* uploadAndWatch({ name: "bomb.docx", bytes: bomb, type: docxType })
+          expect(job).toMatchObject({ status: "failed", errorMessage: "too_large" })
+          expect(healthProbes).toBeGreaterThan(0)
+        }),
+      180_000
+    )
 
     it.effect("an image whose header claims 100,000 × 100,000 pixels fails as too_large", () =>
       Effect.gen(function*() {
-        const { job } = yield* uploadAndWatch({ name: "huge.png", bytes: makePngHeader(100_000, 100_000), type: "image/png" })
+        const { job } = yield* uploadAndWatch({
+          name: "huge.png",
+          bytes: makePngHeader(100_000, 100_000),
+          type: "image/png"
+        })
         expect(job).toMatchObject({ status: "failed", errorMessage: "too_large" })
       }), 180_000)
 
@@ -76,16 +86,20 @@ layer(
   }),
   { excludeTestServices: true, timeout: 180_000 }
 )("hostile files, tight limits", (it) => {
-  it.effect("a DOCX that passes the inflate budget is stopped by the reading process's heap limit", () =>
-    Effect.gen(function*() {
-      const { job, healthProbes } = yield* uploadAndWatch({
-        name: "heavy.docx",
-        bytes: makeDocxBomb(80 * 1024 * 1024),
-        type: docxType
-      })
-      expect(job).toMatchObject({ status: "failed", errorMessage: "too_large" })
-      expect(healthProbes).toBeGreaterThan(0)
-    }), 180_000)
+  it.effect(
+    "a DOCX that passes the inflate budget is stopped by the reading process's heap limit",
+    () =>
+      Effect.gen(function*() {
+        const { job, healthProbes } = yield* uploadAndWatch({
+          name: "heavy.docx",
+          bytes: makeDocxBomb(80 * 1024 * 1024),
+          type: docxType
+        })
+        expect(job).toMatchObject({ status: "failed", errorMessage: "too_large" })
+        expect(healthProbes).toBeGreaterThan(0)
+      }),
+    180_000
+  )
 
   it.effect("a PDF with more pages than the budget fails as too_large", () =>
     Effect.gen(function*() {

@@ -31,88 +31,98 @@ const database = Effect.suspend(() => freshPostgresDatabase(baseUrl ?? ""))
 const json = async (response: Response): Promise<unknown> => response.json()
 
 describe("ingest after a worker was killed", () => {
-  it.live.skipIf(baseUrl === undefined)("the job is taken again after the lease expires and finishes", () =>
-    Effect.gen(function*() {
-      const db = yield* database
-      const { state: provider } = yield* transcriptionServer
-      provider.hang = true
-      const port = yield* Effect.promise(freePort)
-      const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
-        cwd: serverDir,
-        env: {
-          ...process.env,
-          PORT: String(port),
-          DATABASE_URL: db.url,
-          DASTYAR_ADMIN_TOKEN: adminToken,
-          DASTYAR_SEED_DEMO: "false",
-          DASTYAR_LOG_LEVEL: "Error",
-          DASTYAR_TRANSCRIPTION_BASE_URL: provider.url
-        },
-        stdio: ["ignore", "pipe", "pipe"]
-      })
-      // Kept for the failure message: why the child never became ready, if it did not.
-      let childOutput = ""
-      child.stdout.on("data", (data: Buffer) => (childOutput = (childOutput + data.toString("utf8")).slice(-4000)))
-      child.stderr.on("data", (data: Buffer) => (childOutput = (childOutput + data.toString("utf8")).slice(-4000)))
-      yield* Effect.addFinalizer(() => Effect.sync(() => child.kill("SIGKILL")))
-      const base = `http://127.0.0.1:${port}`
-      const adminCall = (method: string, url: string, body?: unknown) =>
-        Effect.promise(() =>
-          fetch(`${base}/admin/v1${url}`, {
-            method,
-            headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
-            ...(body === undefined ? {} : { body: JSON.stringify(body) })
+  it.live.skipIf(baseUrl === undefined)(
+    "the job is taken again after the lease expires and finishes",
+    () =>
+      Effect.gen(function*() {
+        const db = yield* database
+        const { state: provider } = yield* transcriptionServer
+        provider.hang = true
+        const port = yield* Effect.promise(freePort)
+        const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+          cwd: serverDir,
+          env: {
+            ...process.env,
+            PORT: String(port),
+            DATABASE_URL: db.url,
+            DASTYAR_ADMIN_TOKEN: adminToken,
+            DASTYAR_SEED_DEMO: "false",
+            DASTYAR_LOG_LEVEL: "Error",
+            DASTYAR_TRANSCRIPTION_BASE_URL: provider.url
+          },
+          stdio: ["ignore", "pipe", "pipe"]
+        })
+        // Kept for the failure message: why the child never became ready, if it did not.
+        let childOutput = ""
+        child.stdout.on("data", (data: Buffer) => (childOutput = (childOutput + data.toString("utf8")).slice(-4000)))
+        child.stderr.on("data", (data: Buffer) => (childOutput = (childOutput + data.toString("utf8")).slice(-4000)))
+        yield* Effect.addFinalizer(() => Effect.sync(() => child.kill("SIGKILL")))
+        const base = `http://127.0.0.1:${port}`
+        const adminCall = (method: string, url: string, body?: unknown) =>
+          Effect.promise(() =>
+            fetch(`${base}/admin/v1${url}`, {
+              method,
+              headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
+              ...(body === undefined ? {} : { body: JSON.stringify(body) })
+            }).then(json)
+          )
+        // The child starts (compiling the app, migrating) within two minutes, even on a busy machine.
+        let ready = false
+        for (let i = 0; i < 240 && !ready; i++) {
+          ready = yield* Effect.promise(() =>
+            fetch(`${base}/ready`, { signal: AbortSignal.timeout(5000) }).then((r) => r.ok, () => false)
+          )
+
+          if (!ready) yield* Effect.sleep("250 millis")
+        }
+        expect(ready, childOutput).toBe(true)
+        const accountId = pickString(yield* adminCall("POST", "/accounts", { name: "Killed" }), "data", "id")
+        const key = pickString(yield* adminCall("POST", `/accounts/${accountId}/keys`, { name: "k" }), "data", "key")
+        const assistantId = pickString(
+          yield* adminCall("POST", `/accounts/${accountId}/assistants`, { name: "A" }),
+          "data",
+          "id"
+        )
+        for (let i = 0; i < 100; i++) {
+          const status = pick(yield* adminCall("GET", `/assistants/${assistantId}`), "data", "status")
+          if (status === "active") break
+          yield* Effect.sleep("100 millis")
+        }
+
+        const form = new FormData()
+        form.append("files", new Blob([makeWav()], { type: "audio/wav" }), "memo.wav")
+        const uploaded = yield* Effect.promise(() =>
+          fetch(`${base}/v1/assistants/${assistantId}/documents`, {
+            method: "POST",
+            headers: { authorization: `Bearer ${key}` },
+            body: form
           }).then(json)
         )
-      // The child starts (compiling the app, migrating) within two minutes, even on a busy machine.
-      let ready = false
-      for (let i = 0; i < 240 && !ready; i++) {
-        ready = yield* Effect.promise(() => fetch(`${base}/ready`, { signal: AbortSignal.timeout(5000) }).then((r) => r.ok, () => false))
-
-        if (!ready) yield* Effect.sleep("250 millis")
-      }
-      expect(ready, childOutput).toBe(true)
-      const accountId = pickString(yield* adminCall("POST", "/accounts", { name: "Killed" }), "data", "id")
-      const key = pickString(yield* adminCall("POST", `/accounts/${accountId}/keys`, { name: "k" }), "data", "key")
-      const assistantId = pickString(yield* adminCall("POST", `/accounts/${accountId}/assistants`, { name: "A" }), "data", "id")
-      for (let i = 0; i < 100; i++) {
-        const status = pick(yield* adminCall("GET", `/assistants/${assistantId}`), "data", "status")
-        if (status === "active") break
-        yield* Effect.sleep("100 millis")
-      }
-
-      const form = new FormData()
-      form.append("files", new Blob([makeWav()], { type: "audio/wav" }), "memo.wav")
-      const uploaded = yield* Effect.promise(() =>
-        fetch(`${base}/v1/assistants/${assistantId}/documents`, {
-          method: "POST",
-          headers: { authorization: `Bearer ${key}` },
-          body: form
-        }).then(json)
-      )
-      const jobId = pickString(uploaded, "data", "list", 0, "id")
-      // The child's worker is inside the job (waiting on the provider) when it is killed.
-      for (let i = 0; i < 200 && provider.requests.length === 0; i++) yield* Effect.sleep("100 millis")
-      expect(provider.requests.length).toBeGreaterThan(0)
-      const during = yield* Effect.promise(() =>
-        fetch(`${base}/v1/assistants/${assistantId}/documents/jobs/${jobId}`, {
-          headers: { authorization: `Bearer ${key}` }
-        }).then(json)
-      )
-      expect(pick(during, "data", "status")).toBe("processing")
-      child.kill("SIGKILL")
-      yield* Effect.async<void>((resume) => {
-        if (child.exitCode !== null || child.signalCode !== null) resume(Effect.void)
-        else child.once("exit", () => resume(Effect.void))
-      })
-
-      // A second instance on the same database, with a provider that answers now.
-      provider.hang = false
-      const finished = yield* waitForJob(key, assistantId, jobId, 90_000).pipe(
-        Effect.provide(
-          TestApp({ DATABASE_URL: db.url, DASTYAR_TRANSCRIPTION_BASE_URL: provider.url }).pipe(Layer.orDie)
+        const jobId = pickString(uploaded, "data", "list", 0, "id")
+        // The child's worker is inside the job (waiting on the provider) when it is killed.
+        for (let i = 0; i < 200 && provider.requests.length === 0; i++) yield* Effect.sleep("100 millis")
+        expect(provider.requests.length).toBeGreaterThan(0)
+        const during = yield* Effect.promise(() =>
+          fetch(`${base}/v1/assistants/${assistantId}/documents/jobs/${jobId}`, {
+            headers: { authorization: `Bearer ${key}` }
+          }).then(json)
         )
-      )
-      expect(finished).toMatchObject({ status: "ready", errorMessage: null })
-    }).pipe(Effect.scoped), { timeout: 300_000 })
+        expect(pick(during, "data", "status")).toBe("processing")
+        child.kill("SIGKILL")
+        yield* Effect.async<void>((resume) => {
+          if (child.exitCode !== null || child.signalCode !== null) resume(Effect.void)
+          else child.once("exit", () => resume(Effect.void))
+        })
+
+        // A second instance on the same database, with a provider that answers now.
+        provider.hang = false
+        const finished = yield* waitForJob(key, assistantId, jobId, 90_000).pipe(
+          Effect.provide(
+            TestApp({ DATABASE_URL: db.url, DASTYAR_TRANSCRIPTION_BASE_URL: provider.url }).pipe(Layer.orDie)
+          )
+        )
+        expect(finished).toMatchObject({ status: "ready", errorMessage: null })
+      }).pipe(Effect.scoped),
+    { timeout: 300_000 }
+  )
 })

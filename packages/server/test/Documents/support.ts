@@ -1,11 +1,11 @@
 /** Helpers for the knowledge-base tests: multipart uploads, polling jobs, fixtures made on the fly. */
 import { HttpClient, HttpClientRequest } from "@effect/platform"
+import { Document, HeadingLevel, Packer, Paragraph } from "docx"
 import * as Effect from "effect/Effect"
+import { strToU8, Zip, ZipDeflate, ZipPassThrough } from "fflate"
 import * as fs from "node:fs"
 import * as http from "node:http"
 import { PDFDocument, StandardFonts } from "pdf-lib"
-import { Document, HeadingLevel, Packer, Paragraph } from "docx"
-import { strToU8, Zip, ZipDeflate, ZipPassThrough } from "fflate"
 import { call, pick, pickString, type Reply } from "../support/TestApp"
 
 const fixtures = new URL("../fixtures/documents/", import.meta.url)
@@ -27,8 +27,12 @@ export const upload = (
   Effect.gen(function*() {
     const client = yield* HttpClient.HttpClient
     const form = new FormData()
-    for (const file of files) form.append("files", new Blob([file.bytes], { type: file.type ?? "application/octet-stream" }), file.name)
-    if (options.folderId !== undefined) form.append("folderId", options.folderId)
+    for (const file of files) {
+      form.append("files", new Blob([file.bytes], { type: file.type ?? "application/octet-stream" }), file.name)
+    }
+    if (options.folderId !== undefined) {
+      form.append("folderId", options.folderId)
+    }
     const request = HttpClientRequest.post(`/v1/assistants/${assistantId}/documents`).pipe(
       HttpClientRequest.bearerToken(key),
       HttpClientRequest.bodyFormData(form)
@@ -115,7 +119,9 @@ export const makeDocx = (sections: ReadonlyArray<{ readonly heading: string; rea
 export const makeWav = (seconds = 0.5, sampleRate = 8000) => {
   const samples = Math.floor(seconds * sampleRate)
   const data = Buffer.alloc(samples * 2)
-  for (let i = 0; i < samples; i++) data.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / sampleRate)), i * 2)
+  for (let i = 0; i < samples; i++) {
+    data.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / sampleRate)), i * 2)
+  }
   const header = Buffer.alloc(44)
   header.write("RIFF", 0)
   header.writeUInt32LE(36 + data.length, 4)
@@ -163,7 +169,9 @@ export const makeExe = () => {
 export interface TranscriptionServer {
   url: string
   /** Requests received, with the form fields seen. */
-  readonly requests: Array<{ readonly model: string | undefined; readonly filename: string | undefined; readonly bytes: number }>
+  readonly requests: Array<
+    { readonly model: string | undefined; readonly filename: string | undefined; readonly bytes: number }
+  >
   /** Answers this many requests with 503 before succeeding. */
   failuresBeforeSuccess: number
   /** When set, requests are held open and never answered (a stuck provider). */
@@ -196,12 +204,16 @@ export const transcriptionServer = Effect.acquireRelease(
         state.requests.push({ model, filename, bytes: body.length })
         if (state.hang) return
         if (!ok || model === undefined || filename === undefined) {
-          response.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "bad request" } }))
+          response.writeHead(400, { "content-type": "application/json" }).end(
+            JSON.stringify({ error: { message: "bad request" } })
+          )
           return
         }
         if (state.failuresBeforeSuccess > 0) {
           state.failuresBeforeSuccess--
-          response.writeHead(503, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "busy" } }))
+          response.writeHead(503, { "content-type": "application/json" }).end(
+            JSON.stringify({ error: { message: "busy" } })
+          )
           return
         }
         response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ text: state.text }))
@@ -213,10 +225,11 @@ export const transcriptionServer = Effect.acquireRelease(
       resume(Effect.succeed({ state, server }))
     })
   }),
-  ({ server }) => Effect.async<void>((resume) => {
-    server.closeAllConnections()
-    server.close(() => resume(Effect.void))
-  })
+  ({ server }) =>
+    Effect.async<void>((resume) => {
+      server.closeAllConnections()
+      server.close(() => resume(Effect.void))
+    })
 )
 
 /**

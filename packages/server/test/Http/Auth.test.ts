@@ -1,5 +1,5 @@
-import { expect, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
+import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import { admin, call, pickString, setupAccount, TestApp } from "../support/TestApp"
 

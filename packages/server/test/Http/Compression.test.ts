@@ -1,5 +1,5 @@
-import { expect, layer } from "@effect/vitest"
 import { HttpServer } from "@effect/platform"
+import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as http from "node:http"
 import * as zlib from "node:zlib"
@@ -21,7 +21,9 @@ const rawGet = (path: string, headers: Record<string, string> = {}) =>
         const parts: Array<Buffer> = []
         response.on("data", (part: Buffer) => parts.push(part))
         response.on("end", () =>
-          resume(Effect.succeed({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(parts) })))
+          resume(
+            Effect.succeed({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(parts) })
+          ))
       })
     })
   })

@@ -9,7 +9,10 @@ import { serveFrom } from "../../src/Http/Console"
 /** What the console route answers for a path, served from `dir`. */
 const get = (dir: string, pathname: string) =>
   serveFrom(dir).pipe(
-    Effect.provideService(HttpServerRequest.HttpServerRequest, HttpServerRequest.fromWeb(new Request(`http://localhost${pathname}`))),
+    Effect.provideService(
+      HttpServerRequest.HttpServerRequest,
+      HttpServerRequest.fromWeb(new Request(`http://localhost${pathname}`))
+    ),
     Effect.flatMap((response) =>
       Effect.promise(async () => {
         const web = HttpServerResponse.toWeb(response)
@@ -57,7 +60,13 @@ describe("console route", () => {
         expect(script.headers.get("content-type")).toContain("text/javascript")
         expect(script.headers.get("cache-control")).toContain("immutable")
 
-        for (const escape of ["/console/..%2Fsecret.txt", "/console/%2e%2e/secret.txt", "/console/assets/..%2F..%2Fsecret.txt"]) {
+        for (
+          const escape of [
+            "/console/..%2Fsecret.txt",
+            "/console/%2e%2e/secret.txt",
+            "/console/assets/..%2F..%2Fsecret.txt"
+          ]
+        ) {
           const answer = yield* get(dist, escape)
           expect(answer.body).not.toContain("not for the web")
         }

@@ -3,8 +3,8 @@
  * long path parameters, exact content types, chunked bodies over the limit,
  * and authentication timing that does not depend on the key's shape.
  */
-import { expect, layer } from "@effect/vitest"
 import { HttpServer } from "@effect/platform"
+import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as http from "node:http"
 import { call, pick, setupAccount, TestApp } from "../support/TestApp"
@@ -44,7 +44,10 @@ layer(TestApp(), { excludeTestServices: true })("edge", (it) => {
       expect(pick(title.json, "fields")).toEqual([{ property: "title", constraints: [characterRule] }])
       const attribute = yield* call("POST", products, {
         token: key,
-        rawBody: { contentType: "application/json", text: "{\"externalId\":\"b\",\"title\":\"t\",\"attributes\":{\"c\":\"\\udfff\"}}" }
+        rawBody: {
+          contentType: "application/json",
+          text: "{\"externalId\":\"b\",\"title\":\"t\",\"attributes\":{\"c\":\"\\udfff\"}}"
+        }
       })
       expect(attribute.status).toBe(400)
       expect(pick(attribute.json, "fields")).toEqual([{ property: "attributes.c", constraints: [characterRule] }])
@@ -104,7 +107,11 @@ layer(TestApp(), { excludeTestServices: true })("edge", (it) => {
       const port = yield* portOf
       const path = `/v1/assistants/${assistantId}/products`
       const megabyte = "x".repeat(1024 * 1024)
-      const over = yield* chunkedPost(port, path, key, ["{\"externalId\":\"a\",\"title\":\"", ...Array(12).fill(megabyte), "\"}"])
+      const over = yield* chunkedPost(port, path, key, [
+        "{\"externalId\":\"a\",\"title\":\"",
+        ...Array(12).fill(megabyte),
+        "\"}"
+      ])
       expect(over).toMatchObject({ status: 413 })
       expect("body" in over ? JSON.parse(over.body) : undefined).toMatchObject({
         data: null,
@@ -115,5 +122,7 @@ layer(TestApp(), { excludeTestServices: true })("edge", (it) => {
     }))
 })
 
-const portOf = Effect.map(HttpServer.HttpServer, (server) => server.address._tag === "TcpAddress" ? server.address.port : 0)
-
+const portOf = Effect.map(
+  HttpServer.HttpServer,
+  (server) => server.address._tag === "TcpAddress" ? server.address.port : 0
+)

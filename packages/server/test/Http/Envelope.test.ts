@@ -9,7 +9,10 @@ layer(TestApp(), { excludeTestServices: true })("envelope, validation and routin
       const en = yield* call("GET", "/v1/assistants", { token: key })
       expect(en.status).toBe(200)
       expect(en.json).toMatchObject({ data: { count: 1 }, response: { status: "success", message: "Success" } })
-      const fa = yield* call("GET", "/v1/assistants", { token: key, headers: { "accept-language": "fa-IR,fa;q=0.9,en;q=0.5" } })
+      const fa = yield* call("GET", "/v1/assistants", {
+        token: key,
+        headers: { "accept-language": "fa-IR,fa;q=0.9,en;q=0.5" }
+      })
       expect(pick(fa.json, "response", "message")).toBe("موفق")
     }))
 
@@ -38,7 +41,10 @@ layer(TestApp(), { excludeTestServices: true })("envelope, validation and routin
         fields: [
           { property: "name", constraints: ["must be at least 1 characters long"] },
           { property: "model", constraints: ["must be a string"] },
-          { property: "personality", constraints: ["must be one of: friendly, professional, playful, technical, formal, custom"] },
+          {
+            property: "personality",
+            constraints: ["must be one of: friendly, professional, playful, technical, formal, custom"]
+          },
           { property: "ragK", constraints: ["must be 1 or more"] }
         ]
       })

@@ -4,8 +4,8 @@
  * Skipped where no Redis answers on 127.0.0.1:6379 (`.ci/run` starts one).
  */
 import { HttpClient, HttpClientRequest } from "@effect/platform"
-import { describe, expect, it } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
+import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as net from "node:net"

@@ -58,10 +58,12 @@ describe("DASTYAR_CONFIG", () => {
     fs.writeFileSync(configPath, typeof file === "string" ? file : JSON.stringify(file))
     return ModelCatalog.pipe(
       Effect.provide(ModelCatalog.Default),
-      Effect.provide(Layer.setConfigProvider(ConfigProvider.fromMap(new Map(Object.entries({
-        DASTYAR_CONFIG: configPath,
-        ...env
-      }))))),
+      Effect.provide(Layer.setConfigProvider(ConfigProvider.fromMap(
+        new Map(Object.entries({
+          DASTYAR_CONFIG: configPath,
+          ...env
+        }))
+      ))),
       Effect.exit
     )
   }
@@ -91,13 +93,14 @@ describe("DASTYAR_CONFIG", () => {
         Effect.map(load(file), (exit) => Exit.isFailure(exit) ? JSON.stringify(exit.cause) : "started")
       expect(yield* failureOf({ ...builtInCatalog, plans: [{ key: "free", models: "*", productLimit: -1 }] }))
         .toContain("plans.0.productLimit: Expected a positive number")
-      expect(yield* failureOf({
-        ...builtInCatalog,
-        models: [...builtInCatalog.models, { key: "x", name: "X", company: "nobody", provider: { _tag: "local" } }]
-      })).toContain("models.3.company: unknown company")
+      expect(
+        yield* failureOf({
+          ...builtInCatalog,
+          models: [...builtInCatalog.models, { key: "x", name: "X", company: "nobody", provider: { _tag: "local" } }]
+        })
+      ).toContain("models.3.company: unknown company")
       expect(yield* failureOf({ ...builtInCatalog, defaultModel: "nope" })).toContain("defaultModel")
       const unparsable = yield* load("{ not json")
       expect(Exit.isFailure(unparsable) ? JSON.stringify(unparsable.cause) : "").toContain("Cannot read DASTYAR_CONFIG")
     }))
 })
-

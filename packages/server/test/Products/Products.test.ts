@@ -34,7 +34,10 @@ layer(TestApp(), { excludeTestServices: true })("products: writes and reads", (i
       expect(pick(created.json, "data", "attributes", "dishwasherSafe")).toBe(true)
       const again = yield* productCall(s, "POST", "", teapot)
       expect(again.status).toBe(409)
-      expect(again.json).toMatchObject({ data: null, response: { status: "conflict", code: "products.external_id_taken" } })
+      expect(again.json).toMatchObject({
+        data: null,
+        response: { status: "conflict", code: "products.external_id_taken" }
+      })
       const read = yield* productCall(s, "GET", "/sku-1042")
       expect(read.status).toBe(200)
       expect(pick(read.json, "data", "title")).toBe(teapot.title)
@@ -94,11 +97,23 @@ layer(TestApp(), { excludeTestServices: true })("products: writes and reads", (i
       })
       expect(display.status).toBe(200)
       expect(display.json).toMatchObject({
-        data: { description: null, imageUrl: "https://shop.example.com/new.jpg", url: null, currency: "USD", indexState: "synced" }
+        data: {
+          description: null,
+          imageUrl: "https://shop.example.com/new.jpg",
+          url: null,
+          currency: "USD",
+          indexState: "synced"
+        }
       })
       const searchable = yield* productCall(s, "PATCH", "/patch-1", { attributes: { color: "red" }, price: null })
       expect(searchable.json).toMatchObject({
-        data: { title: teapot.title, category: "Kitchen", attributes: { color: "red" }, price: null, indexState: "pending" }
+        data: {
+          title: teapot.title,
+          category: "Kitchen",
+          attributes: { color: "red" },
+          price: null,
+          indexState: "pending"
+        }
       })
       const missing = yield* productCall(s, "PATCH", "/nope", { title: "x" })
       expect(missing.status).toBe(404)
@@ -136,7 +151,19 @@ layer(TestApp(), { excludeTestServices: true })("products: writes and reads", (i
       expect(reply.status).toBe(400)
       expect(reply.json).toMatchObject({ data: null, response: { status: "bad_request" } })
       const properties = invalidProperties(reply)
-      for (const property of ["externalId", "title", "category", "description", "imageUrl", "url", "price", "currency", "inStock"]) {
+      for (
+        const property of [
+          "externalId",
+          "title",
+          "category",
+          "description",
+          "imageUrl",
+          "url",
+          "price",
+          "currency",
+          "inStock"
+        ]
+      ) {
         expect(properties).toContain(property)
       }
       expect(properties.some((p) => p.startsWith("attributes"))).toBe(true)
@@ -150,7 +177,9 @@ layer(TestApp(), { excludeTestServices: true })("products: writes and reads", (i
       const longKey = yield* productCall(s, "PUT", "/r-3", { title: "x", attributes: { ["k".repeat(201)]: 1 } })
       expect(longKey.status).toBe(400)
       expect(invalidProperties(longKey).some((p) => p.startsWith("attributes"))).toBe(true)
-      expect((yield* productCall(s, "PUT", "/r-4", { title: "x", attributes: { ["k".repeat(200)]: 1 } })).status).toBe(200)
+      expect((yield* productCall(s, "PUT", "/r-4", { title: "x", attributes: { ["k".repeat(200)]: 1 } })).status).toBe(
+        200
+      )
       expect((yield* productCall(s, "GET", "/r-1")).status).toBe(404)
       expect((yield* productCall(s, "GET", "/r-3")).status).toBe(404)
     }))
@@ -158,7 +187,10 @@ layer(TestApp(), { excludeTestServices: true })("products: writes and reads", (i
   it.effect("a body over 3 MB is refused before parsing with 413 in the envelope", () =>
     Effect.gen(function*() {
       const s = yield* shop
-      const products = Array.from({ length: 400 }, (_, i) => ({ externalId: `big-${i}`, title: "t", description: "d".repeat(9000) }))
+      const products = Array.from(
+        { length: 400 },
+        (_, i) => ({ externalId: `big-${i}`, title: "t", description: "d".repeat(9000) })
+      )
       const reply = yield* productCall(s, "POST", "/import", { products })
       expect(reply.status).toBe(413)
       expect(reply.json).toMatchObject({ data: null, response: { code: "request.payload_too_large" } })
@@ -170,12 +202,14 @@ layer(TestApp(), { excludeTestServices: true })("products: writes and reads", (i
       const s = yield* shop
       const other = yield* setupAccount()
       const foreign: Shop = { key: other.key, assistantId: s.assistantId }
-      for (const [method, rest, body] of [
-        ["GET", "", undefined],
-        ["GET", "/sku-1042", undefined],
-        ["PUT", "/x", { title: "x" }],
-        ["POST", "/search", { query: "teapot" }]
-      ] as const) {
+      for (
+        const [method, rest, body] of [
+          ["GET", "", undefined],
+          ["GET", "/sku-1042", undefined],
+          ["PUT", "/x", { title: "x" }],
+          ["POST", "/search", { query: "teapot" }]
+        ] as const
+      ) {
         const reply = yield* productCall(foreign, method, rest, body)
         expect(reply.status).toBe(404)
         expect(pick(reply.json, "response", "code")).toBe("assistants.not_found")
@@ -206,7 +240,9 @@ layer(TestApp(), { excludeTestServices: true })("products: import", (it) => {
       yield* waitUntilSynced(s)
       const renamed = yield* productCall(s, "GET", "/imp-1")
       expect(pick(renamed.json, "data", "title")).toBe("Renamed")
-      expect(String(pick(renamed.json, "data", "indexedAt")) > String(pick(before1.json, "data", "indexedAt"))).toBe(true)
+      expect(String(pick(renamed.json, "data", "indexedAt")) > String(pick(before1.json, "data", "indexedAt"))).toBe(
+        true
+      )
     }))
 
   it.effect("import is all-or-nothing: one invalid element stores none; a repeated externalId is 400", () =>
@@ -255,7 +291,9 @@ layer(TestApp(), { excludeTestServices: true })("products: list", (it) => {
       } while (cursor !== null)
       expect(pages).toBe(3)
       expect(seen).toEqual(products.map((p) => p.externalId))
-      const one = yield* productCall(s, "POST", "/import", { products: [products[12], products[9], { externalId: "l-new", title: "New" }] })
+      const one = yield* productCall(s, "POST", "/import", {
+        products: [products[12], products[9], { externalId: "l-new", title: "New" }]
+      })
       expect(one.json).toMatchObject({ data: { created: 1, unchanged: 2 } })
     }))
 
@@ -269,13 +307,19 @@ layer(TestApp(), { excludeTestServices: true })("products: list", (it) => {
       const cursor = pickString(first.json, "data", "nextCursor")
       const [payload, signature] = cursor.split(".")
       const forged = Buffer.from(JSON.stringify([s.assistantId, "1"])).toString("base64url")
-      for (const bad of [`${forged}.${signature}`, `${payload}.AAAA${signature?.slice(4)}`, "garbage", "", `${cursor}.x`]) {
+      for (
+        const bad of [`${forged}.${signature}`, `${payload}.AAAA${signature?.slice(4)}`, "garbage", "", `${cursor}.x`]
+      ) {
         const reply = yield* productCall(s, "GET", `?cursor=${encodeURIComponent(bad)}`)
         expect(reply.status).toBe(400)
         expect(pick(reply.json, "response", "code")).toBe("products.invalid_cursor")
       }
       const other = yield* setupAccount()
-      const foreign = yield* productCall({ key: other.key, assistantId: other.assistantId }, "GET", `?cursor=${encodeURIComponent(cursor)}`)
+      const foreign = yield* productCall(
+        { key: other.key, assistantId: other.assistantId },
+        "GET",
+        `?cursor=${encodeURIComponent(cursor)}`
+      )
       expect(foreign.status).toBe(400)
       for (const limit of ["0", "201", "abc"]) {
         expect((yield* productCall(s, "GET", `?limit=${limit}`)).status).toBe(400)

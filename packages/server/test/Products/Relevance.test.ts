@@ -41,17 +41,23 @@ describe("relevance fixtures", () => {
 layer(TestApp(), { excludeTestServices: true, timeout: "300 seconds" })("catalog search relevance", (it) => {
   // The keyword side now corrects typos and stems itself, so hybrid no longer has to beat it on misspelt and
   // inflected queries (that expectation encoded the old keyword side's defect); the meaning side must not cost.
-  it.effect("hybrid is as good as either side overall and as keyword-only on misspelt and inflected queries", () =>
-    Effect.gen(function*() {
-      const figures = yield* runCatalogRelevance
-      const report = `${formatTable(figures)}\n\nhybrid below a single side:\n${hybridLosses(figures).join("\n")}`
-      const { hybrid, keyword, meaning } = figures.overall
-      const tolerance = 0.005
-      expect.soft(hybrid.ndcg, report).toBeGreaterThanOrEqual(Math.max(keyword.ndcg, meaning.ndcg) - tolerance)
-      for (const kind of ["misspelt", "inflected"]) {
-        const scores = figures.byKind[kind]
-        expect.soft(scores?.hybrid.ndcg, `${kind}\n${report}`).toBeGreaterThanOrEqual((scores?.keyword.ndcg ?? Number.NaN) - tolerance)
-        expect.soft(scores?.hybrid.ndcg, `${kind}\n${report}`).toBeGreaterThan(scores?.meaning.ndcg ?? Number.NaN)
-      }
-    }), { timeout: 300_000 })
+  it.effect(
+    "hybrid is as good as either side overall and as keyword-only on misspelt and inflected queries",
+    () =>
+      Effect.gen(function*() {
+        const figures = yield* runCatalogRelevance
+        const report = `${formatTable(figures)}\n\nhybrid below a single side:\n${hybridLosses(figures).join("\n")}`
+        const { hybrid, keyword, meaning } = figures.overall
+        const tolerance = 0.005
+        expect.soft(hybrid.ndcg, report).toBeGreaterThanOrEqual(Math.max(keyword.ndcg, meaning.ndcg) - tolerance)
+        for (const kind of ["misspelt", "inflected"]) {
+          const scores = figures.byKind[kind]
+          expect.soft(scores?.hybrid.ndcg, `${kind}\n${report}`).toBeGreaterThanOrEqual(
+            (scores?.keyword.ndcg ?? Number.NaN) - tolerance
+          )
+          expect.soft(scores?.hybrid.ndcg, `${kind}\n${report}`).toBeGreaterThan(scores?.meaning.ndcg ?? Number.NaN)
+        }
+      }),
+    { timeout: 300_000 }
+  )
 })

@@ -4,12 +4,41 @@ import { pick, setupAccount, TestApp } from "../support/TestApp"
 import { hitIds, listOf, productCall, waitUntilSynced } from "./support"
 
 const catalog = [
-  { externalId: "tea-1", title: "Ceramic teapot", category: "Kitchen", subcategory: "Tea", attributes: { color: "blue", capacity: 1 }, price: 30, inStock: true },
-  { externalId: "tea-2", title: "Glass teapot with infuser", category: "Kitchen", subcategory: "Tea", attributes: { color: "clear", capacity: 1.5 }, price: 45, inStock: false },
+  {
+    externalId: "tea-1",
+    title: "Ceramic teapot",
+    category: "Kitchen",
+    subcategory: "Tea",
+    attributes: { color: "blue", capacity: 1 },
+    price: 30,
+    inStock: true
+  },
+  {
+    externalId: "tea-2",
+    title: "Glass teapot with infuser",
+    category: "Kitchen",
+    subcategory: "Tea",
+    attributes: { color: "clear", capacity: 1.5 },
+    price: 45,
+    inStock: false
+  },
   { externalId: "mug-1", title: "Stoneware mug", category: "Kitchen", attributes: { color: "blue" }, price: 12 },
-  { externalId: "lamp-1", title: "Desk lamp", category: "Lighting", description: "Perfect next to your teapot", price: null },
+  {
+    externalId: "lamp-1",
+    title: "Desk lamp",
+    category: "Lighting",
+    description: "Perfect next to your teapot",
+    price: null
+  },
   { externalId: "case-1", title: "Phone case", category: "Electronics", attributes: { model: "Pixel 8" } },
-  { externalId: "fa-1", title: "قوری چینی", category: "ظروف آشپزخانه", subcategory: "چای", attributes: { رنگ: "آبی" }, price: 500000 },
+  {
+    externalId: "fa-1",
+    title: "قوری چینی",
+    category: "ظروف آشپزخانه",
+    subcategory: "چای",
+    attributes: { رنگ: "آبی" },
+    price: 500000
+  },
   { externalId: "fa-2", title: "کتاب‌های آشپزی ایرانی", category: "كتاب", price: 250000 },
   { externalId: "fa-3", title: "ماگ سرامیکی", category: "ظروف  آشپزخانه", attributes: { ظرفیت: 350 }, price: 90000 }
 ]
@@ -23,8 +52,7 @@ layer(TestApp(), { excludeTestServices: true })("products: search", (it) => {
     return s
   }).pipe(Effect.cached, Effect.runSync)
 
-  const search = (body: Record<string, unknown>) =>
-    Effect.flatMap(shop, (s) => productCall(s, "POST", "/search", body))
+  const search = (body: Record<string, unknown>) => Effect.flatMap(shop, (s) => productCall(s, "POST", "/search", body))
 
   it.effect("keyword and meaning: title first, results best first with rising distance, full products", () =>
     Effect.gen(function*() {
@@ -90,7 +118,19 @@ layer(TestApp(), { excludeTestServices: true })("products: search", (it) => {
       const all = hitIds(yield* search({ query: "teapot mug", limit: 100 }))
       const second = hitIds(yield* search({ query: "teapot mug", limit: 1, offset: 1 }))
       expect(second).toEqual(all.slice(1, 2))
-      for (const bad of [{ query: "" }, { query: "x".repeat(1001) }, { query: "x", limit: 0 }, { query: "x", limit: 101 }, { query: "x", offset: 1001 }, { query: "x", offset: -1 }, { query: "x", semanticRatio: 1.5 }, { query: "x", semanticRatio: -0.1 }, { query: "x", attributes: { ["k".repeat(201)]: 1 } }]) {
+      for (
+        const bad of [
+          { query: "" },
+          { query: "x".repeat(1001) },
+          { query: "x", limit: 0 },
+          { query: "x", limit: 101 },
+          { query: "x", offset: 1001 },
+          { query: "x", offset: -1 },
+          { query: "x", semanticRatio: 1.5 },
+          { query: "x", semanticRatio: -0.1 },
+          { query: "x", attributes: { ["k".repeat(201)]: 1 } }
+        ]
+      ) {
         const reply = yield* search(bad)
         expect(reply.status).toBe(400)
         expect(pick(reply.json, "fields")).toBeDefined()
@@ -109,18 +149,21 @@ layer(TestApp(), { excludeTestServices: true })("products: search", (it) => {
     }))
 })
 
-layer(TestApp({ DASTYAR_SEARCH_ENABLED: "false" }), { excludeTestServices: true })("products: search disabled", (it) => {
-  it.effect("search answers 503 products.search_unavailable while writes and reads work", () =>
-    Effect.gen(function*() {
-      const s = yield* setupAccount()
-      const written = yield* productCall(s, "PUT", "/a", { title: "Teapot" })
-      expect(written.status).toBe(200)
-      expect((yield* productCall(s, "GET", "/a")).status).toBe(200)
-      const reply = yield* productCall(s, "POST", "/search", { query: "teapot" })
-      expect(reply.status).toBe(503)
-      expect(reply.json).toMatchObject({
-        data: null,
-        response: { status: "service_unavailable", code: "products.search_unavailable" }
-      })
-    }))
-})
+layer(TestApp({ DASTYAR_SEARCH_ENABLED: "false" }), { excludeTestServices: true })(
+  "products: search disabled",
+  (it) => {
+    it.effect("search answers 503 products.search_unavailable while writes and reads work", () =>
+      Effect.gen(function*() {
+        const s = yield* setupAccount()
+        const written = yield* productCall(s, "PUT", "/a", { title: "Teapot" })
+        expect(written.status).toBe(200)
+        expect((yield* productCall(s, "GET", "/a")).status).toBe(200)
+        const reply = yield* productCall(s, "POST", "/search", { query: "teapot" })
+        expect(reply.status).toBe(503)
+        expect(reply.json).toMatchObject({
+          data: null,
+          response: { status: "service_unavailable", code: "products.search_unavailable" }
+        })
+      }))
+  }
+)

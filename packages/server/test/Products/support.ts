@@ -36,7 +36,11 @@ export const waitUntilSynced = (shop: Shop) =>
 /** External ids of a search reply, best first. */
 export const hitIds = (reply: { readonly json: unknown }): Array<string> => listOf(reply).map((hit) => hit.externalId)
 
-const Listed = Schema.Struct({ externalId: Schema.String, title: Schema.String, distance: Schema.optional(Schema.Number) })
+const Listed = Schema.Struct({
+  externalId: Schema.String,
+  title: Schema.String,
+  distance: Schema.optional(Schema.Number)
+})
 const Page = Schema.Struct({
   data: Schema.Struct({ list: Schema.Array(Listed), nextCursor: Schema.optional(Schema.NullOr(Schema.String)) })
 })

@@ -17,7 +17,8 @@ import type { Fixture } from "./Routes"
 export const ReliabilityApp = (env: Record<string, string> = {}) =>
   Layer.unwrapScoped(
     Effect.map(
-      Effect.acquireRelease(Effect.promise(() => startFakeTelegram("")), (telegram) => Effect.promise(() => telegram.close())),
+      Effect.acquireRelease(Effect.promise(() => startFakeTelegram("")), (telegram) =>
+        Effect.promise(() => telegram.close())),
       (telegram) =>
         TestApp({
           DASTYAR_RATE_LIMIT_PER_MINUTE: "100000000",

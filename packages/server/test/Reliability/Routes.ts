@@ -50,7 +50,10 @@ export const routes: ReadonlyArray<Route> = (() => {
         params: segments.filter((segment) => segment.startsWith(":")).map((segment) => segment.slice(1)),
         query: Option.map(endpoint.urlParamsSchema, (schema) => Schema.make(schema.ast)),
         payload: Option.map(endpoint.payloadSchema, (schema) => Schema.make(schema.ast)),
-        multipart: Option.exists(endpoint.payloadSchema, (schema) => HttpApiSchema.getMultipart(schema.ast) !== undefined),
+        multipart: Option.exists(
+          endpoint.payloadSchema,
+          (schema) => HttpApiSchema.getMultipart(schema.ast) !== undefined
+        ),
         credential
       })
     }
@@ -188,11 +191,24 @@ export const send = (
     const headers: Record<string, string> = { ...request.headers }
     if (request.body !== undefined && !request.chunked) headers["content-length"] = String(request.body.length)
     if (request.chunked) headers["transfer-encoding"] = "chunked"
-    const outgoing = http.request({ host: "127.0.0.1", port, agent, method: request.method, path: request.path, headers }, (response) => {
+    const outgoing = http.request({
+      host: "127.0.0.1",
+      port,
+      agent,
+      method: request.method,
+      path: request.path,
+      headers
+    }, (response) => {
       const chunks: Array<Buffer> = []
       response.on("data", (chunk: Buffer) => chunks.push(chunk))
-      response.on("end", () =>
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString("utf8") })
+      response.on(
+        "end",
+        () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body: Buffer.concat(chunks).toString("utf8")
+          })
       )
       response.on("error", (error) => resolve({ error: `response: ${error.message}` }))
     })
@@ -201,7 +217,9 @@ export const send = (
     if (request.body === undefined) return void outgoing.end()
     if (!request.chunked) return void outgoing.end(request.body)
     const size = Math.max(1, Math.ceil(request.body.length / 3))
-    for (let start = 0; start < request.body.length; start += size) outgoing.write(request.body.subarray(start, start + size))
+    for (let start = 0; start < request.body.length; start += size) {
+      outgoing.write(request.body.subarray(start, start + size))
+    }
     outgoing.end()
   })
 
@@ -252,8 +270,15 @@ const queryString = (query: unknown) => {
 }
 
 /** The leaf paths of a JSON value, to break one of them. */
-const leafPaths = (value: unknown, path: ReadonlyArray<string | number> = []): Array<ReadonlyArray<string | number>> => {
-  if (Array.isArray(value)) return value.length === 0 ? [path] : value.flatMap((item, index) => leafPaths(item, [...path, index]))
+const leafPaths = (
+  value: unknown,
+  path: ReadonlyArray<string | number> = []
+): Array<ReadonlyArray<string | number>> => {
+  if (Array.isArray(value)) {
+    return value.length === 0
+      ? [path]
+      : value.flatMap((item, index) => leafPaths(item, [...path, index]))
+  }
   if (typeof value === "object" && value !== null) {
     const entries = Object.entries(value)
     return entries.length === 0 ? [path] : entries.flatMap(([key, item]) => leafPaths(item, [...path, key]))
@@ -273,8 +298,12 @@ const setAt = (value: unknown, path: ReadonlyArray<string | number>, replacement
 
 /** Percent-encodes UTF-8 bytes; unlike `encodeURIComponent` it takes lone surrogates (as U+FFFD). */
 const percentEncode = (text: string) =>
-  Array.from(Buffer.from(text, "utf8"), (byte) =>
-    /[A-Za-z0-9\-_.~]/.test(String.fromCharCode(byte)) ? String.fromCharCode(byte) : `%${byte.toString(16).padStart(2, "0").toUpperCase()}`
+  Array.from(
+    Buffer.from(text, "utf8"),
+    (byte) =>
+      /[A-Za-z0-9\-_.~]/.test(String.fromCharCode(byte))
+        ? String.fromCharCode(byte)
+        : `%${byte.toString(16).padStart(2, "0").toUpperCase()}`
   ).join("")
 
 const deepArray = (depth: number) => "[".repeat(depth) + "]".repeat(depth)
@@ -283,7 +312,9 @@ const deepObject = (depth: number) => "{\"a\":".repeat(depth) + "1" + "}".repeat
 /** A multipart body with one file part. */
 const multipartBody = (boundary: string, filename: string, content: Buffer, extra = "") =>
   Buffer.concat([
-    Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="files"; filename="${filename}"\r\ncontent-type: application/octet-stream\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\ncontent-disposition: form-data; name="files"; filename="${filename}"\r\ncontent-type: application/octet-stream\r\n\r\n`
+    ),
     content,
     Buffer.from(`\r\n${extra}--${boundary}--\r\n`)
   ])
@@ -293,12 +324,23 @@ const multipartBody = (boundary: string, filename: string, content: Buffer, extr
  * breakage fast-check picks. `big` allows the occasional 11 MB body.
  */
 export const requestArbitrary = (route: Route, fixture: Fixture): fc.Arbitrary<RawRequest> => {
-  const payload = Option.flatMap(route.payload, (schema) => route.multipart ? Option.none() : Option.fromNullable(wireArbitrary(schema)))
+  const payload = Option.flatMap(
+    route.payload,
+    (schema) => route.multipart ? Option.none() : Option.fromNullable(wireArbitrary(schema))
+  )
   const query = Option.flatMap(route.query, (schema) => Option.fromNullable(wireArbitrary(schema)))
   const paramValues = fc.record(Object.fromEntries(route.params.map((param) => {
     const real = fixture.ids[param]
-    const made = fc.oneof(fc.constantFrom(...hostilePathParams), fc.string({ minLength: 1, maxLength: 40 }).map(encodeURIComponent))
-    return [param, real === undefined || destructive(route, param) ? made : fc.oneof({ weight: 4, arbitrary: fc.constant(real) }, { weight: 1, arbitrary: made })]
+    const made = fc.oneof(
+      fc.constantFrom(...hostilePathParams),
+      fc.string({ minLength: 1, maxLength: 40 }).map(encodeURIComponent)
+    )
+    return [
+      param,
+      real === undefined || destructive(route, param)
+        ? made
+        : fc.oneof({ weight: 4, arbitrary: fc.constant(real) }, { weight: 1, arbitrary: made })
+    ]
   })))
   const base = fc.record({
     params: paramValues,
@@ -306,7 +348,12 @@ export const requestArbitrary = (route: Route, fixture: Fixture): fc.Arbitrary<R
     body: Option.getOrElse(payload, () => fc.constant<unknown>(undefined))
   })
   const headers = authHeaders(route, fixture)
-  const jsonRequest = (path: string, body: Buffer | undefined, mutation: string, extra: Partial<RawRequest> = {}): RawRequest => ({
+  const jsonRequest = (
+    path: string,
+    body: Buffer | undefined,
+    mutation: string,
+    extra: Partial<RawRequest> = {}
+  ): RawRequest => ({
     method: route.method,
     path,
     headers: body === undefined ? headers : { ...headers, "content-type": "application/json" },
@@ -322,14 +369,31 @@ export const requestArbitrary = (route: Route, fixture: Fixture): fc.Arbitrary<R
     const breakages: Array<fc.Arbitrary<RawRequest>> = [
       fc.constant(jsonRequest(path, route.multipart ? undefined : json(body), "valid")),
       // A query parameter broken, an unknown one added, or one repeated.
-      fc.tuple(fc.constantFrom("q", "limit", "cursor", "category", "state", "page", "zzz"), fc.constantFrom<unknown>(...hostileValues, "1e999", "NaN", "-1"))
-        .map(([name, value]) => jsonRequest(`${pathOf(route, params)}${queryString(queryValue)}${queryString(queryValue) === "" ? "?" : "&"}${percentEncode(name)}=${percentEncode(typeof value === "string" ? value : JSON.stringify(value))}`, json(body), `query ${name}`))
+      fc.tuple(
+        fc.constantFrom("q", "limit", "cursor", "category", "state", "page", "zzz"),
+        fc.constantFrom<unknown>(...hostileValues, "1e999", "NaN", "-1")
+      )
+        .map(([name, value]) =>
+          jsonRequest(
+            `${pathOf(route, params)}${queryString(queryValue)}${queryString(queryValue) === "" ? "?" : "&"}${
+              percentEncode(name)
+            }=${percentEncode(typeof value === "string" ? value : JSON.stringify(value))}`,
+            json(body),
+            `query ${name}`
+          )
+        )
     ]
     if (route.method !== "GET" && route.method !== "DELETE" || body !== undefined) {
       breakages.push(
         // One field replaced by a value of another kind, a hostile string or an extreme number.
         fc.tuple(fc.constantFrom(...(leaves.length > 0 ? leaves : [[]])), fc.constantFrom(...hostileValues))
-          .map(([leaf, value]) => jsonRequest(path, json(setAt(body, leaf, value)), `field ${leaf.join(".")} = ${JSON.stringify(value).slice(0, 40)}`)),
+          .map(([leaf, value]) =>
+            jsonRequest(
+              path,
+              json(setAt(body, leaf, value)),
+              `field ${leaf.join(".")} = ${JSON.stringify(value).slice(0, 40)}`
+            )
+          ),
         // A number literal JSON.stringify cannot write.
         fc.tuple(fc.constantFrom(...(leaves.length > 0 ? leaves : [[]])), fc.constantFrom(...hostileNumberLiterals))
           .map(([leaf, literal]) => {
@@ -340,17 +404,52 @@ export const requestArbitrary = (route: Route, fixture: Fixture): fc.Arbitrary<R
         // A field dropped, or one the schema does not know added.
         fc.constantFrom("-", ...(typeof body === "object" && body !== null ? Object.keys(body) : []))
           .map((field) => {
-            const rest = typeof body === "object" && body !== null ? Object.fromEntries(Object.entries(body).filter(([key]) => key !== field)) : body
+            const rest = typeof body === "object" && body !== null
+              ? Object.fromEntries(Object.entries(body).filter(([key]) => key !== field))
+              : body
             return jsonRequest(path, json(rest), `missing ${field}`)
           }),
         fc.tuple(fc.string({ maxLength: 20 }), fc.constantFrom(...hostileValues))
-          .map(([field, value]) => jsonRequest(path, json(typeof body === "object" && body !== null && !Array.isArray(body) ? { ...body, [field]: value } : { [field]: value }), `extra ${JSON.stringify(field)}`)),
+          .map(([field, value]) =>
+            jsonRequest(
+              path,
+              json(
+                typeof body === "object" && body !== null && !Array.isArray(body)
+                  ? { ...body, [field]: value }
+                  : { [field]: value }
+              ),
+              `extra ${JSON.stringify(field)}`
+            )
+          ),
         // The body as a whole: another kind, nested too deep, not UTF-8, not JSON.
-        fc.constantFrom<unknown>(...hostileValues.slice(0, 14)).map((value) => jsonRequest(path, json(value) ?? Buffer.from("null"), `body ${JSON.stringify(value)}`)),
-        fc.constantFrom(deepArray(100_000), deepObject(100_000), deepArray(1_000), "{", "{\"a\":}", "\"unterminated", "", "{}{}", "\uFEFF{}")
+        fc.constantFrom<unknown>(...hostileValues.slice(0, 14)).map((value) =>
+          jsonRequest(path, json(value) ?? Buffer.from("null"), `body ${JSON.stringify(value)}`)
+        ),
+        fc.constantFrom(
+          deepArray(100_000),
+          deepObject(100_000),
+          deepArray(1_000),
+          "{",
+          "{\"a\":}",
+          "\"unterminated",
+          "",
+          "{}{}",
+          "\uFEFF{}"
+        )
           .map((text) => jsonRequest(path, Buffer.from(text), `raw ${text.slice(0, 12)}… (${text.length})`)),
         fc.constantFrom(...invalidUtf8).map((bytes) =>
-          jsonRequest(path, Buffer.concat([Buffer.from("{\"title\":\"a"), bytes, Buffer.from("b\",\"name\":\"a"), bytes, Buffer.from("\",\"query\":\"q\"}")]), `invalid UTF-8 ${bytes.toString("hex")}`)),
+          jsonRequest(
+            path,
+            Buffer.concat([
+              Buffer.from("{\"title\":\"a"),
+              bytes,
+              Buffer.from("b\",\"name\":\"a"),
+              bytes,
+              Buffer.from("\",\"query\":\"q\"}")
+            ]),
+            `invalid UTF-8 ${bytes.toString("hex")}`
+          )
+        ),
         // Wrong or missing content type with a body the route would take.
         fc.constantFrom(...wrongContentTypes).map((contentType) => ({
           method: route.method,
@@ -365,7 +464,10 @@ export const requestArbitrary = (route: Route, fixture: Fixture): fc.Arbitrary<R
     }
     if (route.multipart) {
       breakages.push(
-        fc.tuple(fc.constantFrom(...hostileStrings.slice(0, 12), "a.txt", "x".repeat(300) + ".txt"), fc.constantFrom(Buffer.from("hello"), Buffer.alloc(0), Buffer.from([0, 1, 2, 255])))
+        fc.tuple(
+          fc.constantFrom(...hostileStrings.slice(0, 12), "a.txt", "x".repeat(300) + ".txt"),
+          fc.constantFrom(Buffer.from("hello"), Buffer.alloc(0), Buffer.from([0, 1, 2, 255]))
+        )
           .map(([filename, content]) => ({
             method: route.method,
             path,
@@ -373,7 +475,12 @@ export const requestArbitrary = (route: Route, fixture: Fixture): fc.Arbitrary<R
             body: multipartBody("fuzzboundary", filename, content),
             mutation: `multipart filename ${JSON.stringify(filename.slice(0, 30))}`
           })),
-        fc.constantFrom("--b\r\n", "--b--\r\n", "garbage", "--b\r\ncontent-disposition: form-data; name=\"folderId\"\r\n\r\n\u0000\r\n--b--\r\n")
+        fc.constantFrom(
+          "--b\r\n",
+          "--b--\r\n",
+          "garbage",
+          "--b\r\ncontent-disposition: form-data; name=\"folderId\"\r\n\r\n\u0000\r\n--b--\r\n"
+        )
           .map((text) => ({
             method: route.method,
             path,
@@ -384,14 +491,24 @@ export const requestArbitrary = (route: Route, fixture: Fixture): fc.Arbitrary<R
       )
     }
     // Credentials: missing, malformed, or another kind's.
-    breakages.push(fc.constantFrom("", "Bearer", "Bearer x", `Bearer ${fixture.key} trailing`, `bearer ${fixture.key.toUpperCase()}`, "Basic eA==", `Bearer ${"k".repeat(5000)}`)
-      .map((authorization) => ({
-        method: route.method,
-        path,
-        headers: { ...(authorization === "" ? {} : { authorization }), "content-type": "application/json" },
-        body: route.method === "GET" ? undefined : json(body) ?? Buffer.from("{}"),
-        mutation: `authorization ${JSON.stringify(authorization.slice(0, 20))}`
-      })))
+    breakages.push(
+      fc.constantFrom(
+        "",
+        "Bearer",
+        "Bearer x",
+        `Bearer ${fixture.key} trailing`,
+        `bearer ${fixture.key.toUpperCase()}`,
+        "Basic eA==",
+        `Bearer ${"k".repeat(5000)}`
+      )
+        .map((authorization) => ({
+          method: route.method,
+          path,
+          headers: { ...(authorization === "" ? {} : { authorization }), "content-type": "application/json" },
+          body: route.method === "GET" ? undefined : json(body) ?? Buffer.from("{}"),
+          mutation: `authorization ${JSON.stringify(authorization.slice(0, 20))}`
+        }))
+    )
     return fc.oneof(...breakages)
   })
 }

@@ -7,8 +7,8 @@
  * the caller's own assistant). No answer may hold A's content, and A's stored
  * data must be unchanged at the end.
  */
-import { expect, layer } from "@effect/vitest"
 import * as SqlClient from "@effect/sql/SqlClient"
+import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as fc from "effect/FastCheck"
 import * as Option from "effect/Option"
@@ -54,7 +54,9 @@ const accountFingerprint = (accountId: string) =>
   }).pipe(Effect.orDie)
 
 const pathWith = (route: Route, values: Readonly<Record<string, string>>) =>
-  route.segments.map((segment) => segment.startsWith(":") ? encodeURIComponent(values[segment.slice(1)] ?? "x") : segment).join("/")
+  route.segments.map((segment) =>
+    segment.startsWith(":") ? encodeURIComponent(values[segment.slice(1)] ?? "x") : segment
+  ).join("/")
 
 const multipartFile = (folderId: string) => {
   const boundary = "tenantboundary"
@@ -75,7 +77,9 @@ layer(ReliabilityApp(), { excludeTestServices: true, timeout: 600_000 })("reliab
       const bravo = yield* makeFixture("bravo")
       const documents = yield* call("GET", `/v1/assistants/${alpha.assistantId}/documents`, { token: alpha.key })
       const alphaFileId = pickString(documents.json, "data", "list", 0, "fileId")
-      const alphaProduct = yield* call("GET", `/v1/assistants/${alpha.assistantId}/products/${alpha.ids.externalId}`, { token: alpha.key })
+      const alphaProduct = yield* call("GET", `/v1/assistants/${alpha.assistantId}/products/${alpha.ids.externalId}`, {
+        token: alpha.key
+      })
       // What only A's data holds: a reply containing any of it is a leak.
       const secrets = [
         "alpha product title",
@@ -92,10 +96,12 @@ layer(ReliabilityApp(), { excludeTestServices: true, timeout: 600_000 })("reliab
       let requests = 0
       const keyRoutes = routes.filter((route) => route.credential === "key" && route.params.length > 0)
       for (const [index, route] of keyRoutes.entries()) {
-        const made = Option.flatMap(route.payload, (schema) => route.multipart ? Option.none() : Option.fromNullable(wireArbitrary(schema)))
+        const made = Option.flatMap(route.payload, (schema) =>
+          route.multipart ? Option.none() : Option.fromNullable(wireArbitrary(schema)))
         const bodies: ReadonlyArray<unknown> = Option.match(made, {
           onNone: () => [undefined],
-          onSome: (arbitrary) => fc.sample(arbitrary, { numRuns: bodiesPerRoute, seed: seed + index })
+          onSome: (arbitrary) =>
+            fc.sample(arbitrary, { numRuns: bodiesPerRoute, seed: seed + index })
         })
         for (const made of bodies) {
           // First with A's assistant, then with B's own assistant and A's other ids.
@@ -110,9 +116,17 @@ layer(ReliabilityApp(), { excludeTestServices: true, timeout: 600_000 })("reliab
               path: pathWith(route, values),
               headers: {
                 authorization: `Bearer ${bravo.key}`,
-                ...(route.multipart ? { "content-type": upload.contentType } : made === undefined ? {} : { "content-type": "application/json" })
+                ...(route.multipart
+                  ? { "content-type": upload.contentType }
+                  : made === undefined
+                  ? {}
+                  : { "content-type": "application/json" })
               },
-              body: route.multipart ? upload.body : made === undefined ? undefined : Buffer.from(JSON.stringify(withIds(made, fields))),
+              body: route.multipart
+                ? upload.body
+                : made === undefined
+                ? undefined
+                : Buffer.from(JSON.stringify(withIds(made, fields))),
               mutation: assistantOf === alpha ? "A's assistant" : "B's assistant, A's ids"
             }
             const reply = yield* Effect.promise(() => send(agent, port, request))
@@ -124,8 +138,11 @@ layer(ReliabilityApp(), { excludeTestServices: true, timeout: 600_000 })("reliab
             }
             const leaked = secrets.filter((secret) => reply.body.includes(secret))
             if (leaked.length > 0) failures.push(`${label} → ${reply.status} reveals ${leaked.join(", ")}`)
-            if (reply.status >= 500 || !isEnvelope(reply)) failures.push(`${label} → ${reply.status} ${reply.body.slice(0, 160)}`)
-            const mustBeNotFound = assistantOf === alpha || (namesForeign && route.method !== "POST" && route.method !== "PUT")
+            if (reply.status >= 500 || !isEnvelope(reply)) {
+              failures.push(`${label} → ${reply.status} ${reply.body.slice(0, 160)}`)
+            }
+            const mustBeNotFound = assistantOf === alpha ||
+              (namesForeign && route.method !== "POST" && route.method !== "PUT")
             if (mustBeNotFound) {
               const parsed: unknown = JSON.parse(reply.body)
               const code = typeof parsed === "object" && parsed !== null && "response" in parsed &&
@@ -134,7 +151,9 @@ layer(ReliabilityApp(), { excludeTestServices: true, timeout: 600_000 })("reliab
                 : ""
               const data = typeof parsed === "object" && parsed !== null && "data" in parsed ? parsed.data : undefined
               if (reply.status !== 404 || !code.endsWith("not_found") || data !== null) {
-                failures.push(`${label} → expected 404 …not_found with no data, got ${reply.status} ${reply.body.slice(0, 160)}`)
+                failures.push(
+                  `${label} → expected 404 …not_found with no data, got ${reply.status} ${reply.body.slice(0, 160)}`
+                )
               }
             }
           }

@@ -6,22 +6,34 @@
 import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import { ChunkSearch } from "../../src/Documents/ChunkSearch"
+import { jobIdsOf, upload, waitForJob } from "../Documents/support"
 import { setupAccount, TestApp } from "../support/TestApp"
-import { upload, waitForJob, jobIdsOf } from "../Documents/support"
 
 const documents = [
   { name: "warranty.txt", text: "Every samovar carries a two year warranty. Keep the warranty card with the receipt." },
-  { name: "delivery.txt", text: "Orders inside Tehran arrive within two working days; other cities take four to six days." },
+  {
+    name: "delivery.txt",
+    text: "Orders inside Tehran arrive within two working days; other cities take four to six days."
+  },
   { name: "care.txt", text: "Descale the kettle monthly with white vinegar, then rinse it twice with clean water." },
-  { name: "returns-fa.txt", text: "کالای سالم را تا ۱۴ روز پس از تحویل می‌توانید بازگردانید. هزینه ارسال مرجوعی با فروشگاه است." },
+  {
+    name: "returns-fa.txt",
+    text: "کالای سالم را تا ۱۴ روز پس از تحویل می‌توانید بازگردانید. هزینه ارسال مرجوعی با فروشگاه است."
+  },
   { name: "hours-fa.txt", text: "ساعت کاری فروشگاه از ۹ صبح تا ۵ عصر است و جمعه‌ها تعطیل هستیم." }
 ]
 
 layer(TestApp(), { excludeTestServices: true, timeout: 120_000 })("chunk search on the search engine", (it) => {
   const assistant = Effect.gen(function*() {
     const { assistantId, key } = yield* setupAccount()
-    const reply = yield* upload(key, assistantId, documents.map((doc) => ({ name: doc.name, bytes: new TextEncoder().encode(doc.text) })))
-    for (const jobId of jobIdsOf(reply)) expect(yield* waitForJob(key, assistantId, jobId)).toMatchObject({ status: "ready" })
+    const reply = yield* upload(
+      key,
+      assistantId,
+      documents.map((doc) => ({ name: doc.name, bytes: new TextEncoder().encode(doc.text) }))
+    )
+    for (const jobId of jobIdsOf(reply)) {
+      expect(yield* waitForJob(key, assistantId, jobId)).toMatchObject({ status: "ready" })
+    }
     return assistantId
   }).pipe(Effect.cached, Effect.runSync)
 

@@ -3,7 +3,12 @@ import { matchTerm, parseQuery, rankDocuments, typoBudget, typoDistance } from "
 
 describe("search engine: typo rules", () => {
   it("budget: 0 under 5 letters, 1 from 5, 2 from 9, 0 with digits", () => {
-    expect([typoBudget("lamp"), typoBudget("lamps"), typoBudget("notebook"), typoBudget("headphone")]).toEqual([0, 1, 1, 2])
+    expect([typoBudget("lamp"), typoBudget("lamps"), typoBudget("notebook"), typoBudget("headphone")]).toEqual([
+      0,
+      1,
+      1,
+      2
+    ])
     expect([typoBudget("s24ultra"), typoBudget("1000mAh")]).toEqual([0, 0])
     expect(typoBudget("کتابخانه")).toBe(1)
   })

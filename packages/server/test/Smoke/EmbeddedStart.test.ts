@@ -69,7 +69,9 @@ describe("embedded mode", () => {
       const assistantId = printed(first.output(), "Assistant id")
       expect(fs.statSync(path.join(dataDir, "admin-token")).mode & 0o777).toBe(0o600)
 
-      const listed = await fetch(`http://127.0.0.1:${port}/v1/assistants`, { headers: { authorization: `Bearer ${key}` } })
+      const listed = await fetch(`http://127.0.0.1:${port}/v1/assistants`, {
+        headers: { authorization: `Bearer ${key}` }
+      })
       expect(listed.status).toBe(200)
       expect(await listed.json()).toMatchObject({
         data: { count: 1, list: [{ id: assistantId, status: "active" }] },
@@ -79,7 +81,9 @@ describe("embedded mode", () => {
 
       const second = await start(dataDir, port)
       expect(second.output()).not.toContain("API key:")
-      const again = await fetch(`http://127.0.0.1:${port}/v1/assistants`, { headers: { authorization: `Bearer ${key}` } })
+      const again = await fetch(`http://127.0.0.1:${port}/v1/assistants`, {
+        headers: { authorization: `Bearer ${key}` }
+      })
       expect(again.status).toBe(200)
       await stop(second)
     } finally {

@@ -30,7 +30,8 @@ const freePort = () =>
     })
   })
 
-type Answer = { readonly kind: "status"; readonly status: number; readonly body: unknown; readonly retryAfter: string | null }
+type Answer =
+  | { readonly kind: "status"; readonly status: number; readonly body: unknown; readonly retryAfter: string | null }
   | { readonly kind: "refused" }
   | { readonly kind: "other"; readonly error: string }
 
@@ -101,100 +102,122 @@ const adminCall = (base: string, method: string, url: string, body?: unknown) =>
   )
 
 describe("compiled server start and stop", () => {
-  it.live.skipIf(baseUrl === undefined)("answers every request during start; SIGTERM cuts no request and exits 0", () =>
-    Effect.gen(function*() {
-      const db = yield* freshPostgresDatabase(baseUrl ?? "")
-      const port = yield* Effect.promise(freePort)
-      const base = `http://127.0.0.1:${port}`
-      const server = yield* startServer(port, { DATABASE_URL: db.url })
+  it.live.skipIf(baseUrl === undefined)(
+    "answers every request during start; SIGTERM cuts no request and exits 0",
+    () =>
+      Effect.gen(function*() {
+        const db = yield* freshPostgresDatabase(baseUrl ?? "")
+        const port = yield* Effect.promise(freePort)
+        const base = `http://127.0.0.1:${port}`
+        const server = yield* startServer(port, { DATABASE_URL: db.url })
 
-      const answers = yield* probeUntilUp(base)
-      expect(answers.filter((a) => a.kind === "other"), server.output()).toEqual([])
-      for (const answer of answers) {
-        if (answer.kind !== "status" || answer.status === 200) continue
-        expect(answer.status).toBe(503)
-        expect(answer.retryAfter).toBe("1")
-        expect(pick(answer.body, "response", "code")).toBe("service.not_ready")
-      }
-      expect(answers.at(-1)).toMatchObject({ kind: "status", status: 200 })
-
-      const accountId = pickString(yield* adminCall(base, "POST", "/accounts", { name: "Stop" }), "data", "id")
-      const key = pickString(yield* adminCall(base, "POST", `/accounts/${accountId}/keys`, { name: "k" }), "data", "key")
-
-      // Four clients request without pause; SIGTERM lands in the middle of the stream.
-      let stopping = false
-      const client = async () => {
-        const seen: Array<Answer> = []
-        while (!stopping || seen.length < 5) {
-          const answer = await probe(`${base}/v1/assistants`, { headers: { authorization: `Bearer ${key}` } })
-          seen.push(answer)
-          if (answer.kind === "refused") break
+        const answers = yield* probeUntilUp(base)
+        expect(answers.filter((a) => a.kind === "other"), server.output()).toEqual([])
+        for (const answer of answers) {
+          if (answer.kind !== "status" || answer.status === 200) continue
+          expect(answer.status).toBe(503)
+          expect(answer.retryAfter).toBe("1")
+          expect(pick(answer.body, "response", "code")).toBe("service.not_ready")
         }
-        return seen
-      }
-      const clients = Promise.all([client(), client(), client(), client()])
-      yield* Effect.sleep("1 second")
-      stopping = true
-      server.child.kill("SIGTERM")
-      const code = yield* exited(server.child)
-      const seen = (yield* Effect.promise(() => clients)).flat()
-      expect(code, server.output()).toBe(0)
-      expect(seen.filter((a) => a.kind === "status" && a.status === 200).length).toBeGreaterThan(0)
-      // Each request is answered (200, or 503 while the app is withdrawn) or refused before it is sent; none is cut.
-      expect(seen.filter((a) => a.kind === "other" || (a.kind === "status" && a.status !== 200 && a.status !== 503)))
-        .toEqual([])
-    }).pipe(Effect.scoped), { timeout: 300_000 })
+        expect(answers.at(-1)).toMatchObject({ kind: "status", status: 200 })
 
-  it.live.skipIf(baseUrl === undefined)("SIGTERM during an ingest job: the next instance takes it at once", () =>
-    Effect.gen(function*() {
-      const db = yield* freshPostgresDatabase(baseUrl ?? "")
-      const { state: provider } = yield* transcriptionServer
-      provider.hang = true
-      const port = yield* Effect.promise(freePort)
-      const base = `http://127.0.0.1:${port}`
-      const server = yield* startServer(port, { DATABASE_URL: db.url, DASTYAR_TRANSCRIPTION_BASE_URL: provider.url })
-      const answers = yield* probeUntilUp(base)
-      expect(answers.at(-1), server.output()).toMatchObject({ kind: "status", status: 200 })
-
-      const accountId = pickString(yield* adminCall(base, "POST", "/accounts", { name: "Ingest" }), "data", "id")
-      const key = pickString(yield* adminCall(base, "POST", `/accounts/${accountId}/keys`, { name: "k" }), "data", "key")
-      const assistantId = pickString(yield* adminCall(base, "POST", `/accounts/${accountId}/assistants`, { name: "A" }), "data", "id")
-      for (let i = 0; i < 100; i++) {
-        if (pick(yield* adminCall(base, "GET", `/assistants/${assistantId}`), "data", "status") === "active") break
-        yield* Effect.sleep("100 millis")
-      }
-      const form = new FormData()
-      form.append("files", new Blob([makeWav()], { type: "audio/wav" }), "memo.wav")
-      const uploaded = yield* Effect.promise(() =>
-        fetch(`${base}/v1/assistants/${assistantId}/documents`, {
-          method: "POST",
-          headers: { authorization: `Bearer ${key}` },
-          body: form
-        }).then((response) => response.json() as Promise<unknown>)
-      )
-      const jobId = pickString(uploaded, "data", "list", 0, "id")
-      // The worker is inside the job (waiting on the provider) when the server is told to stop.
-      for (let i = 0; i < 200 && provider.requests.length === 0; i++) yield* Effect.sleep("100 millis")
-      expect(provider.requests.length).toBeGreaterThan(0)
-      server.child.kill("SIGTERM")
-      expect(yield* exited(server.child), server.output()).toBe(0)
-      // No queue element is left leased by the stopped instance.
-      const leased = yield* Effect.promise(async () => {
-        const client = new pg.Client({ connectionString: db.url })
-        await client.connect()
-        const { rows } = await client.query("SELECT count(*)::int AS n FROM dastyar_queue WHERE acquired_by IS NOT NULL")
-        await client.end()
-        return pick(rows, 0, "n")
-      })
-      expect(leased).toBe(0)
-
-      // The lease was handed back: the next instance finishes well before the 30 s lease would expire.
-      provider.hang = false
-      const finished = yield* waitForJob(key, assistantId, jobId, 25_000).pipe(
-        Effect.provide(
-          TestApp({ DATABASE_URL: db.url, DASTYAR_TRANSCRIPTION_BASE_URL: provider.url }).pipe(Layer.orDie)
+        const accountId = pickString(yield* adminCall(base, "POST", "/accounts", { name: "Stop" }), "data", "id")
+        const key = pickString(
+          yield* adminCall(base, "POST", `/accounts/${accountId}/keys`, { name: "k" }),
+          "data",
+          "key"
         )
-      )
-      expect(finished).toMatchObject({ status: "ready", errorMessage: null })
-    }).pipe(Effect.scoped), { timeout: 300_000 })
+
+        // Four clients request without pause; SIGTERM lands in the middle of the stream.
+        let stopping = false
+        const client = async () => {
+          const seen: Array<Answer> = []
+          while (!stopping || seen.length < 5) {
+            const answer = await probe(`${base}/v1/assistants`, { headers: { authorization: `Bearer ${key}` } })
+            seen.push(answer)
+            if (answer.kind === "refused") break
+          }
+          return seen
+        }
+        const clients = Promise.all([client(), client(), client(), client()])
+        yield* Effect.sleep("1 second")
+        stopping = true
+        server.child.kill("SIGTERM")
+        const code = yield* exited(server.child)
+        const seen = (yield* Effect.promise(() => clients)).flat()
+        expect(code, server.output()).toBe(0)
+        expect(seen.filter((a) => a.kind === "status" && a.status === 200).length).toBeGreaterThan(0)
+        // Each request is answered (200, or 503 while the app is withdrawn) or refused before it is sent; none is cut.
+        expect(seen.filter((a) => a.kind === "other" || (a.kind === "status" && a.status !== 200 && a.status !== 503)))
+          .toEqual([])
+      }).pipe(Effect.scoped),
+    { timeout: 300_000 }
+  )
+
+  it.live.skipIf(baseUrl === undefined)(
+    "SIGTERM during an ingest job: the next instance takes it at once",
+    () =>
+      Effect.gen(function*() {
+        const db = yield* freshPostgresDatabase(baseUrl ?? "")
+        const { state: provider } = yield* transcriptionServer
+        provider.hang = true
+        const port = yield* Effect.promise(freePort)
+        const base = `http://127.0.0.1:${port}`
+        const server = yield* startServer(port, { DATABASE_URL: db.url, DASTYAR_TRANSCRIPTION_BASE_URL: provider.url })
+        const answers = yield* probeUntilUp(base)
+        expect(answers.at(-1), server.output()).toMatchObject({ kind: "status", status: 200 })
+
+        const accountId = pickString(yield* adminCall(base, "POST", "/accounts", { name: "Ingest" }), "data", "id")
+        const key = pickString(
+          yield* adminCall(base, "POST", `/accounts/${accountId}/keys`, { name: "k" }),
+          "data",
+          "key"
+        )
+        const assistantId = pickString(
+          yield* adminCall(base, "POST", `/accounts/${accountId}/assistants`, { name: "A" }),
+          "data",
+          "id"
+        )
+        for (let i = 0; i < 100; i++) {
+          if (pick(yield* adminCall(base, "GET", `/assistants/${assistantId}`), "data", "status") === "active") break
+          yield* Effect.sleep("100 millis")
+        }
+        const form = new FormData()
+        form.append("files", new Blob([makeWav()], { type: "audio/wav" }), "memo.wav")
+        const uploaded = yield* Effect.promise(() =>
+          fetch(`${base}/v1/assistants/${assistantId}/documents`, {
+            method: "POST",
+            headers: { authorization: `Bearer ${key}` },
+            body: form
+          }).then((response) => response.json() as Promise<unknown>)
+        )
+        const jobId = pickString(uploaded, "data", "list", 0, "id")
+        // The worker is inside the job (waiting on the provider) when the server is told to stop.
+        for (let i = 0; i < 200 && provider.requests.length === 0; i++) yield* Effect.sleep("100 millis")
+        expect(provider.requests.length).toBeGreaterThan(0)
+        server.child.kill("SIGTERM")
+        expect(yield* exited(server.child), server.output()).toBe(0)
+        // No queue element is left leased by the stopped instance.
+        const leased = yield* Effect.promise(async () => {
+          const client = new pg.Client({ connectionString: db.url })
+          await client.connect()
+          const { rows } = await client.query(
+            "SELECT count(*)::int AS n FROM dastyar_queue WHERE acquired_by IS NOT NULL"
+          )
+          await client.end()
+          return pick(rows, 0, "n")
+        })
+        expect(leased).toBe(0)
+
+        // The lease was handed back: the next instance finishes well before the 30 s lease would expire.
+        provider.hang = false
+        const finished = yield* waitForJob(key, assistantId, jobId, 25_000).pipe(
+          Effect.provide(
+            TestApp({ DATABASE_URL: db.url, DASTYAR_TRANSCRIPTION_BASE_URL: provider.url }).pipe(Layer.orDie)
+          )
+        )
+        expect(finished).toMatchObject({ status: "ready", errorMessage: null })
+      }).pipe(Effect.scoped),
+    { timeout: 300_000 }
+  )
 })

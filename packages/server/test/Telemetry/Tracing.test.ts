@@ -40,9 +40,19 @@ describe("tracing", () => {
           "http.response.status_code": 200,
           "dastyar.assistant_id": assistantId
         })
-        const trace = exporter.getFinishedSpans().filter((s) => s.spanContext().traceId === server.spanContext().traceId)
+        const trace = exporter.getFinishedSpans().filter((s) =>
+          s.spanContext().traceId === server.spanContext().traceId
+        )
         const names = new Set(trace.map((s) => s.name))
-        for (const name of ["ApiKeyAuth", "Accounts.authenticate", "RateLimit.consume", "Assistants.requireOwned", "Catalog.list"]) {
+        for (
+          const name of [
+            "ApiKeyAuth",
+            "Accounts.authenticate",
+            "RateLimit.consume",
+            "Assistants.requireOwned",
+            "Catalog.list"
+          ]
+        ) {
           expect(names).toContain(name)
         }
         expect(trace.some((s) => s.name.startsWith("sql."))).toBe(true)
@@ -60,7 +70,9 @@ describe("tracing", () => {
       Effect.gen(function*() {
         exporter.reset()
         yield* setupAccount()
-        const lifecycle = yield* waitFor(() => exporter.getFinishedSpans().find((s) => s.name === "Assistants.lifecycle"))
+        const lifecycle = yield* waitFor(() =>
+          exporter.getFinishedSpans().find((s) => s.name === "Assistants.lifecycle")
+        )
         const create = exporter.getFinishedSpans().find((s) => s.name === "Assistants.create")
         expect(create).toBeDefined()
         expect(lifecycle.links.map((l) => l.context.traceId)).toEqual([create?.spanContext().traceId])
@@ -78,12 +90,14 @@ describe("tracing", () => {
       response.writeHead(200, { "content-type": "application/json" }).end("{}")
     })
   })
-  const receiverPort = once(() => new Promise<number>((resolve) => {
-    receiver.listen(0, "127.0.0.1", () => {
-      const address = receiver.address()
-      resolve(typeof address === "object" && address !== null ? address.port : 0)
+  const receiverPort = once(() =>
+    new Promise<number>((resolve) => {
+      receiver.listen(0, "127.0.0.1", () => {
+        const address = receiver.address()
+        resolve(typeof address === "object" && address !== null ? address.port : 0)
+      })
     })
-  }))
+  )
 
   layer(
     Layer.unwrapEffect(Effect.map(Effect.promise(receiverPort), (port) =>

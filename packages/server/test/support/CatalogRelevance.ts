@@ -86,7 +86,10 @@ const batchSize = 1000
 
 export const importProducts = (key: string, assistantId: string, products: ReadonlyArray<Products.ProductCreate>) =>
   Effect.forEach(
-    Array.from({ length: Math.ceil(products.length / batchSize) }, (_, i) => products.slice(i * batchSize, (i + 1) * batchSize)),
+    Array.from(
+      { length: Math.ceil(products.length / batchSize) },
+      (_, i) => products.slice(i * batchSize, (i + 1) * batchSize)
+    ),
     (batch) =>
       call("POST", `/v1/assistants/${assistantId}/products/import`, { token: key, body: { products: batch } }).pipe(
         Effect.flatMap((reply) =>
@@ -143,7 +146,9 @@ export const evaluate = (assistantId: string, fixtures: Fixtures) =>
       Effect.forEach(modes, (mode) =>
         search.search(assistantId, { query: query.query, limit: cutoff }, { mode }).pipe(
           Effect.map((hits): QueryResult => {
-            const ranked = hits.map((hit) => hit.externalId)
+            const ranked = hits.map((hit) =>
+              hit.externalId
+            )
             return {
               query,
               mode,
@@ -213,11 +218,18 @@ export const hybridLosses = (figures: Figures): ReadonlyArray<string> => {
     if (hybrid.ndcg >= Math.max(keyword.ndcg, meaning.ndcg)) return []
     const side = (result: QueryResult) =>
       `    ${result.mode.padEnd(7)} ${figure(result.ndcg)}  ${
-        result.ranked.map((id) => `${id}${result.query.relevant[id] === undefined ? "" : `(${result.query.relevant[id]})`}`)
+        result.ranked.map((id) =>
+          `${id}${result.query.relevant[id] === undefined ? "" : `(${result.query.relevant[id]})`}`
+        )
           .join(" ")
       }`
     return [
-      [`${hybrid.query.id} [${hybrid.query.kind}/${hybrid.query.language}] «${hybrid.query.query}»`, side(keyword), side(meaning), side(hybrid)]
+      [
+        `${hybrid.query.id} [${hybrid.query.kind}/${hybrid.query.language}] «${hybrid.query.query}»`,
+        side(keyword),
+        side(meaning),
+        side(hybrid)
+      ]
         .join("\n")
     ]
   })

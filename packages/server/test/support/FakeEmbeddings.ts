@@ -3,8 +3,8 @@
  * with deterministic vectors, scripted failures and a record of what it was sent.
  */
 import * as Effect from "effect/Effect"
-import { createServer } from "node:http"
 import * as Schema from "effect/Schema"
+import { createServer } from "node:http"
 import { embedOne } from "../../src/Search/OfflineEmbedder"
 
 const EmbeddingsRequest = Schema.Struct({ input: Schema.Array(Schema.String), model: Schema.String })
@@ -47,7 +47,11 @@ export const fakeEmbeddings = (options: { readonly dimensions?: number } = {}) =
             object: "list",
             model: parsed.model,
             // Deliberately not unit length: the client normalises.
-            data: parsed.input.map((text, index) => ({ object: "embedding", index, embedding: embedOne(text).slice(0, size).map((x) => x * 3) })).reverse(),
+            data: parsed.input.map((text, index) => ({
+              object: "embedding",
+              index,
+              embedding: embedOne(text).slice(0, size).map((x) => x * 3)
+            })).reverse(),
             usage: { prompt_tokens: parsed.input.length * 2, total_tokens: parsed.input.length * 2 }
           }))
         })

@@ -12,7 +12,7 @@ import { ProductSearch } from "../../src/Products/ProductSearch"
 import { normalizeText } from "../../src/Search/TextNormalization"
 import { importProducts, waitUntilSynced } from "./CatalogRelevance"
 import { mean, ndcgAt, recallAt } from "./RelevanceMetrics"
-import { type EvalCatalog, type EvalQuery, evalCatalogs, type Group, groups } from "./SearchEvalCatalog"
+import { type EvalCatalog, evalCatalogs, type EvalQuery, type Group, groups } from "./SearchEvalCatalog"
 import { setupAccount, TestApp } from "./TestApp"
 
 export const cutoff = 10
@@ -50,7 +50,9 @@ const evaluateCatalog = (catalog: EvalCatalog) =>
         ORDER BY similarity(split_part(lookup_key, chr(10), 1), ${normalizeText(query)}) DESC, position
         LIMIT ${cutoff}`.pipe(Effect.map((rows) => rows.map((row) => row.externalId)), Effect.orDie)
     const ours = (query: string, mode: "keyword" | "meaning" | "hybrid", semanticRatio?: number) =>
-      search.search(assistantId, { query, limit: cutoff, ...(semanticRatio === undefined ? {} : { semanticRatio }) }, { mode })
+      search.search(assistantId, { query, limit: cutoff, ...(semanticRatio === undefined ? {} : { semanticRatio }) }, {
+        mode
+      })
         .pipe(Effect.map((hits) => hits.map((hit) => hit.externalId)), Effect.orDie)
     return yield* Effect.forEach(catalog.queries, (query) =>
       Effect.gen(function*() {
@@ -60,7 +62,9 @@ const evaluateCatalog = (catalog: EvalCatalog) =>
           score(query, "meaning", yield* ours(query.query, "meaning")),
           score(query, "hybrid", yield* ours(query.query, "hybrid"))
         ]
-        for (const ratio of ratios) results.push(score(query, `hybrid@${ratio}`, yield* ours(query.query, "hybrid", ratio)))
+        for (const ratio of ratios) {
+          results.push(score(query, `hybrid@${ratio}`, yield* ours(query.query, "hybrid", ratio)))
+        }
         return results
       })).pipe(Effect.map((perQuery) => perQuery.flat()))
   })
@@ -98,7 +102,8 @@ const rowsOf = (): ReadonlyArray<readonly [string, (query: EvalQuery) => boolean
 const table = (header: ReadonlyArray<string>, body: ReadonlyArray<ReadonlyArray<string>>) => {
   const widths = header.map((cell, column) => Math.max(cell.length, ...body.map((row) => (row[column] ?? "").length)))
   const line = (cells: ReadonlyArray<string>) =>
-    cells.map((cell, column) => column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0)).join("  ")
+    cells.map((cell, column) => column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))
+      .join("  ")
   return [line(header), ...body.map(line)].join("\n")
 }
 
@@ -137,13 +142,17 @@ export const formatTables = (figures: Figures): string => {
 /** Queries where hybrid (or `system`) scores below the naive baseline (or `baseline`), with both rankings. */
 export const lossesToNaive = (figures: Figures, system = "hybrid", baseline = "naive"): ReadonlyArray<string> => {
   const byQuery = new Map<string, Record<string, Scored>>()
-  for (const result of figures.results) byQuery.set(result.query.id, { ...byQuery.get(result.query.id), [result.system]: result })
+  for (const result of figures.results) {
+    byQuery.set(result.query.id, { ...byQuery.get(result.query.id), [result.system]: result })
+  }
   return [...byQuery.values()].flatMap((results) => {
     const hybrid = results[system]
     const naive = results[baseline]
     if (hybrid === undefined || naive === undefined || hybrid.ndcg >= naive.ndcg - 1e-9) return []
     const show = (r: Scored) =>
-      `    ${r.system.padEnd(7)} ${r.ndcg.toFixed(3)}  ${r.ranked.map((id) => `${id}${r.query.relevant[id] === undefined ? "" : `(${r.query.relevant[id]})`}`).join(" ")}`
+      `    ${r.system.padEnd(7)} ${r.ndcg.toFixed(3)}  ${
+        r.ranked.map((id) => `${id}${r.query.relevant[id] === undefined ? "" : `(${r.query.relevant[id]})`}`).join(" ")
+      }`
     return [[`${hybrid.query.id} «${hybrid.query.query}»`, show(naive), show(hybrid)].join("\n")]
   })
 }

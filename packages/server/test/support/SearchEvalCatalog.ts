@@ -63,36 +63,216 @@ interface Language {
 const en: Language = {
   code: "en",
   types: [
-    { name: "blender", plural: "blenders", department: "Kitchen appliances", meaning: "make smoothies and crush ice", accessory: "Replacement jar for blender" },
-    { name: "kettle", plural: "kettles", department: "Kitchen appliances", meaning: "boil water quickly for tea", accessory: "Descaler tablets for kettle" },
-    { name: "toaster", plural: "toasters", department: "Kitchen appliances", meaning: "brown bread slices for breakfast", accessory: "Crumb tray for toaster" },
-    { name: "teapot", plural: "teapots", department: "Tableware", meaning: "brew loose leaf tea at the table", accessory: "Knitted cosy for teapot" },
-    { name: "microwave", plural: "microwaves", department: "Kitchen appliances", meaning: "reheat leftovers in a minute", accessory: "Splatter cover for microwave" },
-    { name: "dishwasher", plural: "dishwashers", department: "Kitchen appliances", meaning: "clean plates without washing by hand", accessory: "Rinse aid for dishwasher" },
-    { name: "refrigerator", plural: "refrigerators", department: "Kitchen appliances", meaning: "keep food cold and fresh", accessory: "Water filter for refrigerator" },
-    { name: "laptop", plural: "laptops", department: "Computers", meaning: "portable computer for work and study", accessory: "Sleeve bag for laptop" },
-    { name: "keyboard", plural: "keyboards", department: "Computers", meaning: "type text into the computer", accessory: "Wrist rest for keyboard" },
-    { name: "monitor", plural: "monitors", department: "Computers", meaning: "bigger display for the desk", accessory: "Arm mount for monitor" },
-    { name: "printer", plural: "printers", department: "Computers", meaning: "put documents on paper", accessory: "Ink cartridge for printer" },
-    { name: "headphones", plural: "headphones", department: "Audio", meaning: "listen to music privately over the ears", accessory: "Ear cushions for headphones" },
-    { name: "speaker", plural: "speakers", department: "Audio", meaning: "play music loud in the room", accessory: "Wall bracket for speaker" },
-    { name: "smartphone", plural: "smartphones", department: "Phones", meaning: "call and message friends on the go", accessory: "Screen protector for smartphone" },
-    { name: "charger", plural: "chargers", department: "Phones", meaning: "refill the battery of devices", accessory: "Travel pouch for charger" },
-    { name: "television", plural: "televisions", department: "Video", meaning: "watch films and shows in the living room", accessory: "Wall mount for television" },
-    { name: "camera", plural: "cameras", department: "Video", meaning: "take photos on holiday", accessory: "Strap for camera" },
-    { name: "sneaker", plural: "sneakers", department: "Shoes", meaning: "comfortable footwear for jogging", accessory: "Laces for sneaker" },
-    { name: "backpack", plural: "backpacks", department: "Bags", meaning: "carry books on your back to school", accessory: "Rain cover for backpack" },
-    { name: "jacket", plural: "jackets", department: "Clothing", meaning: "stay warm outside in winter", accessory: "Hanger for jacket" },
-    { name: "umbrella", plural: "umbrellas", department: "Accessories", meaning: "stay dry when it rains", accessory: "Stand for umbrella" },
-    { name: "sunglasses", plural: "sunglasses", department: "Accessories", meaning: "protect eyes from bright sun", accessory: "Hard case for sunglasses" },
-    { name: "pillow", plural: "pillows", department: "Bedroom", meaning: "rest your head while sleeping", accessory: "Cotton case for pillow" },
-    { name: "blanket", plural: "blankets", department: "Bedroom", meaning: "keep warm on the sofa at night", accessory: "Storage bag for blanket" },
-    { name: "lamp", plural: "lamps", department: "Lighting", meaning: "light for reading at the desk", accessory: "Spare bulb for lamp" },
-    { name: "mirror", plural: "mirrors", department: "Bathroom", meaning: "see your reflection when shaving", accessory: "Cleaning cloth for mirror" },
-    { name: "shampoo", plural: "shampoos", department: "Beauty", meaning: "wash your hair in the shower", accessory: "Pump dispenser for shampoo" },
-    { name: "perfume", plural: "perfumes", department: "Beauty", meaning: "smell nice for an evening out", accessory: "Travel atomizer for perfume" },
-    { name: "bicycle", plural: "bicycles", department: "Sport", meaning: "ride to work on two wheels", accessory: "Lock for bicycle" },
-    { name: "helmet", plural: "helmets", department: "Sport", meaning: "protect the head when cycling", accessory: "Visor for helmet" }
+    {
+      name: "blender",
+      plural: "blenders",
+      department: "Kitchen appliances",
+      meaning: "make smoothies and crush ice",
+      accessory: "Replacement jar for blender"
+    },
+    {
+      name: "kettle",
+      plural: "kettles",
+      department: "Kitchen appliances",
+      meaning: "boil water quickly for tea",
+      accessory: "Descaler tablets for kettle"
+    },
+    {
+      name: "toaster",
+      plural: "toasters",
+      department: "Kitchen appliances",
+      meaning: "brown bread slices for breakfast",
+      accessory: "Crumb tray for toaster"
+    },
+    {
+      name: "teapot",
+      plural: "teapots",
+      department: "Tableware",
+      meaning: "brew loose leaf tea at the table",
+      accessory: "Knitted cosy for teapot"
+    },
+    {
+      name: "microwave",
+      plural: "microwaves",
+      department: "Kitchen appliances",
+      meaning: "reheat leftovers in a minute",
+      accessory: "Splatter cover for microwave"
+    },
+    {
+      name: "dishwasher",
+      plural: "dishwashers",
+      department: "Kitchen appliances",
+      meaning: "clean plates without washing by hand",
+      accessory: "Rinse aid for dishwasher"
+    },
+    {
+      name: "refrigerator",
+      plural: "refrigerators",
+      department: "Kitchen appliances",
+      meaning: "keep food cold and fresh",
+      accessory: "Water filter for refrigerator"
+    },
+    {
+      name: "laptop",
+      plural: "laptops",
+      department: "Computers",
+      meaning: "portable computer for work and study",
+      accessory: "Sleeve bag for laptop"
+    },
+    {
+      name: "keyboard",
+      plural: "keyboards",
+      department: "Computers",
+      meaning: "type text into the computer",
+      accessory: "Wrist rest for keyboard"
+    },
+    {
+      name: "monitor",
+      plural: "monitors",
+      department: "Computers",
+      meaning: "bigger display for the desk",
+      accessory: "Arm mount for monitor"
+    },
+    {
+      name: "printer",
+      plural: "printers",
+      department: "Computers",
+      meaning: "put documents on paper",
+      accessory: "Ink cartridge for printer"
+    },
+    {
+      name: "headphones",
+      plural: "headphones",
+      department: "Audio",
+      meaning: "listen to music privately over the ears",
+      accessory: "Ear cushions for headphones"
+    },
+    {
+      name: "speaker",
+      plural: "speakers",
+      department: "Audio",
+      meaning: "play music loud in the room",
+      accessory: "Wall bracket for speaker"
+    },
+    {
+      name: "smartphone",
+      plural: "smartphones",
+      department: "Phones",
+      meaning: "call and message friends on the go",
+      accessory: "Screen protector for smartphone"
+    },
+    {
+      name: "charger",
+      plural: "chargers",
+      department: "Phones",
+      meaning: "refill the battery of devices",
+      accessory: "Travel pouch for charger"
+    },
+    {
+      name: "television",
+      plural: "televisions",
+      department: "Video",
+      meaning: "watch films and shows in the living room",
+      accessory: "Wall mount for television"
+    },
+    {
+      name: "camera",
+      plural: "cameras",
+      department: "Video",
+      meaning: "take photos on holiday",
+      accessory: "Strap for camera"
+    },
+    {
+      name: "sneaker",
+      plural: "sneakers",
+      department: "Shoes",
+      meaning: "comfortable footwear for jogging",
+      accessory: "Laces for sneaker"
+    },
+    {
+      name: "backpack",
+      plural: "backpacks",
+      department: "Bags",
+      meaning: "carry books on your back to school",
+      accessory: "Rain cover for backpack"
+    },
+    {
+      name: "jacket",
+      plural: "jackets",
+      department: "Clothing",
+      meaning: "stay warm outside in winter",
+      accessory: "Hanger for jacket"
+    },
+    {
+      name: "umbrella",
+      plural: "umbrellas",
+      department: "Accessories",
+      meaning: "stay dry when it rains",
+      accessory: "Stand for umbrella"
+    },
+    {
+      name: "sunglasses",
+      plural: "sunglasses",
+      department: "Accessories",
+      meaning: "protect eyes from bright sun",
+      accessory: "Hard case for sunglasses"
+    },
+    {
+      name: "pillow",
+      plural: "pillows",
+      department: "Bedroom",
+      meaning: "rest your head while sleeping",
+      accessory: "Cotton case for pillow"
+    },
+    {
+      name: "blanket",
+      plural: "blankets",
+      department: "Bedroom",
+      meaning: "keep warm on the sofa at night",
+      accessory: "Storage bag for blanket"
+    },
+    {
+      name: "lamp",
+      plural: "lamps",
+      department: "Lighting",
+      meaning: "light for reading at the desk",
+      accessory: "Spare bulb for lamp"
+    },
+    {
+      name: "mirror",
+      plural: "mirrors",
+      department: "Bathroom",
+      meaning: "see your reflection when shaving",
+      accessory: "Cleaning cloth for mirror"
+    },
+    {
+      name: "shampoo",
+      plural: "shampoos",
+      department: "Beauty",
+      meaning: "wash your hair in the shower",
+      accessory: "Pump dispenser for shampoo"
+    },
+    {
+      name: "perfume",
+      plural: "perfumes",
+      department: "Beauty",
+      meaning: "smell nice for an evening out",
+      accessory: "Travel atomizer for perfume"
+    },
+    {
+      name: "bicycle",
+      plural: "bicycles",
+      department: "Sport",
+      meaning: "ride to work on two wheels",
+      accessory: "Lock for bicycle"
+    },
+    {
+      name: "helmet",
+      plural: "helmets",
+      department: "Sport",
+      meaning: "protect the head when cycling",
+      accessory: "Visor for helmet"
+    }
   ],
   brands: ["Kitchenor", "Voltix", "Nordwave", "Brightline", "Solaro"],
   colours: ["red", "black", "white", "blue", "green", "silver"],
@@ -107,42 +287,212 @@ const en: Language = {
 const fa: Language = {
   code: "fa",
   types: [
-    { name: "کتری", plural: "کتری‌ها", department: "لوازم آشپزخانه", meaning: "جوشاندن آب برای چای", accessory: "قرص جرم‌گیر کتری" },
-    { name: "توستر", plural: "توسترها", department: "لوازم آشپزخانه", meaning: "برشته کردن نان صبحانه", accessory: "سینی خرده‌نان توستر" },
-    { name: "قوری", plural: "قوری‌ها", department: "ظروف", meaning: "دم کردن چای سر سفره", accessory: "روکش بافتنی قوری" },
-    { name: "سماور", plural: "سماورها", department: "لوازم آشپزخانه", meaning: "چای داغ برای مهمانی", accessory: "شیر یدکی سماور" },
-    { name: "مایکروویو", plural: "مایکروویوها", department: "لوازم آشپزخانه", meaning: "گرم کردن سریع غذای مانده", accessory: "درپوش مایکروویو" },
-    { name: "یخچال", plural: "یخچال‌ها", department: "لوازم آشپزخانه", meaning: "خنک نگه داشتن مواد غذایی", accessory: "فیلتر آب یخچال" },
-    { name: "ماهیتابه", plural: "ماهیتابه‌ها", department: "ظروف", meaning: "سرخ کردن تخم مرغ", accessory: "درب شیشه‌ای ماهیتابه" },
-    { name: "لپ‌تاپ", plural: "لپ‌تاپ‌ها", department: "کامپیوتر", meaning: "رایانه قابل حمل برای کار", accessory: "کیف محافظ لپ‌تاپ" },
-    { name: "کیبورد", plural: "کیبوردها", department: "کامپیوتر", meaning: "تایپ متن در رایانه", accessory: "پد مچ کیبورد" },
-    { name: "مانیتور", plural: "مانیتورها", department: "کامپیوتر", meaning: "صفحه نمایش بزرگ روی میز", accessory: "پایه دیواری مانیتور" },
-    { name: "پرینتر", plural: "پرینترها", department: "کامپیوتر", meaning: "چاپ اسناد روی کاغذ", accessory: "کارتریج جوهر پرینتر" },
-    { name: "هدفون", plural: "هدفون‌ها", department: "صوتی", meaning: "گوش دادن به موسیقی در خلوت", accessory: "بالشتک یدکی هدفون" },
-    { name: "اسپیکر", plural: "اسپیکرها", department: "صوتی", meaning: "پخش بلند موسیقی در اتاق", accessory: "براکت دیواری اسپیکر" },
-    { name: "گوشی", plural: "گوشی‌ها", department: "موبایل", meaning: "تماس و پیام با دوستان", accessory: "محافظ صفحه گوشی" },
-    { name: "شارژر", plural: "شارژرها", department: "موبایل", meaning: "پر کردن باتری دستگاه", accessory: "کیسه سفری شارژر" },
-    { name: "تلویزیون", plural: "تلویزیون‌ها", department: "تصویری", meaning: "تماشای فیلم در پذیرایی", accessory: "پایه دیواری تلویزیون" },
-    { name: "دوربین", plural: "دوربین‌ها", department: "تصویری", meaning: "عکاسی در سفر", accessory: "بند گردنی دوربین" },
-    { name: "کتانی", plural: "کتانی‌ها", department: "کفش", meaning: "کفش راحت برای دویدن", accessory: "بند یدکی کتانی" },
-    { name: "کوله‌پشتی", plural: "کوله‌پشتی‌ها", department: "کیف", meaning: "حمل کتاب به مدرسه", accessory: "کاور بارانی کوله‌پشتی" },
-    { name: "کاپشن", plural: "کاپشن‌ها", department: "پوشاک", meaning: "گرم ماندن در زمستان", accessory: "چوب لباسی کاپشن" },
+    {
+      name: "کتری",
+      plural: "کتری‌ها",
+      department: "لوازم آشپزخانه",
+      meaning: "جوشاندن آب برای چای",
+      accessory: "قرص جرم‌گیر کتری"
+    },
+    {
+      name: "توستر",
+      plural: "توسترها",
+      department: "لوازم آشپزخانه",
+      meaning: "برشته کردن نان صبحانه",
+      accessory: "سینی خرده‌نان توستر"
+    },
+    {
+      name: "قوری",
+      plural: "قوری‌ها",
+      department: "ظروف",
+      meaning: "دم کردن چای سر سفره",
+      accessory: "روکش بافتنی قوری"
+    },
+    {
+      name: "سماور",
+      plural: "سماورها",
+      department: "لوازم آشپزخانه",
+      meaning: "چای داغ برای مهمانی",
+      accessory: "شیر یدکی سماور"
+    },
+    {
+      name: "مایکروویو",
+      plural: "مایکروویوها",
+      department: "لوازم آشپزخانه",
+      meaning: "گرم کردن سریع غذای مانده",
+      accessory: "درپوش مایکروویو"
+    },
+    {
+      name: "یخچال",
+      plural: "یخچال‌ها",
+      department: "لوازم آشپزخانه",
+      meaning: "خنک نگه داشتن مواد غذایی",
+      accessory: "فیلتر آب یخچال"
+    },
+    {
+      name: "ماهیتابه",
+      plural: "ماهیتابه‌ها",
+      department: "ظروف",
+      meaning: "سرخ کردن تخم مرغ",
+      accessory: "درب شیشه‌ای ماهیتابه"
+    },
+    {
+      name: "لپ‌تاپ",
+      plural: "لپ‌تاپ‌ها",
+      department: "کامپیوتر",
+      meaning: "رایانه قابل حمل برای کار",
+      accessory: "کیف محافظ لپ‌تاپ"
+    },
+    {
+      name: "کیبورد",
+      plural: "کیبوردها",
+      department: "کامپیوتر",
+      meaning: "تایپ متن در رایانه",
+      accessory: "پد مچ کیبورد"
+    },
+    {
+      name: "مانیتور",
+      plural: "مانیتورها",
+      department: "کامپیوتر",
+      meaning: "صفحه نمایش بزرگ روی میز",
+      accessory: "پایه دیواری مانیتور"
+    },
+    {
+      name: "پرینتر",
+      plural: "پرینترها",
+      department: "کامپیوتر",
+      meaning: "چاپ اسناد روی کاغذ",
+      accessory: "کارتریج جوهر پرینتر"
+    },
+    {
+      name: "هدفون",
+      plural: "هدفون‌ها",
+      department: "صوتی",
+      meaning: "گوش دادن به موسیقی در خلوت",
+      accessory: "بالشتک یدکی هدفون"
+    },
+    {
+      name: "اسپیکر",
+      plural: "اسپیکرها",
+      department: "صوتی",
+      meaning: "پخش بلند موسیقی در اتاق",
+      accessory: "براکت دیواری اسپیکر"
+    },
+    {
+      name: "گوشی",
+      plural: "گوشی‌ها",
+      department: "موبایل",
+      meaning: "تماس و پیام با دوستان",
+      accessory: "محافظ صفحه گوشی"
+    },
+    {
+      name: "شارژر",
+      plural: "شارژرها",
+      department: "موبایل",
+      meaning: "پر کردن باتری دستگاه",
+      accessory: "کیسه سفری شارژر"
+    },
+    {
+      name: "تلویزیون",
+      plural: "تلویزیون‌ها",
+      department: "تصویری",
+      meaning: "تماشای فیلم در پذیرایی",
+      accessory: "پایه دیواری تلویزیون"
+    },
+    {
+      name: "دوربین",
+      plural: "دوربین‌ها",
+      department: "تصویری",
+      meaning: "عکاسی در سفر",
+      accessory: "بند گردنی دوربین"
+    },
+    {
+      name: "کتانی",
+      plural: "کتانی‌ها",
+      department: "کفش",
+      meaning: "کفش راحت برای دویدن",
+      accessory: "بند یدکی کتانی"
+    },
+    {
+      name: "کوله‌پشتی",
+      plural: "کوله‌پشتی‌ها",
+      department: "کیف",
+      meaning: "حمل کتاب به مدرسه",
+      accessory: "کاور بارانی کوله‌پشتی"
+    },
+    {
+      name: "کاپشن",
+      plural: "کاپشن‌ها",
+      department: "پوشاک",
+      meaning: "گرم ماندن در زمستان",
+      accessory: "چوب لباسی کاپشن"
+    },
     { name: "چتر", plural: "چترها", department: "اکسسوری", meaning: "خیس نشدن زیر باران", accessory: "جای چتر" },
-    { name: "عینک", plural: "عینک‌ها", department: "اکسسوری", meaning: "محافظت چشم از نور خورشید", accessory: "جلد سخت عینک" },
-    { name: "بالش", plural: "بالش‌ها", department: "اتاق خواب", meaning: "خواب راحت شبانه", accessory: "روبالشی نخی بالش" },
-    { name: "پتو", plural: "پتوها", department: "اتاق خواب", meaning: "گرم ماندن روی مبل در شب", accessory: "کاور نگهداری پتو" },
-    { name: "آینه", plural: "آینه‌ها", department: "حمام", meaning: "دیدن چهره هنگام اصلاح", accessory: "دستمال تمیزکننده آینه" },
-    { name: "شامپو", plural: "شامپوها", department: "آرایشی", meaning: "شستن مو در حمام", accessory: "پمپ پخش‌کننده شامپو" },
-    { name: "عطر", plural: "عطرها", department: "آرایشی", meaning: "بوی خوش برای مهمانی", accessory: "اتومایزر سفری عطر" },
-    { name: "دوچرخه", plural: "دوچرخه‌ها", department: "ورزشی", meaning: "رکاب زدن تا محل کار", accessory: "قفل دوچرخه" },
-    { name: "جاروبرقی", plural: "جاروبرقی‌ها", department: "لوازم خانگی", meaning: "تمیز کردن فرش خانه", accessory: "کیسه یدکی جاروبرقی" },
+    {
+      name: "عینک",
+      plural: "عینک‌ها",
+      department: "اکسسوری",
+      meaning: "محافظت چشم از نور خورشید",
+      accessory: "جلد سخت عینک"
+    },
+    {
+      name: "بالش",
+      plural: "بالش‌ها",
+      department: "اتاق خواب",
+      meaning: "خواب راحت شبانه",
+      accessory: "روبالشی نخی بالش"
+    },
+    {
+      name: "پتو",
+      plural: "پتوها",
+      department: "اتاق خواب",
+      meaning: "گرم ماندن روی مبل در شب",
+      accessory: "کاور نگهداری پتو"
+    },
+    {
+      name: "آینه",
+      plural: "آینه‌ها",
+      department: "حمام",
+      meaning: "دیدن چهره هنگام اصلاح",
+      accessory: "دستمال تمیزکننده آینه"
+    },
+    {
+      name: "شامپو",
+      plural: "شامپوها",
+      department: "آرایشی",
+      meaning: "شستن مو در حمام",
+      accessory: "پمپ پخش‌کننده شامپو"
+    },
+    {
+      name: "عطر",
+      plural: "عطرها",
+      department: "آرایشی",
+      meaning: "بوی خوش برای مهمانی",
+      accessory: "اتومایزر سفری عطر"
+    },
+    {
+      name: "دوچرخه",
+      plural: "دوچرخه‌ها",
+      department: "ورزشی",
+      meaning: "رکاب زدن تا محل کار",
+      accessory: "قفل دوچرخه"
+    },
+    {
+      name: "جاروبرقی",
+      plural: "جاروبرقی‌ها",
+      department: "لوازم خانگی",
+      meaning: "تمیز کردن فرش خانه",
+      accessory: "کیسه یدکی جاروبرقی"
+    },
     { name: "اتو", plural: "اتوها", department: "لوازم خانگی", meaning: "صاف کردن چین لباس", accessory: "میز اتو" }
   ],
   brands: ["پارس‌خزر", "آرتا", "نیلوفر", "سپهر", "کاوه"],
   colours: ["قرمز", "مشکی", "سفید", "آبی", "سبز", "نقره‌ای"],
   models: ["مدل ۲۰۰", "مدل ۵۰۰", "مدل ۳۳", "مدل ۹۰۰", "مدل ۱۲", "مدل ۷۰"],
   title: (brand, type, model, colour, variant) =>
-    variant % 2 === 0 ? `${type.name} ${brand} ${model} ${colour}` : `${type.name} ${model} برند ${brand} رنگ ${colour}`,
+    variant % 2 === 0
+      ? `${type.name} ${brand} ${model} ${colour}`
+      : `${type.name} ${model} برند ${brand} رنگ ${colour}`,
   digits: (text) => text.replace(/[0-9]/g, (d) => String.fromCharCode(0x06F0 + Number(d)))
 }
 
@@ -179,7 +529,8 @@ const misspell = (word: string, count: number, next: () => number, alphabet: str
 
 /** Arabic letter forms of Persian text: yeh and kaf, as Arabic keyboards type them. */
 const arabicForms = (text: string) => text.replace(/\u06CC/g, "\u064A").replace(/\u06A9/g, "\u0643")
-const arabicDigits = (text: string) => text.replace(/[\u06F0-\u06F9]/g, (d) => String.fromCharCode(d.charCodeAt(0) - 0x06F0 + 0x0660))
+const arabicDigits = (text: string) =>
+  text.replace(/[\u06F0-\u06F9]/g, (d) => String.fromCharCode(d.charCodeAt(0) - 0x06F0 + 0x0660))
 
 const build = (language: Language, seed: number): EvalCatalog => {
   const next = random(seed)
@@ -205,7 +556,13 @@ const build = (language: Language, seed: number): EvalCatalog => {
     })
     const accessoryId = Products.ExternalId.make(`${language.code}-${t}-acc`)
     accessoryOf.set(type.name, accessoryId)
-    products.push({ externalId: accessoryId, title: type.accessory, category: type.department, subcategory: null, attributes: {} })
+    products.push({
+      externalId: accessoryId,
+      title: type.accessory,
+      category: type.department,
+      subcategory: null,
+      attributes: {}
+    })
     ofType.set(type.name, items)
   })
   // Shuffled, so catalog order says nothing about relevance.
@@ -219,7 +576,10 @@ const build = (language: Language, seed: number): EvalCatalog => {
   const alphabet = language.code === "en" ? "abcdefghijklmnoprstuvwy" : "ابپتجچحدرزسشعفقکگلمنوهی"
   const add = (group: Group, query: string, relevant: Record<string, 1 | 2 | 3>) =>
     queries.push({ id: `${language.code}-${group}-${queries.length}`, query, language: language.code, group, relevant })
-  const typeJudgments = (type: ProductType, best?: (item: { brand: string; colour: string; model: string }) => boolean) => {
+  const typeJudgments = (
+    type: ProductType,
+    best?: (item: { brand: string; colour: string; model: string }) => boolean
+  ) => {
     const items = ofType.get(type.name) ?? []
     const relevant: Record<string, 1 | 2 | 3> = {}
     for (const item of items) relevant[item.id] = best === undefined || best(item) ? 3 : 1
@@ -233,11 +593,20 @@ const build = (language: Language, seed: number): EvalCatalog => {
     const items = ofType.get(type.name) ?? []
     add("exact", type.name, typeJudgments(type))
     const brandItem = items[t % items.length]
-    if (brandItem !== undefined) add("brand+type", `${brandItem.brand} ${type.name}`, typeJudgments(type, (item) => item.brand === brandItem.brand))
+    if (brandItem !== undefined) {
+      add(
+        "brand+type",
+        `${brandItem.brand} ${type.name}`,
+        typeJudgments(type, (item) => item.brand === brandItem.brand)
+      )
+    }
     const colourItem = items[(t + 2) % items.length]
     if (colourItem !== undefined) {
-      add("colour+type", language.code === "en" ? `${colourItem.colour} ${type.name}` : `${type.name} ${colourItem.colour}`,
-        typeJudgments(type, (item) => item.colour === colourItem.colour))
+      add(
+        "colour+type",
+        language.code === "en" ? `${colourItem.colour} ${type.name}` : `${type.name} ${colourItem.colour}`,
+        typeJudgments(type, (item) => item.colour === colourItem.colour)
+      )
     }
     // As typed, the word keeps the length its typo count needs (1 from 5 letters, 2 from 9).
     const misspelt = (count: number, minLength: number) => {
@@ -266,8 +635,11 @@ const build = (language: Language, seed: number): EvalCatalog => {
     if (language.code === "fa") {
       const modelItem = items[(t + 1) % items.length]
       if (modelItem !== undefined) {
-        add("persian-forms", arabicDigits(arabicForms(`${type.name} ${modelItem.model}`)),
-          typeJudgments(type, (item) => item.model === modelItem.model))
+        add(
+          "persian-forms",
+          arabicDigits(arabicForms(`${type.name} ${modelItem.model}`)),
+          typeJudgments(type, (item) => item.model === modelItem.model)
+        )
       }
       add("persian-forms", arabicForms(type.plural), typeJudgments(type))
     }

@@ -12,7 +12,10 @@ import { adminSession } from "../../Session"
 const create = Command.make("create", {
   ...adminOptions,
   name: Options.text("name").pipe(Options.withDescription("Account name")),
-  plan: Options.text("plan").pipe(Options.withDescription("Plan key (default: the server's default plan)"), Options.optional)
+  plan: Options.text("plan").pipe(
+    Options.withDescription("Plan key (default: the server's default plan)"),
+    Options.optional
+  )
 }, ({ name, plan, ...options }) =>
   Effect.gen(function*() {
     const { checked, client, json } = yield* adminSession(options)

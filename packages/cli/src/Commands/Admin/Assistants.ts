@@ -60,12 +60,16 @@ const create = Command.make("create", {
     yield* printData(Assistants.Assistant, assistant, { json, human: keyValues })
   })).pipe(Command.withDescription("Create an assistant in an account (it starts in `provisioning`)"))
 
-const get = Command.make("get", { ...adminOptions, assistantId }, ({ assistantId, ...options }) =>
-  Effect.gen(function*() {
-    const { client, json } = yield* adminSession(options)
-    const assistant = yield* client.admin.getAssistant({ path: { assistantId } })
-    yield* printData(Assistants.Assistant, assistant, { json, human: keyValues })
-  })).pipe(Command.withDescription("Show an assistant"))
+const get = Command.make(
+  "get",
+  { ...adminOptions, assistantId },
+  ({ assistantId, ...options }) =>
+    Effect.gen(function*() {
+      const { client, json } = yield* adminSession(options)
+      const assistant = yield* client.admin.getAssistant({ path: { assistantId } })
+      yield* printData(Assistants.Assistant, assistant, { json, human: keyValues })
+    })
+).pipe(Command.withDescription("Show an assistant"))
 
 const update = Command.make("update", {
   ...adminOptions,
@@ -83,15 +87,20 @@ const update = Command.make("update", {
     yield* printData(Assistants.Assistant, assistant, { json, human: keyValues })
   })).pipe(Command.withDescription("Change an assistant's settings; flags left out keep their value"))
 
-const remove = Command.make("delete", { ...adminOptions, assistantId }, ({ assistantId, ...options }) =>
-  Effect.gen(function*() {
-    const { client, json } = yield* adminSession(options)
-    const assistant = yield* client.admin.deleteAssistant({ path: { assistantId } })
-    yield* printData(Assistants.Assistant, assistant, {
-      json,
-      human: ({ id, status }) => `Deleting assistant ${id} (status: ${status}); its data is removed in the background.`
+const remove = Command.make(
+  "delete",
+  { ...adminOptions, assistantId },
+  ({ assistantId, ...options }) =>
+    Effect.gen(function*() {
+      const { client, json } = yield* adminSession(options)
+      const assistant = yield* client.admin.deleteAssistant({ path: { assistantId } })
+      yield* printData(Assistants.Assistant, assistant, {
+        json,
+        human: ({ id, status }) =>
+          `Deleting assistant ${id} (status: ${status}); its data is removed in the background.`
+      })
     })
-  })).pipe(Command.withDescription("Delete an assistant"))
+).pipe(Command.withDescription("Delete an assistant"))
 
 export const assistantsCommand = Command.make("assistants").pipe(
   Command.withDescription("Assistants of any account"),

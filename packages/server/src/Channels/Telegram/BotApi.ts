@@ -38,7 +38,11 @@ const Reply = Schema.Struct({
 })
 
 const User = Schema.Struct({ id: Schema.Number, username: Schema.optional(Schema.String) })
-const File = Schema.Struct({ file_id: Schema.String, file_path: Schema.optional(Schema.String), file_size: Schema.optional(Schema.Number) })
+const File = Schema.Struct({
+  file_id: Schema.String,
+  file_path: Schema.optional(Schema.String),
+  file_size: Schema.optional(Schema.Number)
+})
 
 /** Attempts per call, and the longest `retry_after` worth waiting for inside one call. */
 const maxAttempts = 6
@@ -61,7 +65,10 @@ export class BotApi extends Effect.Service<BotApi>()("BotApi", {
     /** One call, no retry. */
     const once = (token: string, method: string, params: Record<string, unknown>) =>
       Effect.gen(function*() {
-        const request = yield* HttpClientRequest.bodyJson(HttpClientRequest.post(`${base}/bot${token}/${method}`), params)
+        const request = yield* HttpClientRequest.bodyJson(
+          HttpClientRequest.post(`${base}/bot${token}/${method}`),
+          params
+        )
         const response = yield* client.execute(request)
         const reply = yield* response.json.pipe(Effect.flatMap(Schema.decodeUnknown(Reply)))
         if (reply.ok) return reply.result
@@ -136,7 +143,12 @@ export class BotApi extends Effect.Service<BotApi>()("BotApi", {
         Effect.gen(function*() {
           const file = yield* call(token, "getFile", { file_id: fileId }).pipe(Effect.flatMap(decode(File, "getFile")))
           if (file.file_path === undefined) {
-            return yield* new BotApiError({ method: "getFile", status: 400, description: "file not available", retryAfterSeconds: null })
+            return yield* new BotApiError({
+              method: "getFile",
+              status: 400,
+              description: "file not available",
+              retryAfterSeconds: null
+            })
           }
           const filePath = file.file_path
           const download = Effect.gen(function*() {

@@ -66,10 +66,14 @@ type ShownProduct = Pick<Products.Product, "title" | "price" | "currency" | "url
 export const productCaption = (product: ShownProduct, linkLabel: string): string => {
   const price = product.price === null ? [] : [escapeHtml(formatPrice(product.price, product.currency))]
   // A link too long for a caption is left out rather than cut.
-  const link = product.url === null || product.url.length > captionLimit / 2 ? [] : [`<a href="${escapeAttribute(product.url)}">${escapeHtml(linkLabel)}</a>`]
+  const link = product.url === null || product.url.length > captionLimit / 2
+    ? []
+    : [`<a href="${escapeAttribute(product.url)}">${escapeHtml(linkLabel)}</a>`]
   const tail = [...price, ...link]
   const room = captionLimit - tail.reduce((sum, line) => sum + line.length + 1, 0) - "<b></b>".length
   const title = product.title.trim()
-  const shortTitle = escapedLength(title) <= room ? title : `${title.slice(0, fittingPrefix(title, Math.max(0, room - 1)))}…`
+  const shortTitle = escapedLength(title) <= room
+    ? title
+    : `${title.slice(0, fittingPrefix(title, Math.max(0, room - 1)))}…`
   return [`<b>${escapeHtml(shortTitle)}</b>`, ...tail].join("\n")
 }

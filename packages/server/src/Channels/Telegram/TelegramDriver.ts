@@ -48,7 +48,13 @@ export class TelegramDriver extends Effect.Service<TelegramDriver>()("TelegramDr
         : Effect.logWarning(
           error.status === 403 ? "Telegram chat does not accept the bot's messages" : "Telegram answer not delivered"
         ).pipe(
-          Effect.annotateLogs({ connectionCode: code, chatId, method: error.method, status: error.status, reason: error.description })
+          Effect.annotateLogs({
+            connectionCode: code,
+            chatId,
+            method: error.method,
+            status: error.status,
+            reason: error.description
+          })
         )
 
     return {
@@ -73,14 +79,16 @@ export class TelegramDriver extends Effect.Service<TelegramDriver>()("TelegramDr
           if (voice !== null && voice.fileSize !== null && voice.fileSize > Chat.maxAttachmentBytes) {
             return yield* say("channels.unsupported_message")
           }
-          const attachments = voice === null ? [] : [yield* botApi.downloadFile(token, voice.fileId).pipe(
-            Effect.map(({ bytes, filePath }) => ({
-              kind: "voice" as const,
-              bytes,
-              mimeType: voice.mimeType ?? undefined,
-              filename: path.basename(filePath)
-            }))
-          )]
+          const attachments = voice === null ? [] : [
+            yield* botApi.downloadFile(token, voice.fileId).pipe(
+              Effect.map(({ bytes, filePath }) => ({
+                kind: "voice" as const,
+                bytes,
+                mimeType: voice.mimeType ?? undefined,
+                filename: path.basename(filePath)
+              }))
+            )
+          ]
           const answer = yield* channelChat.answer({
             accountId: assistant.value.accountId,
             assistantId: row.assistantId,

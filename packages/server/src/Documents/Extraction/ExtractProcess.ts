@@ -37,8 +37,11 @@ const reply = (message: unknown) =>
     return text
   }).pipe(
     Effect.match({
-      onFailure: (failure): ExtractionReply =>
-        ({ _tag: "Failed", errorMessage: failure.errorMessage, detail: failure.detail }),
+      onFailure: (failure): ExtractionReply => ({
+        _tag: "Failed",
+        errorMessage: failure.errorMessage,
+        detail: failure.detail
+      }),
       onSuccess: (text): ExtractionReply => ({ _tag: "Extracted", text })
     })
   )

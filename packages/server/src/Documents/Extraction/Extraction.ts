@@ -89,7 +89,10 @@ export class Extraction extends Effect.Service<Extraction>()("Extraction", {
         const onMessage = (message: unknown) =>
           Either.match(decodeReply(message), {
             onLeft: (error) =>
-              settle(Effect.fail(permanent("ingest_failed", `unreadable answer from the reader: ${error.message}`)), false),
+              settle(
+                Effect.fail(permanent("ingest_failed", `unreadable answer from the reader: ${error.message}`)),
+                false
+              ),
             onRight: (reply) =>
               reply._tag === "Extracted"
                 ? settle(Effect.succeed(reply.text), true)
@@ -101,14 +104,19 @@ export class Extraction extends Effect.Service<Extraction>()("Extraction", {
         const onExit = (code: number | null, signal: NodeJS.Signals | null) =>
           settle(
             Effect.fail(
-              permanent("too_large", `reading the file needed more than ${settings.memoryMb} MB (exit ${code ?? signal})`)
+              permanent(
+                "too_large",
+                `reading the file needed more than ${settings.memoryMb} MB (exit ${code ?? signal})`
+              )
             ),
             false
           )
         const timer = setTimeout(
           () =>
             settle(
-              Effect.fail(permanent("too_large", `reading the file took longer than ${Duration.format(settings.timeout)}`)),
+              Effect.fail(
+                permanent("too_large", `reading the file took longer than ${Duration.format(settings.timeout)}`)
+              ),
               false
             ),
           timeoutMs

@@ -5,11 +5,11 @@
  * per server, created on first use and reused; images are read one at a time.
  */
 import * as Effect from "effect/Effect"
+import { imageSize } from "image-size"
 import * as fs from "node:fs"
 import { createRequire } from "node:module"
 import * as os from "node:os"
 import * as path from "node:path"
-import { imageSize } from "image-size"
 import { createWorker, OEM, type Worker } from "tesseract.js"
 import { permanent } from "../IngestFailure"
 import type { ExtractionBudget } from "./Budget"
@@ -27,7 +27,10 @@ const linkTrainedData = () => {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), "dastyar-tessdata-"))
   for (const code of languages) {
     const packageDir = path.dirname(require.resolve(`@tesseract.js-data/${code}/package.json`))
-    fs.symlinkSync(path.join(packageDir, "4.0.0_best_int", `${code}.traineddata.gz`), path.join(directory, `${code}.traineddata.gz`))
+    fs.symlinkSync(
+      path.join(packageDir, "4.0.0_best_int", `${code}.traineddata.gz`),
+      path.join(directory, `${code}.traineddata.gz`)
+    )
   }
   return directory
 }
@@ -64,7 +67,11 @@ export class Ocr extends Effect.Service<Ocr>()("Ocr", {
     const checkPixels = (image: Uint8Array, budget: ExtractionBudget) =>
       Effect.try({
         try: () => imageSize(image),
-        catch: (error) => permanent("corrupt_file", `the image cannot be read: ${error instanceof Error ? error.message : String(error)}`)
+        catch: (error) =>
+          permanent(
+            "corrupt_file",
+            `the image cannot be read: ${error instanceof Error ? error.message : String(error)}`
+          )
       }).pipe(
         Effect.flatMap(({ width, height }) =>
           width * height > budget.maxPixels
@@ -77,12 +84,17 @@ export class Ocr extends Effect.Service<Ocr>()("Ocr", {
       yield* checkPixels(image, budget)
       return yield* Effect.tryPromise({
         try: async () => {
-          const result = await (await getWorker()).recognize(Buffer.from(image.buffer, image.byteOffset, image.byteLength))
+          const result = await (await getWorker()).recognize(
+            Buffer.from(image.buffer, image.byteOffset, image.byteLength)
+          )
           // Tesseract marks right-to-left lines with direction marks; they are no text.
           return result.data.text.replace(/[\u200e\u200f]/g, "")
         },
         catch: (error) =>
-          permanent("corrupt_file", `the image cannot be read: ${error instanceof Error ? error.message : String(error)}`)
+          permanent(
+            "corrupt_file",
+            `the image cannot be read: ${error instanceof Error ? error.message : String(error)}`
+          )
       }).pipe(lock.withPermits(1))
     })
 

@@ -22,8 +22,20 @@ export const writeCatalog = (providerBaseUrl: string): string => {
   const catalog = {
     companies: [{ slug: "dastyar", title: "Dastyar" }, { slug: "acme", title: "Acme AI" }],
     models: [
-      { key: "dastyar-local", name: "Dastyar Local", company: "dastyar", supportedReasoning: ["none"], provider: { _tag: "local" } },
-      { key: "acme-chat", name: "Acme Chat", company: "acme", supportedReasoning: ["none"], provider: provider("acme-chat-1") },
+      {
+        key: "dastyar-local",
+        name: "Dastyar Local",
+        company: "dastyar",
+        supportedReasoning: ["none"],
+        provider: { _tag: "local" }
+      },
+      {
+        key: "acme-chat",
+        name: "Acme Chat",
+        company: "acme",
+        supportedReasoning: ["none"],
+        provider: provider("acme-chat-1")
+      },
       {
         key: "acme-thinker",
         name: "Acme Thinker",

@@ -59,12 +59,27 @@ const sendJson = (response: http.ServerResponse, reply: Scripted, count: number)
 const sendStream = (response: http.ServerResponse, reply: Scripted, count: number) => {
   response.writeHead(200, { "content-type": "text/event-stream" })
   const chunk = (delta: Record<string, unknown>, finish: string | null) =>
-    `data: ${JSON.stringify({ id: `cmpl_${count}`, object: "chat.completion.chunk", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`
+    `data: ${
+      JSON.stringify({
+        id: `cmpl_${count}`,
+        object: "chat.completion.chunk",
+        choices: [{ index: 0, delta, finish_reason: finish }]
+      })
+    }\n\n`
   const parts: Array<string> = [chunk({ role: "assistant", content: "" }, null)]
   if (reply.kind === "tool") {
     const args = JSON.stringify(reply.arguments)
     const half = Math.floor(args.length / 2)
-    parts.push(chunk({ tool_calls: [{ index: 0, id: `call_${count}`, type: "function", function: { name: reply.name, arguments: args.slice(0, half) } }] }, null))
+    parts.push(
+      chunk({
+        tool_calls: [{
+          index: 0,
+          id: `call_${count}`,
+          type: "function",
+          function: { name: reply.name, arguments: args.slice(0, half) }
+        }]
+      }, null)
+    )
     parts.push(chunk({ tool_calls: [{ index: 0, function: { arguments: args.slice(half) } }] }, null))
     parts.push(chunk({}, "tool_calls"))
   } else {
