@@ -8,7 +8,9 @@
  * export their TypeScript sources, which Node cannot load) while npm
  * dependencies stay external and are loaded from `node_modules` as usual.
  *
- * The CLI and the SDK are built by their own `build` scripts.
+ * The CLI, the SDK and the console are built by their own `build` scripts;
+ * the console (Vite) only in a full build or when it was never built, so a
+ * first `pnpm start` serves it and later starts do not wait for it.
  *
  * `--if-needed` (used by `pnpm start` and before the tests) skips the build when every output is
  * newer than every source file, so a start after an unchanged checkout costs
@@ -98,10 +100,11 @@ const newestMtime = (dir) => {
 }
 
 const stampFile = path.join(root, "packages", "server", "dist", ".built")
+const consoleBuilt = () => fs.existsSync(path.join(packageDir("console"), "dist", "index.html"))
 
 /** The build is current when its stamp is newer than every package's sources and manifest. */
 const upToDate = () => {
-  if (!fs.existsSync(stampFile)) return false
+  if (!fs.existsSync(stampFile) || !consoleBuilt()) return false
   const built = fs.statSync(stampFile).mtimeMs
   const sources = ["domain", "server", "sdk", "cli"].flatMap((name) => [
     newestMtime(path.join(packageDir(name), "src")),
@@ -113,7 +116,8 @@ const upToDate = () => {
 const build = async () => {
   const started = performance.now()
   // The SDK's declarations take a tsc run: only in a full `pnpm build`, not before a start or the tests.
-  const packages = process.argv.includes("--if-needed") ? ["cli"] : ["cli", "sdk"]
+  const ifNeeded = process.argv.includes("--if-needed")
+  const packages = [...(ifNeeded ? ["cli"] : ["cli", "sdk"]), ...(ifNeeded && consoleBuilt() ? [] : ["console"])]
   await Promise.all([...packages.map(runPackageBuild), ...targets().map(({ entryPoints, inline, name }) => {
     const cwd = packageDir(name)
     fs.rmSync(path.join(cwd, "dist", "js"), { recursive: true, force: true })
