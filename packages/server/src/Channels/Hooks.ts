@@ -46,10 +46,14 @@ const sameSecret = (given: string | undefined, expected: string) => {
 const invalid = (error: ParseResult.ParseError) =>
   new Errors.ValidationFailed({ fields: Validation.fieldsOf(ParseResult.ArrayFormatter.formatErrorSync(error)) })
 
-/** The raw body, for signatures; the domain's `MaxBodyBytes` already caps how much is read. */
+/**
+ * The body's bytes, for signatures; the domain's `MaxBodyBytes` already caps how much is read. Read as text
+ * because the edge's string check has already read (and cached) a JSON body as text, and the stream cannot be
+ * read twice; a valid UTF-8 body encodes back to the same bytes (an invalid one fails the signature or the JSON).
+ */
 const rawBody = (request: HttpServerRequest.HttpServerRequest) =>
-  request.arrayBuffer.pipe(
-    Effect.map((buffer) => new Uint8Array(buffer)),
+  request.text.pipe(
+    Effect.map((text) => new TextEncoder().encode(text)),
     Effect.mapError((error) =>
       error.cause instanceof Error && error.cause.message === "maxBytes exceeded"
         ? new Errors.PayloadTooLarge()
