@@ -77,7 +77,9 @@ export const make = Effect.gen(function*() {
         Effect.logWarning("query embedding failed; keyword search only", error).pipe(Effect.as(Option.none()))
       )
     )
-    const keyword = yield* keywordSide(params.assistantId, params.query, pool).pipe(Effect.orDie)
+    const keyword = yield* keywordSide(params.assistantId, params.query, pool).pipe(
+      Effect.mapError((cause) => new ChunkSearchError({ cause }))
+    )
     if (Option.isNone(vector) && keyword.ranked.length === 0) return []
 
     const ready = sql`d.assistant_id = ${params.assistantId} AND d.state = 'ready'`

@@ -76,6 +76,19 @@ layer(TestApp(), { excludeTestServices: true })("edge", (it) => {
       }
     }))
 
+  it.effect("a multipart body that stops before its closing boundary is a 400, never a hang", () =>
+    Effect.gen(function*() {
+      const { assistantId, key } = yield* setupAccount()
+      for (const text of ["--b\r\n", "garbage"]) {
+        const reply = yield* call("POST", `/v1/assistants/${assistantId}/documents`, {
+          token: key,
+          rawBody: { contentType: "multipart/form-data; boundary=b", text }
+        }).pipe(Effect.timeout("20 seconds"))
+        expect(reply.status).toBe(400)
+        expect(pick(reply.json, "data")).toBeNull()
+      }
+    }))
+
   it.effect("Content-Type is matched exactly, and a body without one is refused", () =>
     Effect.gen(function*() {
       const jsonx = yield* call("POST", "/admin/v1/accounts", {
