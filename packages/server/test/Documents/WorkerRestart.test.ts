@@ -7,23 +7,15 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { spawn } from "node:child_process"
-import { createServer } from "node:net"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { freshPostgresDatabase } from "../../src/Testing"
+import { freePort } from "../support/Ports"
 import { adminToken, pick, pickString, TestApp } from "../support/TestApp"
 import { makeWav, transcriptionServer, waitForJob } from "./support"
 
 const baseUrl = process.env.DATABASE_URL
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const address = probe.address()
-      probe.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
-    })
-  })
 
 /** A database of its own on the server of `DATABASE_URL`, shared by the killed server and its successor. */
 const database = Effect.suspend(() => freshPostgresDatabase(baseUrl ?? ""))

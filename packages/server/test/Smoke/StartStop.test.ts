@@ -11,24 +11,16 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { type ChildProcess, spawn } from "node:child_process"
-import { createServer } from "node:net"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import pg from "pg"
 import { freshPostgresDatabase } from "../../src/Testing"
 import { makeWav, transcriptionServer, waitForJob } from "../Documents/support"
+import { freePort } from "../support/Ports"
 import { adminToken, pick, pickString, TestApp } from "../support/TestApp"
 
 const baseUrl = process.env.DATABASE_URL
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const address = probe.address()
-      probe.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
-    })
-  })
 
 type Answer =
   | { readonly kind: "status"; readonly status: number; readonly body: unknown; readonly retryAfter: string | null }
