@@ -124,17 +124,20 @@ describe("compiled server start and stop", () => {
 
         // Four clients request without pause; SIGTERM lands in the middle of the stream.
         let stopping = false
+        let answered = 0
         const client = async () => {
           const seen: Array<Answer> = []
           while (!stopping || seen.length < 5) {
             const answer = await probe(`${base}/v1/assistants`, { headers: { authorization: `Bearer ${key}` } })
             seen.push(answer)
+            if (answer.kind === "status" && answer.status === 200) answered++
             if (answer.kind === "refused") break
           }
           return seen
         }
         const clients = Promise.all([client(), client(), client(), client()])
-        yield* Effect.sleep("1 second")
+        // The stream is under way once every client has been answered a few times.
+        while (answered < 20) yield* Effect.sleep("20 millis")
         stopping = true
         server.child.kill("SIGTERM")
         const code = yield* exited(server.child)
