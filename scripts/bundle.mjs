@@ -4,9 +4,12 @@
 // them, and the caller shares one copy of effect); everything else, e.g. the
 // workspace's @dastyar/domain, is inlined. A bin (`--bin`) inlines everything:
 // one file parses about three times faster than hundreds of modules resolved
-// one by one, and it installs with no dependencies.
+// one by one, and it installs with no dependencies. A bin is split: its entry
+// stays small and loads the rest (in chunks/) only when it needs it, so a
+// launcher can answer e.g. `--version` without parsing everything.
 import { build } from "esbuild"
-import { readFileSync } from "node:fs"
+import { readFileSync, rmSync } from "node:fs"
+import * as path from "node:path"
 
 const [entry, outfile, ...flags] = process.argv.slice(2)
 if (entry === undefined || outfile === undefined) {
@@ -22,9 +25,17 @@ const external = bin
 const requireShim = `import { createRequire as createRequireForBundle } from "node:module"
 const require = createRequireForBundle(import.meta.url)`
 
+const output = bin
+  ? (rmSync(path.join(path.dirname(outfile), "chunks"), { recursive: true, force: true }), {
+    entryPoints: [{ in: entry, out: path.basename(outfile, ".js") }],
+    outdir: path.dirname(outfile),
+    splitting: true,
+    chunkNames: "chunks/[name]-[hash]"
+  })
+  : { entryPoints: [entry], outfile }
+
 await build({
-  entryPoints: [entry],
-  outfile,
+  ...output,
   bundle: true,
   platform: "node",
   target: "node20",

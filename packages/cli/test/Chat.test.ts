@@ -72,7 +72,7 @@ layer(TestApp(), { excludeTestServices: true })("dastyar chat", (it) => {
     Effect.gen(function*() {
       const { assistantId, env } = yield* shop
       const run = yield* runCli(["chat", assistantId, "-m", "Do you sell a ceramic teapot?"], env)
-      expect(run.exitCode).toBe(0)
+      expect(run).toMatchObject({ exitCode: 0, stderr: "" })
       const products = run.stdout.split("Products:\n")[1]?.split("\n\n")[0]?.split("\n") ?? []
       expect(products[0]).toMatch(/^ {2}externalId\s+title\s+price\s+link$/)
       expect(products[1]).toMatch(
@@ -80,7 +80,7 @@ layer(TestApp(), { excludeTestServices: true })("dastyar chat", (it) => {
       )
 
       const json = yield* runCli(["chat", assistantId, "-m", "Do you ship to Shiraz?", "--json"], env)
-      expect(json.exitCode).toBe(0)
+      expect(json).toMatchObject({ exitCode: 0, stderr: "" })
       const reply = Schema.decodeUnknownSync(Schema.parseJson(Chat.ChatReply))(json.stdout)
       expect(reply.sources.map((source) => source.path)).toEqual(["shipping.md"])
       expect(reply.model).toBe("dastyar-local")
