@@ -31,6 +31,16 @@ layer(TestApp(), { excludeTestServices: true })("dastyar CLI against the real se
         const account = parsed(Admin.Account, accountRun.stdout)
         expect(account.name).toBe("Acme")
 
+        // The operator finds the account again without its id.
+        const accountsRun = yield* runCli(["admin", "accounts", "list", "--limit", "500", "--json"], env)
+        expect(accountsRun).toMatchObject({ exitCode: 0, stderr: "" })
+        expect(parsed(Envelope.ListOf(Admin.Account), accountsRun.stdout).list.map(({ id }) => id)).toContain(
+          account.id
+        )
+        const accountsTable = yield* runCli(["admin", "accounts", "list", "--limit", "500"], env)
+        expect(accountsTable.stdout).toMatch(/^id\s+name\s+plan\s+createdAt$/m)
+        expect(accountsTable.stdout).toMatch(new RegExp(`^${account.id}\\s+Acme\\s`, "m"))
+
         const keyRun = yield* runCli(["admin", "keys", "create", account.id, "--name", "ci", "--json"], env)
         expect(keyRun.exitCode).toBe(0)
         const key = parsed(Admin.CreatedApiKey, keyRun.stdout)

@@ -75,6 +75,13 @@ layer(TestApp({ DASTYAR_RATE_LIMIT_PER_MINUTE: "100000" }), { excludeTestService
         const job = yield* runCli(["docs", "job", queued?.job?.id ?? ""], env)
         expect(job.exitCode).toBe(0)
         expect(job.stdout).toMatch(/^kind: +replace$/m)
+        const jobs = yield* runCli(["docs", "jobs", "--json"], env)
+        expect(jobs).toMatchObject({ exitCode: 0, stderr: "" })
+        const jobList = parsed(Envelope.ListOf(Documents.DocumentIngestJob), jobs.stdout)
+        expect(jobList.list[0]?.id).toBe(queued?.job?.id)
+        expect(jobList.count).toBe(4)
+        const failedJobs = yield* runCli(["docs", "jobs", "--status", "failed"], env)
+        expect(failedJobs).toEqual({ exitCode: 0, stdout: "No ingest jobs.\n", stderr: "" })
 
         const removed = yield* runCli(["docs", "delete", ...documents.list.map((document) => document.fileId)], env)
         expect(removed).toEqual({

@@ -12,6 +12,7 @@ import { CommandFailed } from "../CommandFailed"
 import { ExitCode } from "../ExitCode"
 import { publicOptions } from "../GlobalOptions"
 import { printData } from "../Output"
+import { given } from "../Payload"
 import { bar, liveLines } from "../Progress"
 import { type Column, keyValues, table } from "../Render"
 import { publicSession } from "../Session"
@@ -296,7 +297,41 @@ const job = Command.make("job", {
     yield* printData(Documents.DocumentIngestJob, found, { json, human: keyValues })
   })).pipe(Command.withDescription("Show an ingest job"))
 
+const jobColumns: ReadonlyArray<Column<typeof Documents.DocumentIngestJob.Encoded>> = [
+  { header: "id", value: (found) => found.id },
+  { header: "status", value: (found) => found.status },
+  { header: "path", value: (found) => found.path },
+  { header: "chunks", value: (found) => found.resultNChunks },
+  { header: "updatedAt", value: (found) => found.updatedAt },
+  { header: "error", value: (found) => found.errorMessage }
+]
+
+const jobs = Command.make("jobs", {
+  ...options,
+  status: Options.choice("status", Documents.JobStatus.literals).pipe(
+    Options.withDescription("Only jobs in this status, e.g. failed"),
+    Options.optional
+  ),
+  limit: Options.integer("limit").pipe(Options.withDescription("Page size, 1 to 500 (default 100)"), Options.optional),
+  offset: Options.integer("offset").pipe(Options.withDescription("Jobs to skip (default 0)"), Options.optional)
+}, ({ assistant, limit, offset, status, ...common }) =>
+  Effect.gen(function*() {
+    const { checked, client, json } = yield* publicSession(common)
+    const code = yield* assistantCode(assistant)
+    const urlParams = yield* checked(Documents.JobListQuery, {
+      ...given("status", status),
+      ...given("limit", limit),
+      ...given("offset", offset)
+    })
+    const page = yield* client.documents.listJobs({ path: { assistantCode: code }, urlParams })
+    yield* printData(Envelope.ListOf(Documents.DocumentIngestJob), page, {
+      json,
+      human: ({ count, list }) =>
+        list.length === 0 ? "No ingest jobs." : `${table(list, jobColumns)}\n\n${list.length} of ${count} jobs`
+    })
+  })).pipe(Command.withDescription("List ingest jobs, newest first (e.g. --status failed to find what went wrong)"))
+
 export const docsCommand = Command.make("docs").pipe(
   Command.withDescription("One assistant's knowledge base (--assistant or DASTYAR_ASSISTANT)"),
-  Command.withSubcommands([upload, list, job, remove])
+  Command.withSubcommands([upload, list, jobs, job, remove])
 )

@@ -1,12 +1,12 @@
-/** `dastyar admin accounts …`: creating and deleting accounts. */
-import { Admin, Auth } from "@dastyar/domain"
+/** `dastyar admin accounts …`: creating, listing and deleting accounts. */
+import { Admin, Auth, Envelope } from "@dastyar/domain"
 import { Args, Command, Options } from "@effect/cli"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { adminOptions } from "../../GlobalOptions"
 import { printData } from "../../Output"
 import { given } from "../../Payload"
-import { keyValues } from "../../Render"
+import { type Column, keyValues, table } from "../../Render"
 import { adminSession } from "../../Session"
 
 const create = Command.make("create", {
@@ -24,6 +24,29 @@ const create = Command.make("create", {
     yield* printData(Admin.Account, account, { json, human: keyValues })
   })).pipe(Command.withDescription("Create an account"))
 
+const accountColumns: ReadonlyArray<Column<typeof Admin.Account.Encoded>> = [
+  { header: "id", value: (account) => account.id },
+  { header: "name", value: (account) => account.name },
+  { header: "plan", value: (account) => account.plan },
+  { header: "createdAt", value: (account) => account.createdAt }
+]
+
+const list = Command.make("list", {
+  ...adminOptions,
+  limit: Options.integer("limit").pipe(Options.withDescription("Page size, 1 to 500 (default 100)"), Options.optional),
+  offset: Options.integer("offset").pipe(Options.withDescription("Accounts to skip (default 0)"), Options.optional)
+}, ({ limit, offset, ...options }) =>
+  Effect.gen(function*() {
+    const { checked, client, json } = yield* adminSession(options)
+    const urlParams = yield* checked(Admin.AccountListQuery, { ...given("limit", limit), ...given("offset", offset) })
+    const page = yield* client.admin.listAccounts({ urlParams })
+    yield* printData(Envelope.ListOf(Admin.Account), page, {
+      json,
+      human: ({ count, list }) =>
+        list.length === 0 ? "No accounts." : `${table(list, accountColumns)}\n\n${list.length} of ${count} accounts`
+    })
+  })).pipe(Command.withDescription("List accounts, oldest first (the demo account, when seeded, comes first)"))
+
 const remove = Command.make("delete", {
   ...adminOptions,
   accountId: Args.text({ name: "accountId" }).pipe(
@@ -39,5 +62,5 @@ const remove = Command.make("delete", {
 
 export const accountsCommand = Command.make("accounts").pipe(
   Command.withDescription("Customer accounts"),
-  Command.withSubcommands([create, remove])
+  Command.withSubcommands([create, list, remove])
 )
