@@ -19,7 +19,7 @@ import { root } from "./Root"
 
 export interface Session {
   readonly client: EffectClient
-  /** The same server and credential as a plain HttpClient, for answers the client cannot decode (server-sent events). */
+  /** The same server and credential as a plain HttpClient, for answers the client cannot decode (SSE). */
   readonly http: HttpClient.HttpClient
   readonly json: boolean
   /** The language chosen with `--lang`, for texts the CLI words itself from the domain's catalog. */

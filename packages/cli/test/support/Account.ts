@@ -1,4 +1,4 @@
-/** An account with an API key and an assistant out of `provisioning`, made through the Effect client (no subprocess). */
+/** An account with an API key and an assistant out of `provisioning`, made through the Effect client (in process). */
 import { makeEffectClient } from "@dastyar/sdk"
 import { adminToken } from "@dastyar/server/Testing"
 import * as Effect from "effect/Effect"
