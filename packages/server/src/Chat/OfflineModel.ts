@@ -243,10 +243,33 @@ const numberWords = new Set(
 )
 
 /** Footnote marks, manual sections ("dpkg(1)") and section numbers ("5.9.5") are not quantities. */
-const hasNumber = (sentence: string) =>
-  wordsOf(sentence.replace(/\[\d+\]|\(\d\w?\)|\b\d+(?:\.\d+){2,}\b|(?:Section|Chapter)\s+[\d.]+/gu, "")).some((word) =>
-    /\d/.test(word) || numberWords.has(word)
+const quantityWords = (sentence: string) =>
+  wordsOf(sentence.replace(/\[\d+\]|\(\d\w?\)|\b\d+(?:\.\d+){2,}\b|(?:Section|Chapter)\s+[\d.]+/gu, ""))
+
+const isNumber = (word: string) => /\d/.test(word) || numberWords.has(word)
+
+/** What "how many …" or "چند …" counts: the word after it ("days" in "how many days"). */
+const countedThing = (question: string): string | undefined => {
+  const words = wordsOf(question)
+  const at = words.findIndex((word, i) => (word === "many" && words[i - 1] === "how") || word === "چند")
+  const thing = at < 0 ? undefined : words[at + 1]
+  return thing === undefined || stopwords.has(thing) ? undefined : stem(thing)
+}
+
+/** "روز" and "روزه", "day" and "days": one stem the start of the other. */
+const sameThing = (a: string, b: string) =>
+  sameWord(a, b) || (Math.min(a.length, b.length) >= 3 && (a.startsWith(b) || b.startsWith(a)))
+
+/**
+ * The sentence holds a number; of the thing counted, when the question names
+ * it ("seven days" for "how many days", not "version 3.0 of the packages").
+ */
+const answersQuantity = (sentence: string, thing: string | undefined) => {
+  const words = quantityWords(sentence)
+  return words.some((word, i) =>
+    isNumber(word) && (thing === undefined || words.slice(i + 1, i + 4).some((next) => sameThing(stem(next), thing)))
   )
+}
 
 /** A sentence that opens with the question's subject ("lintian - this is the package checker") defines it. */
 const subjectBonus = 0.05
@@ -265,6 +288,7 @@ const rankSentences = (
 ): Ranking => {
   const questionWords = new Set(wordsOf(questionText))
   const quantity = asksQuantity(questionText)
+  const thing = countedThing(questionText)
   const candidates = passages.flatMap((passage) => {
     const { body, heading } = splitHeading(passage.text)
     const headingRoots = rootsOf(heading)
@@ -309,7 +333,7 @@ const rankSentences = (
   }
   const ranked = candidates
     // A question about a quantity is answered by a sentence with a number.
-    .filter((candidate) => !quantity || hasNumber(candidate.sentence))
+    .filter((candidate) => !quantity || answersQuantity(candidate.sentence, thing))
     .map((candidate, order) => {
       const underMatch = headingShare(candidate.headingRoots) >= matchingHeading
       const credit = underMatch ? matchingHeadingCredit : headingCredit

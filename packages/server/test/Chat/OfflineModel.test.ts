@@ -172,6 +172,14 @@ describe("OfflineModel quoting", () => {
     expect(ask("How many days does delivery to Tehran take?", [delivery])).toContain("three working days")
     const couriers = { path: "faq.md", text: "Delivery\n\nOur couriers deliver to Tehran and Shiraz, to your door." }
     expect(ask("How many couriers deliver to Tehran?", [couriers])).toMatch(/^I don't know/)
+    // The number must count what is asked about: a format's version is no count of packages.
+    const formats = {
+      path: "guide.pdf",
+      text: "Source format\n\nDebian packages in the archive use the 3.0 (quilt) format."
+    }
+    expect(ask("How many packages are in the Debian archive?", [formats])).toMatch(/^I don't know/)
+    const days = { path: "faq.md", text: "ارسال\n\nارسال به شهرهای دیگر دو تا چهار روز کاری طول می‌کشد." }
+    expect(ask("ارسال به شهرهای دیگر چند روز طول می‌کشد؟", [days], { language: "fa" })).toContain("چهار روز")
   })
 })
 
