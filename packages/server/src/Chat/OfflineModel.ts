@@ -223,6 +223,8 @@ interface Scored {
   readonly sectionShare: number
   /** Its label names something the question asks about. */
   readonly labelled: boolean
+  /** The sentence (with its label) holds every word of the question that some passage holds. */
+  readonly coversKnown: boolean
   /** The passage body's lines and this sentence's place among them, to quote what follows a lead-in. */
   readonly lines: ReadonlyArray<Line>
   readonly at: number
@@ -322,6 +324,7 @@ const rankSentences = (
   })
   const total = terms.reduce((sum, term) => sum + term.weight, 0)
   const everywhere = candidates.flatMap((candidate) => [...candidate.roots, ...candidate.headingRoots])
+  const known = terms.filter((term) => mentions(everywhere, term))
   const missing = terms.filter((term) => !mentions(everywhere, term)).map((term) => term.weight / total)
   const headingMatch = new Map<ReadonlyArray<string>, number>()
   const headingShare = (roots: ReadonlyArray<string>) => {
@@ -360,6 +363,7 @@ const rankSentences = (
         underMatch,
         sectionShare: headingShare(candidate.sectionRoots),
         labelled: terms.some((term) => mentions(candidate.labelRoots, term)),
+        coversKnown: known.every((term) => mentions(candidate.roots, term)),
         lines: candidate.lines,
         at: candidate.at
       }
@@ -416,11 +420,13 @@ const pickQuotes = (ranking: Ranking, language: AnswerLanguage): ReadonlyArray<S
   if (best.score < weakMatch && (ranking.missingLargest >= missingSubject || ranking.missingTotal >= missingWords)) {
     return []
   }
-  // A loose match, its section not about the question, while a weighty word of the question is in no passage:
-  // the passages speak of something else ("shops" and "branches", but not in Shiraz).
+  // A loose match while a weighty word of the question is in no passage, and the best sentence's section is about
+  // none of the question, or the sentence holds only part of what the passages know of it: they speak of something
+  // else ("shops" and "branches", but not in Shiraz). "Do you deliver to Mashhad?" over "Delivery to other cities
+  // takes three days", in a section on delivery, still answers.
   if (
     best.score < looseMatch && best.sectionShare < aboutSection && !best.labelled &&
-    ranking.missingLargest >= missingSubject
+    ranking.missingLargest >= missingSubject && (best.sectionShare === 0 || !best.coversKnown)
   ) return []
   const chosen: Array<Scored> = []
   for (const candidate of ranked) {

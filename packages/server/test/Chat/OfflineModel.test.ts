@@ -217,4 +217,18 @@ describe("OfflineModel declining loose matches", () => {
     expect(ask("Why is port 111 open on my system?", ports)).toContain("portmapper")
     expect(ask("Which user do web servers run as?", ports)).toContain("www-data")
   })
+
+  it("answers for a place the passages only name in general, from a section about the question", () => {
+    const shipping = [
+      {
+        path: "shipping.md",
+        text: "Shipping › Delivery times\n\nOrders placed before 2 pm leave our warehouse the same day. " +
+          "Delivery inside Tehran takes one to two working days. Delivery to other cities takes three to five working days."
+      },
+      { path: "shipping.md", text: "Shipping › Tracking\n\nEvery order gets a tracking code by SMS when it leaves." }
+    ]
+    expect(ask("Do you deliver to Tabriz, and how long does it take?", shipping)).toContain(
+      "three to five working days"
+    )
+  })
 })
