@@ -231,11 +231,9 @@ interface Scored {
 }
 
 /** "How many…", "چند…", "چقدر…": the answer holds a number. */
-const asksQuantity = (question: string) => {
-  const words = wordsOf(question)
-  return /\bhow (?:many|much|long|often|old|big|large|far)\b/iu.test(question) ||
-    words.some((word) => word === "چند" || word === "چقدر" || word === "كم")
-}
+const asksQuantity = (question: string) =>
+  /\bhow (?:many|much|long|often|old|big|large|far)\b/iu.test(question) ||
+  wordsOf(question).some((word) => word === "چند" || word === "چقدر")
 
 const numberWords = new Set(
   wordsOf(
@@ -400,9 +398,9 @@ const quoteOf = (scored: Scored): { readonly text: string; readonly took: Readon
   if (!leadIn && (line.text.length >= shortSentence || line.item || next?.item)) return { text: labelled, took }
   let text = labelled
   for (let at = scored.at + 1; at < scored.lines.length && took.length < (leadIn ? 6 : 2); at++) {
-    const next = scored.lines[at]
-    if (next.label || text.length + next.text.length > maxLeadInQuote) break
-    text = took.length === 1 ? `${text} ${next.text}` : `${text}; ${next.text}`
+    const following = scored.lines[at]
+    if (following.label || text.length + following.text.length > maxLeadInQuote) break
+    text = took.length === 1 ? `${text} ${following.text}` : `${text}; ${following.text}`
     took.push(at)
   }
   return { text, took }
