@@ -157,13 +157,21 @@ const linesOf = (text: string): ReadonlyArray<Line> => {
     }
     labelRun = false
     for (const sentence of line.split(/(?<=[.!?؟؛])\s+/u)) {
-      if (sentence.length >= 8 && /\p{L}/u.test(sentence)) {
-        lines.push({ text: sentence, label: false, item, context: context.join(" — ") })
-      }
+      if (quotable(sentence)) lines.push({ text: sentence, label: false, item, context: context.join(" — ") })
     }
   }
-  return lines
+  // Short lines at the end name nothing below them: they are the text (an answer written without a final period).
+  let end = lines.length
+  while (end > 0 && lines[end - 1].label) end--
+  return [
+    ...lines.slice(0, end),
+    ...lines.slice(end).flatMap((line, i, trailing) =>
+      quotable(line.text) ? [{ ...line, label: false, context: trailing[i - 1]?.text ?? "" }] : []
+    )
+  ]
 }
+
+const quotable = (sentence: string) => sentence.length >= 8 && /\p{L}/u.test(sentence)
 
 /** Share of a term's weight a heading match earns, against a match in the sentence itself. */
 const headingCredit = 0.6

@@ -153,6 +153,14 @@ describe("OfflineModel quoting", () => {
     )
   })
 
+  it("quotes a short last line written without a period: it names nothing below it", () => {
+    const answer = ask("ساعت کاری پشتیبانی چیست؟", [{
+      path: "faq.md",
+      text: "تماس › ساعت کاری پشتیبانی چیست؟\n\nپشتیبانی\nهر روز از نه تا شش"
+    }], { language: "fa" })
+    expect(answer).toContain("هر روز از نه تا شش")
+  })
+
   it("quotes the lines a lead-in introduces, not the lead-in alone", () => {
     const answer = ask("How do I make a .deb file without rebuilding the sources?", [{
       path: "guide.pdf",
