@@ -8,8 +8,16 @@
  *
  * A passage's heading path counts for the sentences under it, more when it
  * matches the question well (an FAQ's question heading): the answer is then
- * the text under the heading, not the heading. A sentence that only restates
- * the question or a heading, or asks a question itself, is never quoted.
+ * the text under the heading, not the heading. A short label line (a
+ * definition list's "Applications/Shells" over "Examples: bash, ksh, zsh", a
+ * sub-heading) counts as the words of the lines under it and is quoted with
+ * them, never alone. A sentence that only restates the question or a heading,
+ * or asks a question itself, is never quoted; one that leads into a list or a
+ * command ("…as follows:") is quoted with the lines after it. A question
+ * about a quantity ("how many", "چند") is answered only by a sentence with a
+ * number. It declines when the best sentence matches loosely, outside a
+ * section about the question, while a weighty word of the question is in no
+ * passage ("Which port does SSH use?" over passages about other ports).
  * Sentences in the answer's language are preferred when they match, and the
  * answer stays within the request's `maxOutputTokens`.
  *
@@ -21,7 +29,7 @@ import type { Products } from "@dastyar/domain"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import { stem } from "../Search/Stemmer"
-import { wordsOf } from "../Search/TextNormalization"
+import { normalizeText, wordsOf } from "../Search/TextNormalization"
 import type { ChatModelShape, ModelAnswer, ModelEvent, ModelRequest, Passage, Tool } from "./ChatModel"
 import { type AnswerLanguage, detectLanguage } from "./Language"
 import { estimateTokens } from "./Tokens"
@@ -29,7 +37,7 @@ import { estimateTokens } from "./Tokens"
 // In the normal form words are compared in ("آیا" is "ایا").
 const stopwords = new Set(wordsOf([
   // English
-  ..."a an the is are was were be been being am do does did i you he she it we they me my your our their its this that these those what which who whom whose how when where why can could should would will shall may might must of in on at to for from by with about as and or but if not no yes please tell me there here have has had get got any some much many more most than then so also just there's what's how's i'm you're let know want need like one long"
+  ..."a an the is are was were be been being am do does did i you he she it we they me my your our their its this that these those what which who whom whose how when where why can could should would will shall may might must of in on at to for from by with about as and or but if not no yes please tell me there here have has had get got any some much many more most than then so also just there's what's how's i'm you're let know want need like one long kind sort go goes"
     .split(" "),
   // Persian and Arabic (normalised forms: Persian yeh and keheh)
   ..."و در به از که این آن را با برای است هست هستند هستید هستیم هستم بود بودن می ها های یک تا هم یا اما ولی اگر چه چی چیه چیست چطور چگونه کجا کی کدام چرا آیا من تو او ما شما آنها خود شود شد کرد کنم کنی کنید کند کنند باید نیز دارد دارید دارم داره دارند نیست بر روی ای را چند چقدر کجاست کیست شده لطفا میشه میشود میتوانم میتوانید توان توانم بگویید بگو بدانم دربارهٔ درباره مورد سلام ممنون مرسی هر همه فقط خیلی الان اکنون امکان ممکن وجود في من على الى إلى عن ما هل كيف متى أين لماذا هذا هذه ذلك التي الذي هو هي انا أنا نحن انت أنت كم"
@@ -107,14 +115,63 @@ const splitHeading = (text: string): { readonly heading: string; readonly body: 
   return isHeading ? { heading: first, body: text.slice(at + 2) } : { heading: "", body: text }
 }
 
-/** Sentences of a passage body: split after . ! ? ؟ and at line breaks; Markdown headings and list markers go. */
-const sentencesOf = (text: string): ReadonlyArray<string> =>
-  text
-    .split(/(?<=[.!?؟؛])\s+|\n+/u)
-    .filter((line) => !/^\s*#/.test(line))
+/**
+ * A line of a passage body: a sentence, a list item or a line of its own;
+ * or a label (a short line without a sentence end, such as "Applications/Shells"
+ * over its description, or a sub-heading), which is never quoted alone.
+ */
+interface Line {
+  readonly text: string
+  readonly label: boolean
+  /** A list item ("- …", "3. …"). */
+  readonly item: boolean
+  /** The label line(s) just above, which name what this line describes. */
+  readonly context: string
+}
+
+/**
+ * A line naming what follows: short, a capital (or a script without case)
+ * first, no sentence end, comma or colon, and not code ("$ make", "KEY=value").
+ */
+const isLabel = (line: string, item: boolean) =>
+  !item && line.length <= 60 && wordsOf(line).length <= 6 && /^[\p{Lu}\p{Lo}\d]/u.test(line) &&
+  !/[.!?؟؛:;,،…)"”»]$/u.test(line) && !/[,،:]\s|[$=<>{}|\\]/u.test(line)
+
+/** Lines of a passage body: split after . ! ? ؟ ؛ and at line breaks; Markdown headings and list markers go. */
+const linesOf = (text: string): ReadonlyArray<Line> => {
+  const lines: Array<Line> = []
+  let context: Array<string> = []
+  let labelRun = false
+  for (const raw of text.split(/\n+/u)) {
+    if (/^\s*#/.test(raw)) continue
     // List markers go ("- ", "• ", "3. "), not a sentence's own first characters ("2D and 3D graphics").
-    .map((sentence) => sentence.replace(/^\s*(?:[>*\-•]+\s*|\d{1,3}[.)]\s+)/u, "").trim())
-    .filter((sentence) => sentence.length >= 8 && /\p{L}/u.test(sentence))
+    const item = /^\s*(?:[>*\-•]+\s*|\d{1,3}[.)]\s+)/u.test(raw)
+    const line = raw.replace(/^\s*(?:[>*\-•]+\s*|\d{1,3}[.)]\s+)/u, "").trim()
+    if (line.length === 0 || !/\p{L}/u.test(line)) continue
+    if (isLabel(line, item)) {
+      // Consecutive labels name one thing ("Applications/Network/Monitoring", "Network monitoring software").
+      context = labelRun ? [...context.slice(-1), line] : [line]
+      labelRun = true
+      lines.push({ text: line, label: true, item, context: "" })
+      continue
+    }
+    labelRun = false
+    for (const sentence of line.split(/(?<=[.!?؟؛])\s+/u)) {
+      if (quotable(sentence)) lines.push({ text: sentence, label: false, item, context: context.join(" — ") })
+    }
+  }
+  // Short lines at the end name nothing below them: they are the text (an answer written without a final period).
+  let end = lines.length
+  while (end > 0 && lines[end - 1].label) end--
+  return [
+    ...lines.slice(0, end),
+    ...lines.slice(end).flatMap((line, i, trailing) =>
+      quotable(line.text) ? [{ ...line, label: false, context: trailing[i - 1]?.text ?? "" }] : []
+    )
+  ]
+}
+
+const quotable = (sentence: string) => sentence.length >= 8 && /\p{L}/u.test(sentence)
 
 /** Share of a term's weight a heading match earns, against a match in the sentence itself. */
 const headingCredit = 0.6
@@ -150,6 +207,9 @@ const clip = (sentence: string, max = maxQuote) =>
 const weakMatch = 0.5
 const missingSubject = 0.3
 const missingWords = 0.6
+/** Below this, a missing weighty word declines unless the sentence's heading or label matches the question. */
+const looseMatch = 0.6
+const aboutSection = 0.3
 
 interface Ranking {
   readonly ranked: ReadonlyArray<Scored>
@@ -163,15 +223,71 @@ interface Scored {
   readonly passage: Passage
   readonly score: number
   readonly order: number
-  /** Position of the sentence in its passage's body. */
+  /** Position of the sentence among its passage body's quotable lines. */
   readonly index: number
   /** Under a heading that matches the question. */
   readonly underMatch: boolean
+  /** Share of the question's weight its own section's title covers (the last heading of the path). */
+  readonly sectionShare: number
+  /** Its label names something the question asks about. */
+  readonly labelled: boolean
+  /** The sentence (with its label) holds every word of the question that some passage holds. */
+  readonly coversKnown: boolean
+  /** The passage body's lines and this sentence's place among them, to quote what follows a lead-in. */
+  readonly lines: ReadonlyArray<Line>
+  readonly at: number
 }
+
+/** "How many…", "چند…", "چقدر…": the answer holds a number. */
+const asksQuantity = (question: string) =>
+  /\bhow (?:many|much|long|often|old|big|large|far)\b/iu.test(question) ||
+  wordsOf(question).some((word) => word === "چند" || word === "چقدر")
+
+const numberWords = new Set(
+  wordsOf(
+    "one two three four five six seven eight nine ten eleven twelve fifteen twenty thirty forty fifty sixty hundred thousand million dozen half " +
+      "یک دو سه چهار پنج شش هفت هشت نه ده یازده دوازده پانزده بیست سی چهل پنجاه شصت صد دویست سیصد پانصد هزار میلیون نیم"
+  ).join(" ").split(" ")
+)
+
+/** Footnote marks, manual sections ("dpkg(1)") and section numbers ("5.9.5") are not quantities. */
+const quantityWords = (sentence: string) =>
+  wordsOf(sentence.replace(/\[\d+\]|\(\d\w?\)|\b\d+(?:\.\d+){2,}\b|(?:Section|Chapter)\s+[\d.]+/gu, ""))
+
+const isNumber = (word: string) => /\d/.test(word) || numberWords.has(word)
+
+/** What "how many …" or "چند …" counts: the word after it ("days" in "how many days"). */
+const countedThing = (question: string): string | undefined => {
+  const words = wordsOf(question)
+  const at = words.findIndex((word, i) => (word === "many" && words[i - 1] === "how") || word === "چند")
+  const thing = at < 0 ? undefined : words[at + 1]
+  return thing === undefined || stopwords.has(thing) ? undefined : stem(thing)
+}
+
+/** "روز" and "روزه", "day" and "days": one stem the start of the other. */
+const sameThing = (a: string, b: string) =>
+  sameWord(a, b) || (Math.min(a.length, b.length) >= 3 && (a.startsWith(b) || b.startsWith(a)))
+
+/**
+ * The sentence holds a number; of the thing counted, when the question names
+ * it ("seven days" for "how many days", not "version 3.0 of the packages").
+ */
+const answersQuantity = (sentence: string, thing: string | undefined) => {
+  const words = quantityWords(sentence)
+  return words.some((word, i) =>
+    isNumber(word) && (thing === undefined || words.slice(i + 1, i + 4).some((next) => sameThing(stem(next), thing)))
+  )
+}
+
+/** A sentence that opens with the question's subject ("lintian - this is the package checker") defines it. */
+const subjectBonus = 0.05
+/** A footnote ("[75] You do not need…") is a side remark. */
+const footnotePenalty = 0.03
 
 /**
  * Sentences ranked by the share of the question's weight they cover; a term's
  * weight is its rarity among all candidate sentences, so "Shiraz" counts more than "ship".
+ * A line's label counts as the line's own words.
  */
 const rankSentences = (
   questionText: string,
@@ -179,13 +295,29 @@ const rankSentences = (
   passages: ReadonlyArray<Passage>
 ): Ranking => {
   const questionWords = new Set(wordsOf(questionText))
+  const quantity = asksQuantity(questionText)
+  const thing = countedThing(questionText)
   const candidates = passages.flatMap((passage) => {
     const { body, heading } = splitHeading(passage.text)
     const headingRoots = rootsOf(heading)
+    const sectionRoots = rootsOf(heading.split(" › ").pop() ?? "")
     const headingWords = new Set(wordsOf(heading))
-    return sentencesOf(body)
-      .filter((sentence) => !restates(sentence, questionWords, headingWords))
-      .map((sentence, index) => ({ sentence, passage, roots: rootsOf(sentence), headingRoots, index }))
+    const lines = linesOf(body)
+    return lines
+      .map((line, at) => ({ line, at }))
+      .filter(({ line }) => !line.label && !restates(line.text, questionWords, headingWords))
+      .map(({ at, line }, index) => ({
+        sentence: line.text,
+        passage,
+        roots: rootsOf(`${line.context} ${line.text}`),
+        labelRoots: rootsOf(line.context),
+        first: rootsOf(line.text).slice(0, 1),
+        headingRoots,
+        sectionRoots,
+        index,
+        lines,
+        at
+      }))
   })
   if (candidates.length === 0 || question.length === 0) return { ranked: [], missingLargest: 0, missingTotal: 0 }
   const unique = [...new Set(question)]
@@ -198,6 +330,7 @@ const rankSentences = (
   })
   const total = terms.reduce((sum, term) => sum + term.weight, 0)
   const everywhere = candidates.flatMap((candidate) => [...candidate.roots, ...candidate.headingRoots])
+  const known = terms.filter((term) => mentions(everywhere, term))
   const missing = terms.filter((term) => !mentions(everywhere, term)).map((term) => term.weight / total)
   const headingMatch = new Map<ReadonlyArray<string>, number>()
   const headingShare = (roots: ReadonlyArray<string>) => {
@@ -208,6 +341,8 @@ const rankSentences = (
     return share
   }
   const ranked = candidates
+    // A question about a quantity is answered by a sentence with a number.
+    .filter((candidate) => !quantity || answersQuantity(candidate.sentence, thing))
     .map((candidate, order) => {
       const underMatch = headingShare(candidate.headingRoots) >= matchingHeading
       const credit = underMatch ? matchingHeadingCredit : headingCredit
@@ -223,13 +358,20 @@ const rankSentences = (
       const lead = underMatch && candidate.index < 2 ? leadBonus / (1 + candidate.index) : 0
       // A small nudge for passages retrieval ranked higher breaks ties between equal matches.
       const rank = 0.02 * (1 - (candidate.passage.n - 1) / Math.max(1, passages.length))
+      const subject = terms.some((term) => mentions(candidate.first, term)) ? subjectBonus : 0
+      const footnote = /^\[\d+\]/.test(candidate.sentence) ? footnotePenalty : 0
       return {
         sentence: candidate.sentence,
         passage: candidate.passage,
-        score: covered / total + lead + rank,
+        score: covered / total + lead + rank + subject - footnote,
         order,
         index: candidate.index,
-        underMatch
+        underMatch,
+        sectionShare: headingShare(candidate.sectionRoots),
+        labelled: terms.some((term) => mentions(candidate.labelRoots, term)),
+        coversKnown: known.every((term) => mentions(candidate.roots, term)),
+        lines: candidate.lines,
+        at: candidate.at
       }
     })
     .filter((scored) => scored.score > 0.05)
@@ -239,6 +381,37 @@ const rankSentences = (
     missingLargest: Math.max(0, ...missing),
     missingTotal: missing.reduce((sum, share) => sum + share, 0)
   }
+}
+
+/** Longest a quote grows when the lines after a lead-in ("…as follows:") join it. */
+const maxLeadInQuote = 320
+/** A sentence this short says little alone ("Line 12 is the short description."): the next one joins it. */
+const shortSentence = 45
+
+/**
+ * What is quoted for a sentence: its label first when it has one
+ * ("Applications/Shells: Examples: bash, ksh, zsh"), and after a lead-in
+ * ending in a colon, or a very short sentence, the lines that follow it.
+ * Returns the text and the line positions it took.
+ */
+const quoteOf = (scored: Scored): { readonly text: string; readonly took: ReadonlyArray<number> } => {
+  const line = scored.lines[scored.at]
+  const labelled = line.context.length > 0 && !normalizeText(line.text).includes(normalizeText(line.context))
+    ? `${line.context}: ${line.text}`
+    : line.text
+  const took = [scored.at]
+  const leadIn = /[:：]$/u.test(line.text)
+  // A list item is whole as it is; so is a sentence before one.
+  const next = scored.lines[scored.at + 1]
+  if (!leadIn && (line.text.length >= shortSentence || line.item || next?.item)) return { text: labelled, took }
+  let text = labelled
+  for (let at = scored.at + 1; at < scored.lines.length && took.length < (leadIn ? 6 : 2); at++) {
+    const following = scored.lines[at]
+    if (following.label || text.length + following.text.length > maxLeadInQuote) break
+    text = took.length === 1 ? `${text} ${following.text}` : `${text}; ${following.text}`
+    took.push(at)
+  }
+  return { text, took }
 }
 
 /**
@@ -253,10 +426,23 @@ const pickQuotes = (ranking: Ranking, language: AnswerLanguage): ReadonlyArray<S
   if (best.score < weakMatch && (ranking.missingLargest >= missingSubject || ranking.missingTotal >= missingWords)) {
     return []
   }
+  // A loose match while a weighty word of the question is in no passage, and the best sentence's section is about
+  // none of the question, or the sentence holds only part of what the passages know of it: they speak of something
+  // else ("shops" and "branches", but not in Shiraz). "Do you deliver to Mashhad?" over "Delivery to other cities
+  // takes three days", in a section on delivery, still answers.
+  if (
+    best.score < looseMatch && best.sectionShare < aboutSection && !best.labelled &&
+    ranking.missingLargest >= missingSubject && (best.sectionShare === 0 || !best.coversKnown)
+  ) return []
   const chosen: Array<Scored> = []
   for (const candidate of ranked) {
     if (chosen.length === 3 || candidate.score < Math.max(0.34, best.score * 0.6)) break
-    if (chosen.some((taken) => taken.sentence === candidate.sentence)) continue
+    const twin = chosen.findIndex((taken) => taken.sentence === candidate.sentence)
+    // The same sentence in two chunks (an overlap): the copy with the lines after it in its chunk.
+    if (twin >= 0) {
+      if (quoteOf(chosen[twin]).took.length === 1 && quoteOf(candidate).took.length > 1) chosen[twin] = candidate
+      continue
+    }
     chosen.push(candidate)
   }
   // The section's first sentence, where the answer to its heading usually starts, goes with a later one.
@@ -265,7 +451,17 @@ const pickQuotes = (ranking: Ranking, language: AnswerLanguage): ReadonlyArray<S
     ? ranked.find((candidate) => candidate.passage === top.passage && candidate.index === 0)
     : undefined
   if (opening !== undefined && !chosen.includes(opening)) chosen.splice(Math.min(chosen.length, 2), 1, opening)
-  return chosen
+  // A quote that takes the lines after it makes a separate quote of one of them a repeat.
+  const quotes: Array<Scored> = []
+  const taken = new Set<string>()
+  for (const scored of chosen) {
+    const key = (at: number) => `${scored.passage.n}:${at}`
+    if (taken.has(key(scored.at))) continue
+    const quote = quoteOf(scored)
+    quote.took.forEach((at) => taken.add(key(at)))
+    quotes.push({ ...scored, sentence: quote.text })
+  }
+  return quotes
 }
 
 const productText = (product: Products.Product) =>

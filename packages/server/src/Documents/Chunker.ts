@@ -327,23 +327,24 @@ const packPieces = (pieces: ReadonlyArray<string>, max: number, joiner: string):
   return packed
 }
 
-/** The last sentences of `text` that fit in `max` characters (or its last words when one sentence is longer). */
+/**
+ * The last sentences of `text` that fit in `max` characters (or its last
+ * words when one sentence is longer), with the text's own line breaks.
+ */
 const tailOf = (text: string, max: number): string => {
   if (max <= 0) return ""
-  const sentences = text.split(sentenceEnd)
-  let tail = ""
-  for (let i = sentences.length - 1; i >= 0; i--) {
-    const candidate = tail.length === 0 ? sentences[i] : `${sentences[i]} ${tail}`
-    if (candidate.length > max) break
-    tail = candidate
-  }
-  if (tail.length > 0 && tail.length < text.length) return tail
+  const starts = [...text.matchAll(new RegExp(sentenceEnd.source, "gu"))].map((match) => match.index + match[0].length)
+  const start = starts.find((at) => text.length - at <= max)
+  if (start !== undefined) return text.slice(start)
   const cut = text.slice(-max)
   const space = cut.search(/\s/)
   return space < 0 ? "" : cut.slice(space + 1)
 }
 
-/** A unit as pieces of at most `room` characters: whole when it fits, a list between items (lead-in repeated), prose at sentences. */
+/**
+ * A unit as pieces of at most `room` characters: whole when it fits, a list
+ * between items (lead-in repeated), prose at sentences.
+ */
 const piecesOf = (unit: Unit, room: number): Array<string> => {
   const whole = [unit.leadIn, ...unit.parts].filter((part) => part.length > 0).join(unit.separator)
   if (whole.length <= room) return [whole]

@@ -135,4 +135,108 @@ describe("OfflineModel quoting", () => {
     ])
     expect(answer).toContain("\"2D and 3D graphics manipulation software.\"")
   })
+
+  it("quotes a definition list's entry with its label, and only the entry asked about", () => {
+    const menu = {
+      path: "menu.txt",
+      text:
+        "Menu › 2.1 Structure\n\nApplications/Editors\n\nEditors for text-based information.\n\nExamples: nano, hexedit\n\n" +
+        "Applications/Shells\n\nVarious shells to be used inside a terminal emulator.\n\nExamples: bash, ksh, zsh\n\n" +
+        "Window Maker\n\nThis section is reserved for wmaker as a special case."
+    }
+    const shells = ask("What are examples of programs in Applications/Shells?", [menu])
+    const firstQuote = shells.split("\n").find((line) => line.startsWith("According") || line.startsWith("- "))
+    expect(firstQuote).toContain("Applications/Shells: Examples: bash, ksh, zsh")
+    // The label alone is never a quote; it names the line under it.
+    expect(ask("Which menu section is reserved for wmaker?", [menu])).toContain(
+      "Window Maker: This section is reserved"
+    )
+  })
+
+  it("quotes a short last line written without a period: it names nothing below it", () => {
+    const answer = ask("ساعت کاری پشتیبانی چیست؟", [{
+      path: "faq.md",
+      text: "تماس › ساعت کاری پشتیبانی چیست؟\n\nپشتیبانی\nهر روز از نه تا شش"
+    }], { language: "fa" })
+    expect(answer).toContain("هر روز از نه تا شش")
+  })
+
+  it("quotes the lines a lead-in introduces, not the lead-in alone", () => {
+    const answer = ask("How do I make a .deb file without rebuilding the sources?", [{
+      path: "guide.pdf",
+      text:
+        "6.6 Quick rebuild\n\nFor testing purposes, you can make a .deb file without rebuilding the sources like this:\n\n" +
+        "$ fakeroot debian/rules binary\n\nOnce you are finished with your tuning, rebuild following the proper procedure."
+    }])
+    expect(answer).toContain("like this: $ fakeroot debian/rules binary")
+  })
+
+  it("answers a question about a quantity only with a sentence holding a number", () => {
+    const delivery = {
+      path: "faq.md",
+      text:
+        "Delivery\n\nOur couriers deliver to Tehran and Shiraz, to your door.\nDelivery to Tehran takes three working days."
+    }
+    expect(ask("How many days does delivery to Tehran take?", [delivery])).toContain("three working days")
+    const couriers = { path: "faq.md", text: "Delivery\n\nOur couriers deliver to Tehran and Shiraz, to your door." }
+    expect(ask("How many couriers deliver to Tehran?", [couriers])).toMatch(/^I don't know/)
+    // The number must count what is asked about: a format's version is no count of packages.
+    const formats = {
+      path: "guide.pdf",
+      text: "Source format\n\nDebian packages in the archive use the 3.0 (quilt) format."
+    }
+    expect(ask("How many packages are in the Debian archive?", [formats])).toMatch(/^I don't know/)
+    const days = { path: "faq.md", text: "ارسال\n\nارسال به شهرهای دیگر دو تا چهار روز کاری طول می‌کشد." }
+    expect(ask("ارسال به شهرهای دیگر چند روز طول می‌کشد؟", [days], { language: "fa" })).toContain("چهار روز")
+  })
+})
+
+describe("OfflineModel declining loose matches", () => {
+  // Three sections of a security FAQ: ports, an identd answer, the default users; nothing about SSH.
+  const ports = [
+    {
+      path: "faq.docx",
+      text: "FAQ › 12.1 Security in Debian › 12.1.14 Why do I have port 111 open?\n\n" +
+        "Port 111 is sunrpc's portmapper, and it is installed by default as part of Debian's base installation since " +
+        "there is no need to know when a user's program might need RPC to work correctly. In any case, it is used mostly " +
+        "for NFS.\nIn versions of the portmap package later than 5-5 you can actually have the portmapper installed but " +
+        "listening only on localhost."
+    },
+    {
+      path: "faq.docx",
+      text: "FAQ › 12.1 Security in Debian › 12.1.15 What use is identd (port 113) for?\n\n" +
+        "Identd service is an authentication service that identifies the owner of a specific TCP/IP connection to the " +
+        "remote server accepting the connection. Typically, when a user connects to a remote host, inetd on the remote " +
+        "host sends back a query to port 113 to find the owner information. It is often used by mail, FTP and IRC servers."
+    },
+    {
+      path: "faq.docx",
+      text: "FAQ › 12.1 Security in Debian › 12.1.12 Are all system users necessary?\n\n" +
+        "The list of default users (with a corresponding group) follows:\n- www-data: Some web servers run as www-data.\n" +
+        "- lp: Used by printer daemons."
+    }
+  ]
+
+  it("declines when a weighty word of the question is in no passage and the best match is outside a section about it", () => {
+    expect(ask("Which port does the SSH server listen on by default?", ports)).toMatch(/^I don't know/)
+  })
+
+  it("still answers from the section the question is about", () => {
+    expect(ask("Why is port 111 open on my system?", ports)).toContain("portmapper")
+    expect(ask("Which user do web servers run as?", ports)).toContain("www-data")
+  })
+
+  it("answers for a place the passages only name in general, from a section about the question", () => {
+    const shipping = [
+      {
+        path: "shipping.md",
+        text: "Shipping › Delivery times\n\nOrders placed before 2 pm leave our warehouse the same day. " +
+          "Delivery inside Tehran takes one to two working days. Delivery to other cities takes three to five working days."
+      },
+      { path: "shipping.md", text: "Shipping › Tracking\n\nEvery order gets a tracking code by SMS when it leaves." }
+    ]
+    expect(ask("Do you deliver to Tabriz, and how long does it take?", shipping)).toContain(
+      "three to five working days"
+    )
+  })
 })

@@ -162,6 +162,20 @@ describe("Chunker", () => {
     for (const sentence of sentences) expect(text).toContain(sentence)
   })
 
+  it("repeats the end of the previous chunk with its own line breaks, so a label stays on its line", () => {
+    const entries = Array.from(
+      { length: 12 },
+      (_, i) => `Applications/Section${i}\n\nSoftware of kind ${i}.\n\nTools.\n\nExamples: t${i}.`
+    )
+    const chunks = chunkText(`# Menu\n\n${entries.join("\n\n")}`, small)
+    expect(chunks.length).toBeGreaterThan(2)
+    for (const chunk of chunks.slice(1)) {
+      const body = chunk.text.slice("Menu\n\n".length)
+      // Sentences of the repeated part are not run together onto one line.
+      expect(body).not.toMatch(/\. (?:Applications|Examples|Software|Tools)/)
+    }
+  })
+
   it("is deterministic and drops nothing but blank text", () => {
     expect(chunkText("   \n\n  ")).toEqual([])
     const text = "# A\n\nOne.\n\n## B\n\nTwo."

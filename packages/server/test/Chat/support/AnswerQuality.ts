@@ -31,7 +31,10 @@ interface Answerable {
   readonly language: "en" | "fa"
   readonly question: string
   readonly path: string
-  /** Words of the document that answer it; the chunk holding them is the hit, an answer quoting them states the fact. */
+  /**
+   * Words of the document that answer it; the chunk holding them is the hit,
+   * an answer quoting them states the fact.
+   */
   readonly fact: string
 }
 
@@ -60,7 +63,10 @@ const mimeTypes: Readonly<Record<string, string>> = {
 const contains = (text: string, part: string) => normalizeText(text).includes(normalizeText(part))
 const declines = /^(I don't know|نمی‌دانم)/
 
-/** The baseline's chunks: windows of 1200 characters every 1000, cut between words, of the text with its whitespace collapsed. */
+/**
+ * The baseline's chunks: windows of 1200 characters every 1000, cut between
+ * words, of the text with its whitespace collapsed.
+ */
 export const fixedSizeChunks = (text: string, size = 1200, step = 1000): ReadonlyArray<string> => {
   const flat = text.replace(/\s+/g, " ").trim()
   const chunks: Array<string> = []
@@ -86,7 +92,10 @@ const extracted = (file: string, bytes: Uint8Array, budget: ExtractionBudget) =>
   return Effect.succeed(new TextDecoder().decode(bytes))
 }
 
-/** The baseline's text: a PDF's plain text per page as PDF.js gives it (how the service read PDFs before), else the same. */
+/**
+ * The baseline's text: a PDF's plain text per page as PDF.js gives it (how
+ * the service read PDFs before), else the same.
+ */
 const naiveText = (file: string, bytes: Uint8Array) =>
   file.endsWith(".pdf")
     ? Effect.promise(async () => {
