@@ -61,7 +61,7 @@ const fileLine = (file: string, status: string, detail = "") =>
 
 const jobDetail = (job: Job) =>
   job.status === "ready"
-    ? `${job.resultNChunks ?? 0} chunks`
+    ? (job.resultNChunks === 1 ? "1 chunk" : `${job.resultNChunks ?? 0} chunks`)
     : job.status === "failed"
     ? job.errorMessage ?? "failed"
     : ""
