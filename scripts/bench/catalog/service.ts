@@ -108,10 +108,14 @@ const freshDatabase = async (baseUrl: string) => {
   const version = (await admin.query<{ server_version: string }>("SHOW server_version")).rows[0]?.server_version ?? "?"
   const name = `dastyar_bench_catalog_${Date.now()}_${process.pid}`
   await admin.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`)
-  onCleanup(
-    `drop database ${name}`,
-    () => admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`)
-  )
+  // DASTYAR_BENCH_KEEP_DATABASE=1 keeps it, to look at the plans afterwards (drop it by hand).
+  if (process.env.DASTYAR_BENCH_KEEP_DATABASE === "1") console.error(`[bench] keeping database ${name}`)
+  else {
+    onCleanup(
+      `drop database ${name}`,
+      () => admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`)
+    )
+  }
   const url = new URL(baseUrl)
   url.pathname = `/${name}`
   return { url: url.toString(), version }
