@@ -135,7 +135,9 @@ export const startService = async (databaseBaseUrl: string | undefined): Promise
   const env: Record<string, string | undefined> = { ...process.env }
   for (const name of Object.keys(env)) if (name.startsWith("DASTYAR_EMBEDDINGS_")) delete env[name]
   delete env.DATABASE_URL
-  const child = spawn(process.execPath, ["--import", "tsx", "packages/server/src/main.ts"], {
+  // DASTYAR_BENCH_NODE_ARGS adds flags for the service's node (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
+  const nodeArgs = (process.env.DASTYAR_BENCH_NODE_ARGS ?? "").split(" ").filter((arg) => arg !== "")
+  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "packages/server/src/main.ts"], {
     cwd: repoRoot,
     env: {
       ...env,
