@@ -333,7 +333,11 @@ const main = async () => {
   const recallQueries = generateQueries(11, options.recallQueries + recallWarmup)
   const meaningOnly = (shop: Shop) => async (query: BenchQuery, k: number) =>
     listField(
-      await service.expect(200, "POST", `${productsPath(shop)}/search`, shop.key, { ...query, semanticRatio: 1, limit: k })
+      await service.expect(200, "POST", `${productsPath(shop)}/search`, shop.key, {
+        ...query,
+        semanticRatio: 1,
+        limit: k
+      })
     ).map((hit) => String(field(hit, "externalId")))
 
   // 2. Search latency, growing the table as we go.
@@ -570,12 +574,23 @@ const main = async () => {
     const first = recall[0]
     lines.push(
       "",
-      `Meaning side: recall@${first?.k ?? recallK} of POST /products/search with semanticRatio 1 (the assistant's own HNSW index, hnsw.ef_search ${efSearch}, iterative scans) against the exact top ${
+      `Meaning side: recall@${
+        first?.k ?? recallK
+      } of POST /products/search with semanticRatio 1 (the assistant's own HNSW index, hnsw.ef_search ${efSearch}, iterative scans) against the exact top ${
         first?.k ?? recallK
       } in SQL (index scans off), the same queries and filters`
     )
     lines.push(table(
-      ["catalog", "queries", `recall@${first?.k ?? recallK}`, "all right", "HTTP p50 ms", "HTTP p99 ms", "exact SQL p50 ms", "plan"],
+      [
+        "catalog",
+        "queries",
+        `recall@${first?.k ?? recallK}`,
+        "all right",
+        "HTTP p50 ms",
+        "HTTP p99 ms",
+        "exact SQL p50 ms",
+        "plan"
+      ],
       recall.map((r) => [
         r.label,
         String(r.queries),

@@ -40,7 +40,8 @@ const quietPeriod = "2 seconds"
 
 /** The index of an assistant's vectors of one embedder and dimension count (63 characters at most). */
 export const indexName = (assistantId: string, modelId: string, dimensions: number): string =>
-  namePrefix + createHash("sha256").update(`${assistantId}\u0000${modelId}\u0000${dimensions}`).digest("hex").slice(0, 32)
+  namePrefix +
+  createHash("sha256").update(`${assistantId}\u0000${modelId}\u0000${dimensions}`).digest("hex").slice(0, 32)
 
 /** A SQL string literal (DDL takes no parameters); ids and model names are ours, but quote them properly anyway. */
 const quoted = (value: string) => `'${value.replace(/'/g, "''")}'`
@@ -117,7 +118,7 @@ export class VectorIndexes extends Effect.Service<VectorIndexes>()("VectorIndexe
       const valid = new Set(present.filter((index) => index.valid).map((index) => index.name))
       // An index another instance is building is invalid too: only a full pass drops those, and it rebuilds them.
       if (assistantId === null) {
-          for (const index of present) if (!index.valid || !keep.has(index.name)) yield* drop(index.name)
+        for (const index of present) if (!index.valid || !keep.has(index.name)) yield* drop(index.name)
       }
       if (dims === null) return
       const wanted = named.filter((row) => row.n >= vectorIndexMinProducts && !valid.has(row.name))
