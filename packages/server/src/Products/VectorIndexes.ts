@@ -14,7 +14,8 @@
  *
  * The indexes are made here, not by migrations: a pass every 30 seconds
  * (and shortly after the indexer catches up on an assistant) compares the
- * assistants' sizes with the indexes that exist, builds what is missing once
+ * assistants' sizes (a sample finds the candidates, exact counts decide) with
+ * the indexes that exist, builds what is missing once
  * the assistant has nothing pending (concurrently on Postgres, so writes go
  * on) and drops what is no longer wanted: an assistant
  * that shrank below half the threshold, was deleted, or whose vectors are
@@ -35,6 +36,8 @@ import { Embedder } from "../Search/Embedder"
 const namePrefix = "products_hnsw_"
 /** Memory for one build: the graph of 100k 512-dimension halfvecs fits, so the build never spills to disk. */
 const buildMemory = "256MB"
+/** Rows read to estimate every assistant's size in a full pass. */
+const sampleRows = 10_000
 /** How long after the indexer caught up on an assistant its size is looked at. */
 const quietPeriod = "2 seconds"
 
@@ -73,12 +76,29 @@ export class VectorIndexes extends Effect.Service<VectorIndexes>()("VectorIndexe
         Effect.zipRight(Effect.logInfo("dropped a vector index", { name }))
       )
 
-    /** Assistants at or above `min` products, largest first (all of them, or the one given). */
-    const sizes = (min: number, assistantId: string | null) =>
-      sql<{ readonly assistantId: string; readonly n: number }>`
+    /** An assistant's product count (through the assistant's btree). */
+    const countOf = (assistantId: string) =>
+      sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM products WHERE assistant_id = ${assistantId}`.pipe(
+        Effect.map((rows) => rows[0]?.n ?? 0)
+      )
+
+    /**
+     * Every assistant's size, estimated from a sample of about 10,000 rows
+     * (whole pages, TABLESAMPLE SYSTEM): counting all rows of a 200k-row table
+     * read its whole heap every pass (0.4 s) and pushed searches' pages out of
+     * the cache. An assistant of 5,000 products is about 50 sampled rows even
+     * at a million rows, so one near the threshold is not missed; the
+     * decisions are taken on exact counts (below).
+     */
+    const estimatedSizes = Effect.gen(function*() {
+      const [table] = yield* sql<{ readonly rows: number }>`
+        SELECT reltuples::float8 AS rows FROM pg_class WHERE oid = 'products'::regclass`
+      const percent = Math.min(100, Math.max(0.01, (100 * sampleRows) / Math.max(1, table?.rows ?? 0)))
+      const sampled = yield* sql<{ readonly assistantId: string; readonly n: number }>`
         SELECT assistant_id, count(*)::int AS n FROM products
-        ${assistantId === null ? sql`` : sql`WHERE assistant_id = ${assistantId}`}
-        GROUP BY assistant_id HAVING count(*) >= ${min} ORDER BY n DESC`
+        ${percent >= 100 ? sql`` : sql`TABLESAMPLE SYSTEM (${percent})`} GROUP BY assistant_id`
+      return sampled.map((row) => ({ assistantId: row.assistantId, n: (row.n * 100) / percent }))
+    })
 
     /** Assistants with products waiting for the indexer: an index built now would slow it down (each insert costs). */
     const busy = sql<{ readonly assistantId: string }>`
@@ -94,9 +114,10 @@ export class VectorIndexes extends Effect.Service<VectorIndexes>()("VectorIndexe
     )
 
     /** Our indexes; one still being built (by any session) counts as valid, a failed build's leftover does not. */
-    const existing = sql<{ readonly name: string; readonly valid: boolean }>`
+    const existing = sql<{ readonly name: string; readonly valid: boolean; readonly assistantId: string | null }>`
       SELECT c.relname AS name,
-        i.indisvalid OR EXISTS (SELECT 1 FROM pg_stat_progress_create_index p WHERE p.index_relid = c.oid) AS valid
+        i.indisvalid OR EXISTS (SELECT 1 FROM pg_stat_progress_create_index p WHERE p.index_relid = c.oid) AS valid,
+        substring(pg_get_expr(i.indpred, i.indrelid) FROM 'assistant_id = ''([^'']+)''') AS assistant_id
       FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
       WHERE i.indrelid = 'products'::regclass AND starts_with(c.relname, ${namePrefix})`
 
@@ -107,23 +128,38 @@ export class VectorIndexes extends Effect.Service<VectorIndexes>()("VectorIndexe
 
     /** Builds the missing indexes of large assistants; drops the unwanted ones (all assistants, or one). */
     const pass = Effect.fn("VectorIndexes.reconcile")(function*(assistantId: string | null) {
+      const min = vectorIndexMinProducts
       const dims = yield* dimensions
-      const large = yield* sizes(Math.ceil(vectorIndexMinProducts / 2), assistantId)
-      const named = large.map((row) => ({
-        ...row,
-        name: dims === null ? "" : indexName(row.assistantId, embedder.modelId, dims)
-      }))
       const present = yield* existing
-      const keep = new Set(named.map((row) => row.name))
       const valid = new Set(present.filter((index) => index.valid).map((index) => index.name))
-      // An index another instance is building is invalid too: only a full pass drops those, and it rebuilds them.
+      const nameOf = (id: string) => dims === null ? "" : indexName(id, embedder.modelId, dims)
+      // Exact counts decide, except for an indexed assistant clearly above the threshold.
+      const sized: Array<{ readonly assistantId: string; readonly n: number }> = []
+      if (assistantId !== null) sized.push({ assistantId, n: yield* countOf(assistantId) })
+      else {
+        const estimates = new Map((yield* estimatedSizes).map((row) => [row.assistantId, row.n]))
+        // The sample finds the assistants that may have grown; those with an index are looked at whatever it says.
+        const looked = new Set([
+          ...[...estimates].filter(([, n]) => n >= min / 4).map(([id]) => id),
+          ...present.flatMap((index) => index.assistantId === null ? [] : [index.assistantId])
+        ])
+        for (const id of looked) {
+          const estimate = estimates.get(id) ?? 0
+          const clear = estimate >= min * 1.5 && valid.has(nameOf(id))
+          sized.push({ assistantId: id, n: clear ? estimate : yield* countOf(id) })
+        }
+      }
+      const keep = new Set(sized.filter((row) => row.n >= min / 2).map((row) => nameOf(row.assistantId)))
+      // An index another instance is building counts as valid; a failed build's leftover is dropped and built again.
       if (assistantId === null) {
         for (const index of present) if (!index.valid || !keep.has(index.name)) yield* drop(index.name)
       }
       if (dims === null) return
-      const wanted = named.filter((row) => row.n >= vectorIndexMinProducts && !valid.has(row.name))
+      const wanted = sized.filter((row) => row.n >= min && !valid.has(nameOf(row.assistantId)))
       const indexing = wanted.length === 0 ? new Set<string>() : yield* busy
-      for (const row of wanted) if (!indexing.has(row.assistantId)) yield* build(row.name, row.assistantId, dims)
+      for (const row of wanted) {
+        if (!indexing.has(row.assistantId)) yield* build(nameOf(row.assistantId), row.assistantId, dims)
+      }
     })
 
     const reconcile = (assistantId: string | null) => oneAtATime.withPermits(1)(pass(assistantId))
