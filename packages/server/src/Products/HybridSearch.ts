@@ -1,11 +1,13 @@
 /**
  * Product search as the API and the assistant use it, on the search engine
  * (Search/SearchEngine.ts): the keyword side expands the query against the
- * assistant's term dictionary, fetches every product holding an expanded word
- * (GIN over `search_terms`, filters in the same query) and ranks them by the
- * engine's rules over their fields (title, classification, attribute values,
- * externalId); the meaning side is the cosine distance over the current
- * embedder's vectors within the assistant's catalog. The two are fused by
+ * assistant's term dictionary, fetches the products holding every query word
+ * (or, when they do not fill the page, any word; GIN over the assistant-scoped
+ * terms, filters in the same query) and ranks them by the engine's rules over
+ * their fields (title, classification, attribute values, externalId); the
+ * meaning side is the cosine distance over the current embedder's halfvecs
+ * within the assistant's catalog (its own HNSW index when it is large, see
+ * VectorIndexes.ts; an exact scan otherwise). The two are fused by
  * weighted reciprocal rank (`semanticRatio`); filters apply to both sides.
  */
 import { Products } from "@dastyar/domain"

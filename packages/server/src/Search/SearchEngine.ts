@@ -8,8 +8,9 @@
  *    budget (Damerau–Levenshtein: 1 typo from 5 letters, 2 from 9, a transposition counts as one,
  *    never on a word with digits, never on the first letter), and for the last
  *    word every word it begins (search as you type).
- * 2. The caller fetches the documents holding any expanded term (GIN over
- *    `search_terms`, filters applied in the same query).
+ * 2. The caller fetches the documents holding the expanded terms (a GIN
+ *    index, filters applied in the same query): any of them, or first those
+ *    holding every counted word (they rank above all others, see HybridSearch.ts).
  * 3. `rankDocuments` orders them by bucketed ranking rules, in order: more
  *    query words matched (each word weighted by its inverse document
  *    frequency among the matches, BM25's idf, so a rare word outweighs a
