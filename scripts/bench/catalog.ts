@@ -1,9 +1,9 @@
 /**
  * Catalog benchmark: import throughput to "all synced", time until a written
  * product is searchable, search latency at 1k, 10k and 100k products in one
- * assistant and for one assistant's 10k among ~200k rows of others, and the
- * recall@10 of filtered HNSW search (pgvector) against the service's exact
- * per-assistant scan.
+ * assistant and for one assistant's 10k among ~200k rows of others (beside
+ * the same statements sent straight to Postgres), and the recall@10 of the
+ * service's meaning side (its per-assistant HNSW index) against the exact scan.
  *
  *   pnpm bench:catalog [-- --queries 200 --warmup 10 --budget 60 --recall-queries 100 --probes 10 --noise 0.2]
  *
@@ -18,9 +18,17 @@ import { parseArgs } from "node:util"
 import type { Client } from "pg"
 import { vectorLiteral } from "../../packages/server/src/Search/Embedder"
 import { embedOne, modelId as offlineModelId } from "../../packages/server/src/Search/OfflineEmbedder"
-import { categoryKey, wordsOf } from "../../packages/server/src/Search/TextNormalization"
+import { stopWords } from "../../packages/server/src/Search/SearchEngine"
+import { wordsOf } from "../../packages/server/src/Search/TextNormalization"
 import { type BenchProduct, type BenchQuery, generateProducts, generateQueries, random } from "./catalog/products"
-import { createHnswIndex, indexName, measureRecall, type RecallFigures } from "./catalog/recall"
+import {
+  efSearch,
+  filterSql,
+  meaningSettings,
+  meaningStatement,
+  measureRecall,
+  type RecallFigures
+} from "./catalog/recall"
 import { replicate } from "./catalog/replicate"
 import {
   cleanUp,
@@ -214,42 +222,63 @@ const searchLatency = async (
 
 /**
  * The same questions sent straight to Postgres, as the baseline beside the
- * HTTP figures: the keyword candidates (the query's words against the GIN
- * index over `search_terms`, filters applied) and the meaning side's exact
- * scan (top 100 by cosine distance), one after the other on one connection.
- * What this leaves out is the service's own cost: HTTP, JSON, the dictionary
- * lookup, ranking in TypeScript, embedding the query and reading the page.
+ * HTTP figures, in the statements the service sends: the keyword candidates
+ * (the products holding every content word of the query, through the GIN
+ * over the assistant's scoped terms, filters applied; those holding any word
+ * when fewer than a page) and the meaning side's top 100 (its transaction
+ * with the HNSW settings; the assistant's own index when it has one), one
+ * after the other on one connection. What this leaves out is the service's
+ * own cost: HTTP, JSON, the dictionary lookup (typos, prefixes, stems),
+ * ranking in TypeScript, embedding the query and reading the page.
  */
 const bareSqlLatency = async (
   db: Client,
   assistantId: string,
+  dims: number,
   queries: ReadonlyArray<BenchQuery>,
   options: { readonly warmup: number; readonly budgetMs: number }
 ): Promise<Latency> => {
   const samples: Array<number> = []
   let measuring = 0
+  const keyword = (query: BenchQuery, groups: ReadonlyArray<ReadonlyArray<string>>) =>
+    db.query(
+      `SELECT id, search_fields FROM products WHERE assistant_id = $1${filterSql(query)}${
+        groups.map((_, i) => ` AND products_scoped_terms(assistant_id, search_terms) && $${i + 2}::text[]`).join("")
+      } ORDER BY position LIMIT 2000`,
+      [assistantId, ...groups.map((terms) => terms.map((term) => `${assistantId} ${term}`))]
+    )
   for (const [i, query] of queries.entries()) {
     if (i === options.warmup) measuring = performance.now()
     if (i > options.warmup && samples.length >= 10 && since(measuring) > options.budgetMs) break
-    const filters = [
-      ...(query.category === undefined ? [] : [`category_key = '${categoryKey(query.category).replace(/'/g, "''")}'`]),
-      ...(query.minPrice === undefined ? [] : [`price >= ${Number(query.minPrice)}`]),
-      ...(query.maxPrice === undefined ? [] : [`price <= ${Number(query.maxPrice)}`])
-    ].map((filter) => ` AND ${filter}`).join("")
+    const words = [...new Set(wordsOf(query.query))]
+    const content = words.filter((word) => !stopWords.has(word))
     const vector = vectorLiteral(embedOne(query.query))
     const start = performance.now()
-    await db.query(
-      `SELECT id, search_fields FROM products WHERE assistant_id = $1${filters} AND search_terms && $2::text[] LIMIT 2000`,
-      [assistantId, wordsOf(query.query)]
-    )
-    await db.query(
-      `SELECT id, embedding <=> $2::vector AS distance FROM products
-       WHERE assistant_id = $1${filters} AND embedding_model = $3 ORDER BY embedding <=> $2::vector LIMIT 100`,
-      [assistantId, vector, offlineModelId]
-    )
+    const everyWord = content.length >= 2 ? (await keyword(query, content.map((word) => [word]))).rows : []
+    if (everyWord.length < searchLimit) await keyword(query, [words])
+    await db.query("BEGIN")
+    await db.query(meaningSettings)
+    await db.query(meaningStatement(query, dims), [assistantId, vector, offlineModelId, 100])
+    await db.query("COMMIT")
     if (i >= options.warmup) samples.push(since(start))
   }
   return summarize(samples)
+}
+
+/** Waits until the service has built the assistant's own vector index (it does so in the background); returns ms. */
+const waitForVectorIndex = async (db: Client, assistantId: string): Promise<number> => {
+  const start = performance.now()
+  for (;;) {
+    const found = await db.query<{ valid: boolean }>(
+      `SELECT i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+       WHERE i.indrelid = 'products'::regclass AND starts_with(c.relname, 'products_hnsw_')
+         AND strpos(pg_get_expr(i.indpred, i.indrelid), $1) > 0`,
+      [assistantId]
+    )
+    if (found.rows.some((row) => row.valid)) return round(since(start), 0)
+    if (since(start) > 600_000) throw new Error(`no vector index for ${assistantId} 600 s after it grew`)
+    await sleep(250)
+  }
 }
 
 const countRows = async (db: Client) =>
@@ -293,6 +322,24 @@ const main = async () => {
   progress(`time to searchable, ${options.probes} probes…`)
   const searchable = await timeToSearchable(service, small, options.probes)
 
+  // The service's database, for the waits, the bare SQL and the recall (Postgres only).
+  const db = service.databaseUrl === null ? null : new pg.Client({ connectionString: service.databaseUrl })
+  if (db !== null) {
+    await db.connect()
+    onCleanup("close the bench's SQL connection", () => db.end())
+  }
+  const setup: Record<string, number | string> = {}
+  const recallWarmup = 5
+  const recallQueries = generateQueries(11, options.recallQueries + recallWarmup)
+  const meaningOnly = (shop: Shop) => async (query: BenchQuery, k: number) =>
+    listField(
+      await service.expect(200, "POST", `${productsPath(shop)}/search`, shop.key, {
+        ...query,
+        semanticRatio: 1,
+        limit: k
+      })
+    ).map((hit) => String(field(hit, "externalId")))
+
   // 2. Search latency, growing the table as we go.
   const baseRows = 11_000 + options.probes
   const search: Array<SearchFigures> = [
@@ -304,17 +351,17 @@ const main = async () => {
       baseRows,
       queries,
       latencyOptions
-    ),
-    await searchLatency(service, medium, "10k in one assistant", 10_000, baseRows, queries, latencyOptions)
+    )
   ]
+  if (db !== null) {
+    progress("waiting for the 10k assistant's vector index…")
+    setup.vectorIndex10kWaitMs = await waitForVectorIndex(db, medium.assistantIds[0] ?? "")
+  }
+  search.push(await searchLatency(service, medium, "10k in one assistant", 10_000, baseRows, queries, latencyOptions))
 
-  let recall: RecallFigures | null = null
-  const setup: Record<string, number | string> = {}
+  const recall: Array<RecallFigures & { readonly label: string }> = []
   let pgvectorVersion = "?"
-  if (service.databaseUrl !== null) {
-    const db = new pg.Client({ connectionString: service.databaseUrl })
-    await db.connect()
-    onCleanup("close the bench's SQL connection", () => db.end())
+  if (db !== null) {
     pgvectorVersion =
       (await db.query<{ v: string }>("SELECT extversion AS v FROM pg_extension WHERE extname = 'vector'"))
         .rows[0]?.v ?? "?"
@@ -326,9 +373,24 @@ const main = async () => {
       throw new Error(`expected every product embedded by ${offlineModelId}, found ${JSON.stringify(models)}`)
     }
     const dims = model.dims
+    const recallOf = async (label: string, shop: Shop) => {
+      progress(`recall@${recallK} of the meaning side: ${label}, up to ${options.recallQueries} queries…`)
+      recall.push({
+        label,
+        ...(await measureRecall(db, meaningOnly(shop), {
+          assistantId: shop.assistantIds[0] ?? "",
+          embeddingModel: offlineModelId,
+          dims,
+          queries: recallQueries,
+          k: recallK,
+          warmup: recallWarmup,
+          budgetMs: options.budgetMs
+        }))
+      })
+    }
 
     const source = medium.assistantIds[0] ?? ""
-    const bare = (assistantId: string) => bareSqlLatency(db, assistantId, queries, latencyOptions)
+    const bare = (assistantId: string) => bareSqlLatency(db, assistantId, dims, queries, latencyOptions)
     const tenK = search[1]
     if (tenK !== undefined) tenK.bare = await bare(source)
     const big = await createShop(service, "bench 100k", "pro")
@@ -343,6 +405,8 @@ const main = async () => {
     })
     await db.query("ANALYZE products")
     setup.replicate100kMs = round(since(start), 0)
+    progress("waiting for the service to build the 100k assistant's vector index…")
+    setup.vectorIndex100kWaitMs = await waitForVectorIndex(db, big.assistantIds[0] ?? "")
     const hundredK = await searchLatency(
       service,
       big,
@@ -354,6 +418,7 @@ const main = async () => {
     )
     hundredK.bare = await bare(big.assistantIds[0] ?? "")
     search.push(hundredK)
+    await recallOf("100k in one assistant", big)
 
     // The measured assistant is a noisy copy like its neighbours, so no assistant's vectors are nearer to queries by construction.
     const others = await createShop(service, "bench others", "pro", 9)
@@ -369,6 +434,10 @@ const main = async () => {
     })
     await db.query("ANALYZE products")
     setup.replicateOthersMs = round(since(start), 0)
+    progress("waiting for the service to build the vector indexes of the 10 new assistants…")
+    for (const assistantId of [...others.assistantIds, ...among.assistantIds]) {
+      setup.vectorIndexOthersWaitMs = await waitForVectorIndex(db, assistantId)
+    }
     const totalRows = await countRows(db)
     const amongOthers = await searchLatency(
       service,
@@ -381,28 +450,14 @@ const main = async () => {
     )
     amongOthers.bare = await bare(among.assistantIds[0] ?? "")
     search.push(amongOthers)
-
-    progress(`building an HNSW index over ${totalRows} rows…`)
-    setup.hnswBuildMs = round(await createHnswIndex(db, dims), 0)
-    progress(`recall@${recallK}: ${options.recallQueries} queries × 4 methods…`)
-    const recallWarmup = 5
-    const vectors = generateQueries(11, options.recallQueries + recallWarmup)
-      .map((query) => vectorLiteral(embedOne(query.query)))
-    recall = await measureRecall(db, {
-      assistantId: among.assistantIds[0] ?? "",
-      embeddingModel: offlineModelId,
-      dims,
-      queryVectors: vectors,
-      k: recallK,
-      warmup: recallWarmup,
-      budgetMs: options.budgetMs * 1.5
-    })
+    await recallOf(`10k among ${totalRows - 10_000} others`, among)
 
     const sizes = (await db.query<{ heap: string; toast: string; indexes: string; hnsw: string; embedding: number }>(
       `SELECT pg_size_pretty(pg_relation_size('products')) AS heap,
          pg_size_pretty(coalesce(pg_relation_size(NULLIF(c.reltoastrelid, 0)), 0)) AS toast,
          pg_size_pretty(pg_indexes_size('products')) AS indexes,
-         pg_size_pretty(pg_relation_size('${indexName}')) AS hnsw,
+         (SELECT pg_size_pretty(sum(pg_relation_size(oid))) FROM pg_class
+          WHERE starts_with(relname, 'products_hnsw_')) AS hnsw,
          (SELECT avg(pg_column_size(embedding))::int FROM products TABLESAMPLE SYSTEM (1)) AS embedding
        FROM pg_class c WHERE c.oid = 'products'::regclass`
     )).rows[0]
@@ -410,7 +465,7 @@ const main = async () => {
       setup.tableHeap = sizes.heap
       setup.tableToast = sizes.toast
       setup.indexes = sizes.indexes
-      setup.hnswIndex = sizes.hnsw
+      setup.hnswIndexes = sizes.hnsw
       setup.embeddingBytes = sizes.embedding
     }
   }
@@ -436,7 +491,7 @@ const main = async () => {
         : `PostgreSQL ${service.postgresVersion}, pgvector ${pgvectorVersion}, fresh database`
     ],
     ["embedder", `${offlineModelId} (built-in offline default)`],
-    ...(recall === null ? [] : [
+    ...(recall.length === 0 ? [] : [
       [
         "copies' noise",
         `±${options.noise / 2} per component (--noise ${options.noise}; see catalog/replicate.ts)`
@@ -515,27 +570,42 @@ const main = async () => {
     ])
   ))
 
-  if (recall !== null) {
+  if (recall.length > 0) {
+    const first = recall[0]
     lines.push(
       "",
-      `Filtered vector search: one assistant's 10k among ${
-        search.at(-1)?.tableRows ?? "?"
-      } rows, recall@${recall.k} against the exact top ${recall.k}, ${recall.queries} queries (SQL only, one connection; hnsw.ef_search ${recall.efSearch}, hnsw.max_scan_tuples ${recall.maxScanTuples})`
+      `Meaning side: recall@${
+        first?.k ?? recallK
+      } of POST /products/search with semanticRatio 1 (the assistant's own HNSW index, hnsw.ef_search ${efSearch}, iterative scans) against the exact top ${
+        first?.k ?? recallK
+      } in SQL (index scans off), the same queries and filters`
     )
     lines.push(table(
-      ["method", `recall@${recall.k}`, "all 10 right", "rows returned", "p50 ms", "p99 ms", "plan"],
-      recall.methods.map((r) => [
-        r.method,
+      [
+        "catalog",
+        "queries",
+        `recall@${first?.k ?? recallK}`,
+        "all right",
+        "HTTP p50 ms",
+        "HTTP p99 ms",
+        "exact SQL p50 ms",
+        "plan"
+      ],
+      recall.map((r) => [
+        r.label,
+        String(r.queries),
         r.recall.toFixed(3),
-        `${r.perfect}/${recall?.queries ?? 0}`,
-        r.rows.toFixed(1),
+        `${r.perfect}/${r.queries}`,
         ms(r.latency.p50),
         ms(r.latency.p99),
+        ms(r.exactLatency.p50),
         r.plan
       ])
     ))
+  }
+  if (Object.keys(setup).length > 0) {
     lines.push("", "Setup (not measured above)")
-    for (const [name, value] of Object.entries(setup)) lines.push(`  ${name.padEnd(18)} ${value}`)
+    for (const [name, value] of Object.entries(setup)) lines.push(`  ${name.padEnd(24)} ${value}`)
     lines.push(
       "  Big catalogs are copies of the indexed 10k catalog with noisy embeddings (scripts/bench/catalog/replicate.ts):"
     )

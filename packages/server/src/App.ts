@@ -38,6 +38,8 @@ import { Catalog } from "./Products/Catalog"
 import * as HybridSearch from "./Products/HybridSearch"
 import { ProductIndexer } from "./Products/ProductIndexer"
 import * as ProductIndexing from "./Products/ProductIndexer"
+import { VectorIndexes } from "./Products/VectorIndexes"
+import * as VectorIndexing from "./Products/VectorIndexes"
 import * as Queue from "./Queue/Queue"
 import * as Embedders from "./Search/Embedders"
 import * as Telemetry from "./Telemetry"
@@ -64,6 +66,7 @@ const ServicesLive = Layer.mergeAll(
   Articles.Default,
   Catalog.Default,
   ProductIndexer.Default,
+  VectorIndexes.Default,
   HybridSearch.layer
 ).pipe(
   Layer.provideMerge(InfrastructureLive)
@@ -82,6 +85,7 @@ export const AppLive = Layer.mergeAll(
   IngestWorker.layer,
   ChunkReembedder.layer,
   ProductIndexing.layer,
+  VectorIndexing.layer,
   ChannelWorker.layer,
   DemoSeed.layer
 ).pipe(

@@ -1,90 +1,55 @@
 /**
- * Filtered nearest-neighbour search within one assistant among many: the
- * service's exact scan against an HNSW index (pgvector) with the assistant
- * as a filter, plain and with pgvector 0.8's iterative index scans. Recall@k
- * of each against the exact top k, and SQL latency on one connection.
+ * The service's meaning side against the exact answer: recall@k of
+ * `POST /products/search` with `semanticRatio: 1` (meaning only: a large
+ * assistant's own HNSW index with iterative scans, a small one's exact scan)
+ * against the exact top k computed in SQL with index scans off, for the same
+ * queries and filters. Also the statements the benchmark sends straight to
+ * Postgres, written as the service writes them.
  */
 import type { Client } from "pg"
+import { efSearch } from "../../../packages/server/src/Products/HybridSearch"
+import { vectorLiteral } from "../../../packages/server/src/Search/Embedder"
+import { embedOne } from "../../../packages/server/src/Search/OfflineEmbedder"
+import { categoryKey } from "../../../packages/server/src/Search/TextNormalization"
+import type { BenchQuery } from "./products"
 import { type Latency, round, since, summarize } from "./stats"
 
-export const indexName = "products_embedding_hnsw_bench"
+export { efSearch }
 
-export type Method = "exact scan" | "hnsw" | "hnsw relaxed_order" | "hnsw strict_order"
-export const methods: ReadonlyArray<Method> = ["exact scan", "hnsw", "hnsw relaxed_order", "hnsw strict_order"]
+/** The query's filters as SQL, as the service applies them (category key, price bounds). */
+export const filterSql = (query: BenchQuery): string =>
+  [
+    ...(query.category === undefined ? [] : [`category_key = '${categoryKey(query.category).replace(/'/g, "''")}'`]),
+    ...(query.minPrice === undefined ? [] : [`price >= ${Number(query.minPrice)}`]),
+    ...(query.maxPrice === undefined ? [] : [`price <= ${Number(query.maxPrice)}`])
+  ].map((filter) => ` AND ${filter}`).join("")
 
-export interface MethodFigures {
-  readonly method: Method
-  readonly recall: number
-  /** Queries whose top k was entirely right. */
-  readonly perfect: number
-  /** Rows returned on average (a filtered index scan may return fewer than k). */
-  readonly rows: number
-  readonly latency: Latency
-  /** The plan's scan node, to show which index answered. */
-  readonly plan: string
+/** The meaning side's statement, as the service sends it ($1 assistant, $2 query vector, $3 model, $4 limit). */
+export const meaningStatement = (query: BenchQuery, dims: number, column = "id") => {
+  const distance = `embedding::halfvec(${dims}) <=> $2::halfvec(${dims})`
+  return `SELECT ${column}, ${distance} AS distance FROM products
+    WHERE assistant_id = $1${filterSql(query)} AND embedding_model = $3 ORDER BY ${distance} LIMIT $4`
 }
+
+/** The meaning side's session settings, as the service sets them for its transaction. */
+export const meaningSettings = `SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true),
+  set_config('hnsw.ef_search', '${efSearch}', true)`
 
 export interface RecallFigures {
   readonly k: number
   readonly queries: number
-  readonly efSearch: string
-  readonly maxScanTuples: string
-  readonly methods: ReadonlyArray<MethodFigures>
+  readonly recall: number
+  /** Queries whose top k was entirely right. */
+  readonly perfect: number
+  /** The service's meaning-only searches over HTTP. */
+  readonly latency: Latency
+  /** The exact top k in SQL (index scans off). */
+  readonly exactLatency: Latency
+  /** The scan nodes of the service's statement for an unfiltered query. */
+  readonly plan: string
 }
 
-/**
- * The HNSW index the service does not have: on the cast expression, since the
- * column is an untyped `vector` (several embedders, several dimensions).
- * Built with pgvector's defaults (m 16, ef_construction 64); returns build ms.
- */
-export const createHnswIndex = async (db: Client, dims: number): Promise<number> => {
-  await db.query(`SET maintenance_work_mem = '1GB'`)
-  await db.query(`SET max_parallel_maintenance_workers = 2`)
-  const start = performance.now()
-  await db.query(`CREATE INDEX ${indexName} ON products USING hnsw ((embedding::vector(${dims})) vector_cosine_ops)`)
-  const elapsed = since(start)
-  await db.query(`RESET maintenance_work_mem`)
-  await db.query(`RESET max_parallel_maintenance_workers`)
-  await db.query(`ANALYZE products`)
-  return elapsed
-}
-
-const statementOf = (method: Method, dims: number): string => {
-  // The service's meaning side, word for word: this form cannot use the expression index.
-  if (method === "exact scan") {
-    return `SELECT id, embedding <=> $2::vector AS distance FROM products
-      WHERE assistant_id = $1 AND embedding_model = $3 ORDER BY embedding <=> $2::vector LIMIT $4`
-  }
-  const indexed = `SELECT id, embedding::vector(${dims}) <=> $2::vector(${dims}) AS distance FROM products
-    WHERE assistant_id = $1 AND embedding_model = $3 ORDER BY embedding::vector(${dims}) <=> $2::vector(${dims}) LIMIT $4`
-  // Iterative scans may return neighbours slightly out of order: pgvector's advice is to sort them again.
-  return method === "hnsw" ? indexed : `WITH found AS MATERIALIZED (${indexed}) SELECT * FROM found ORDER BY distance`
-}
-
-/**
- * Session settings per method. `enable_sort = off` makes the planner take the
- * HNSW index rather than the assistant's btree and a sort, which it may
- * prefer; that is the plan a service using the index would have to force.
- */
-const settingsOf = (method: Method): ReadonlyArray<string> => {
-  switch (method) {
-    case "exact scan":
-      return ["RESET enable_sort", "SET hnsw.iterative_scan = off"]
-    case "hnsw":
-      return ["SET enable_sort = off", "SET hnsw.iterative_scan = off"]
-    case "hnsw relaxed_order":
-      return ["SET enable_sort = off", "SET hnsw.iterative_scan = relaxed_order"]
-    case "hnsw strict_order":
-      return ["SET enable_sort = off", "SET hnsw.iterative_scan = strict_order"]
-  }
-}
-
-interface Row {
-  readonly id: string
-  readonly distance: number
-}
-
-/** The scan nodes of a plan: "Index Scan using products_embedding_hnsw_bench", "Bitmap Heap Scan on products" … */
+/** The scan nodes of a plan: "Index Scan using products_hnsw_…", "Bitmap Heap Scan" … */
 const scanNodes = (plan: unknown): ReadonlyArray<string> => {
   if (typeof plan !== "object" || plan === null) return []
   const type = Reflect.get(plan, "Node Type")
@@ -96,87 +61,77 @@ const scanNodes = (plan: unknown): ReadonlyArray<string> => {
   return [...own, ...(Array.isArray(children) ? children.flatMap(scanNodes) : [])]
 }
 
-/** Compares each method with the exact scan on the same query vectors, interleaved so machine noise hits all alike. */
+/**
+ * Compares the service's meaning-only results with the exact top k, query by
+ * query (the first `warmup` not counted), until the queries or the time budget run out.
+ */
 export const measureRecall = async (
   db: Client,
+  search: (query: BenchQuery, k: number) => Promise<ReadonlyArray<string>>,
   options: {
     readonly assistantId: string
     readonly embeddingModel: string
     readonly dims: number
-    /** pgvector text literals; the first `warmup` are not counted. */
-    readonly queryVectors: ReadonlyArray<string>
+    readonly queries: ReadonlyArray<BenchQuery>
     readonly k: number
     readonly warmup: number
-    /** Stops after this much measuring time, once at least 10 queries are counted. */
     readonly budgetMs: number
   }
 ): Promise<RecallFigures> => {
-  const { assistantId, embeddingModel, dims, queryVectors, k, warmup } = options
-  const setTo = async (method: Method) => {
-    for (const statement of settingsOf(method)) await db.query(statement)
-  }
-  const run = async (method: Method, vector: string) => {
-    const start = performance.now()
-    const { rows } = await db.query<Row>(statementOf(method, dims), [assistantId, vector, embeddingModel, k])
-    return { rows, ms: since(start) }
-  }
-
-  const plans = new Map<Method, string>()
-  for (const method of methods) {
-    await setTo(method)
-    const explained = await db.query<{ "QUERY PLAN": unknown }>(
-      `EXPLAIN (FORMAT JSON) ${statementOf(method, dims)}`,
-      [assistantId, queryVectors[0] ?? "", embeddingModel, k]
-    )
-    const root: unknown = explained.rows[0]?.["QUERY PLAN"]
-    plans.set(method, scanNodes(Array.isArray(root) ? Reflect.get(root[0], "Plan") : undefined).join(" + "))
-  }
-
-  const samples = new Map<Method, { ms: Array<number>; recall: Array<number>; rows: Array<number> }>(
-    methods.map((method) => [method, { ms: [], recall: [], rows: [] }])
+  const { assistantId, embeddingModel, dims, k } = options
+  const unfiltered = options.queries.find((query) => filterSql(query) === "") ?? { query: "kettle" }
+  await db.query("BEGIN")
+  await db.query(meaningSettings)
+  const explained = await db.query<{ "QUERY PLAN": unknown }>(
+    `EXPLAIN (FORMAT JSON) ${meaningStatement(unfiltered, dims)}`,
+    [assistantId, vectorLiteral(embedOne(unfiltered.query)), embeddingModel, 100]
   )
+  await db.query("COMMIT")
+  const root: unknown = explained.rows[0]?.["QUERY PLAN"]
+  const plan = scanNodes(Array.isArray(root) ? Reflect.get(root[0], "Plan") : undefined).join(" + ")
+
+  const serviceMs: Array<number> = []
+  const exactMs: Array<number> = []
+  const recalls: Array<number> = []
   let measuring = 0
-  let counted = 0
-  for (const [i, vector] of queryVectors.entries()) {
-    if (i === warmup) measuring = performance.now()
-    if (counted >= 10 && since(measuring) > options.budgetMs) break
-    if (i >= warmup) counted++
-    await setTo("exact scan")
-    const exact = await run("exact scan", vector)
-    // Ties at the k-th distance count as right, whichever of them a method returns.
-    const kth = exact.rows.at(-1)?.distance ?? Number.POSITIVE_INFINITY
-    const expected = Math.max(1, exact.rows.length)
-    for (const method of methods) {
-      const found = method === "exact scan" ? exact : await setTo(method).then(() => run(method, vector))
-      if (i < warmup) continue
-      const right = found.rows.filter((row) => row.distance <= kth + 1e-9).length
-      const sample = samples.get(method)
-      sample?.ms.push(found.ms)
-      sample?.recall.push(Math.min(right, expected) / expected)
-      sample?.rows.push(found.rows.length)
-    }
+  for (const [i, query] of options.queries.entries()) {
+    if (i === options.warmup) measuring = performance.now()
+    if (recalls.length >= 10 && since(measuring) > options.budgetMs) break
+    const vector = vectorLiteral(embedOne(query.query))
+    let start = performance.now()
+    const found = await search(query, k)
+    const ms = since(start)
+    await db.query("BEGIN")
+    await db.query("SET LOCAL enable_indexscan = off")
+    start = performance.now()
+    const exact = (await db.query<{ external_id: string; distance: number }>(
+      meaningStatement(query, dims, "external_id"),
+      [assistantId, vector, embeddingModel, k]
+    )).rows
+    const exactTook = since(start)
+    await db.query("COMMIT")
+    if (i < options.warmup) continue
+    serviceMs.push(ms)
+    exactMs.push(exactTook)
+    if (exact.length === 0) continue
+    // Ties at the k-th distance count as right, whichever of them the service returns.
+    const kth = exact.at(-1)?.distance ?? Number.POSITIVE_INFINITY
+    const distances = (await db.query<{ distance: number }>(
+      `SELECT embedding::halfvec(${dims}) <=> $2::halfvec(${dims}) AS distance FROM products
+       WHERE assistant_id = $1 AND external_id = ANY($3)`,
+      [assistantId, vector, found.slice(0, k)]
+    )).rows
+    const right = distances.filter((row) => row.distance <= kth + 1e-6).length
+    recalls.push(Math.min(right, exact.length) / exact.length)
   }
-  await db.query("RESET enable_sort")
-  await db.query("RESET hnsw.iterative_scan")
-  const setting = async (name: string) =>
-    (await db.query<{ value: string }>(`SELECT current_setting($1) AS value`, [name])).rows[0]?.value ?? "?"
-  const mean = (values: ReadonlyArray<number>) =>
-    values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length)
+  const mean = recalls.reduce((sum, value) => sum + value, 0) / Math.max(1, recalls.length)
   return {
     k,
-    queries: counted,
-    efSearch: await setting("hnsw.ef_search"),
-    maxScanTuples: await setting("hnsw.max_scan_tuples"),
-    methods: methods.map((method): MethodFigures => {
-      const sample = samples.get(method) ?? { ms: [], recall: [], rows: [] }
-      return {
-        method,
-        recall: round(mean(sample.recall), 3),
-        perfect: sample.recall.filter((value) => value === 1).length,
-        rows: round(mean(sample.rows), 1),
-        latency: summarize(sample.ms),
-        plan: plans.get(method) ?? "?"
-      }
-    })
+    queries: recalls.length,
+    recall: round(mean, 3),
+    perfect: recalls.filter((value) => value === 1).length,
+    latency: summarize(serviceMs),
+    exactLatency: summarize(exactMs),
+    plan
   }
 }

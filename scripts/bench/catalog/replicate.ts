@@ -51,8 +51,8 @@ export const replicate = async (
        -- externalId words change with the copy's suffix; only the last field holds them.
        x.search_fields[1:3] || ARRAY[x.search_fields[4] || ' ' || $5 || x.c],
        -- A correlated subquery, so each row draws its own noise.
-       x.embedding + (SELECT array_agg((random() - 0.5) * $6::float8)::real[]::vector
-                      FROM generate_series(1, $4::int + 0 * x.position)),
+       (x.embedding::vector + (SELECT array_agg((random() - 0.5) * $6::float8)::real[]::vector
+                               FROM generate_series(1, $4::int + 0 * x.position)))::halfvec,
        x.embedding_model
      FROM copies x
      ORDER BY x.c, x.position, x.k`,

@@ -108,10 +108,14 @@ const freshDatabase = async (baseUrl: string) => {
   const version = (await admin.query<{ server_version: string }>("SHOW server_version")).rows[0]?.server_version ?? "?"
   const name = `dastyar_bench_catalog_${Date.now()}_${process.pid}`
   await admin.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`)
-  onCleanup(
-    `drop database ${name}`,
-    () => admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`)
-  )
+  // DASTYAR_BENCH_KEEP_DATABASE=1 keeps it, to look at the plans afterwards (drop it by hand).
+  if (process.env.DASTYAR_BENCH_KEEP_DATABASE === "1") console.error(`[bench] keeping database ${name}`)
+  else {
+    onCleanup(
+      `drop database ${name}`,
+      () => admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`)
+    )
+  }
   const url = new URL(baseUrl)
   url.pathname = `/${name}`
   return { url: url.toString(), version }
@@ -131,7 +135,9 @@ export const startService = async (databaseBaseUrl: string | undefined): Promise
   const env: Record<string, string | undefined> = { ...process.env }
   for (const name of Object.keys(env)) if (name.startsWith("DASTYAR_EMBEDDINGS_")) delete env[name]
   delete env.DATABASE_URL
-  const child = spawn(process.execPath, ["--import", "tsx", "packages/server/src/main.ts"], {
+  // DASTYAR_BENCH_NODE_ARGS adds flags for the service's node (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
+  const nodeArgs = (process.env.DASTYAR_BENCH_NODE_ARGS ?? "").split(" ").filter((arg) => arg !== "")
+  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "packages/server/src/main.ts"], {
     cwd: repoRoot,
     env: {
       ...env,

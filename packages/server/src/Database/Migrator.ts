@@ -11,6 +11,7 @@ import channels from "./migrations/0006_channels"
 import search from "./migrations/0007_search"
 import jobList from "./migrations/0008_job_list"
 import chunkHeadings from "./migrations/0009_chunk_headings"
+import searchScale from "./migrations/0010_search_scale"
 
 const migrationRecord = {
   "0001_core": core,
@@ -21,7 +22,8 @@ const migrationRecord = {
   "0006_channels": channels,
   "0007_search": search,
   "0008_job_list": jobList,
-  "0009_chunk_headings": chunkHeadings
+  "0009_chunk_headings": chunkHeadings,
+  "0010_search_scale": searchScale
 }
 
 export const migrations = Migrator.fromRecord(migrationRecord)

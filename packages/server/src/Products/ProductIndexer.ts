@@ -13,6 +13,7 @@ import * as Worker from "../Platform/Worker"
 import { Embedder, vectorLiteral } from "../Search/Embedder"
 import * as IndexQueue from "./IndexQueue"
 import { embeddingText, type ProductFields, searchFields } from "./SearchKeys"
+import { VectorIndexes } from "./VectorIndexes"
 
 const batchSize = 256
 const leaseSeconds = 120
@@ -30,10 +31,12 @@ interface DueProduct {
 }
 
 export class ProductIndexer extends Effect.Service<ProductIndexer>()("ProductIndexer", {
+  dependencies: [VectorIndexes.Default],
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const embedder = yield* Embedder
     const queue = yield* IndexQueue.make
+    const vectorIndexes = yield* VectorIndexes
 
     /** Takes up to a batch of due products (of one assistant, or any) under a lease. */
     const claim = (assistantId: string | null) =>
@@ -69,7 +72,7 @@ export class ProductIndexer extends Effect.Service<ProductIndexer>()("ProductInd
         UPDATE products p SET
           search_terms = ARRAY(SELECT jsonb_array_elements_text(x.terms)),
           search_fields = ARRAY(SELECT jsonb_array_elements_text(x.fields)),
-          embedding = x.embedding::vector,
+          embedding = x.embedding::halfvec,
           embedding_model = ${embedder.modelId},
           index_state = CASE WHEN p.index_version = x.version THEN 'synced' ELSE p.index_state END,
           indexed_at = CASE WHEN p.index_version = x.version THEN now() ELSE p.indexed_at END,
@@ -103,7 +106,11 @@ export class ProductIndexer extends Effect.Service<ProductIndexer>()("ProductInd
       let indexed = 0
       while (true) {
         const batch = yield* claim(assistantId)
-        if (batch.length === 0) return indexed
+        if (batch.length === 0) {
+          // The assistant may have grown past the size that gets its own vector index.
+          if (indexed > 0 && assistantId !== null) yield* vectorIndexes.caughtUp(assistantId)
+          return indexed
+        }
         yield* indexBatch(batch)
         indexed += batch.length
       }

@@ -28,6 +28,16 @@ export interface EmbedderShape {
 
 export class Embedder extends Context.Tag("Embedder")<Embedder, EmbedderShape>() {}
 
-/** pgvector's text form of a vector, for `${literal}::vector` parameters. */
-export const vectorLiteral = (vector: ReadonlyArray<number>): string =>
-  `[${vector.map((x) => (Number.isFinite(x) ? x.toPrecision(7) : "0")).join(",")}]`
+/**
+ * pgvector's text form of a vector, for `${literal}::vector` parameters: 7
+ * significant digits, and a bare "0" for zeros (most of an offline vector's
+ * components; formatting them was most of an import's cost here).
+ */
+export const vectorLiteral = (vector: ReadonlyArray<number>): string => {
+  let literal = "["
+  for (let i = 0; i < vector.length; i++) {
+    const x = vector[i] ?? 0
+    literal += (i === 0 ? "" : ",") + (x === 0 || !Number.isFinite(x) ? "0" : x.toPrecision(7))
+  }
+  return `${literal}]`
+}

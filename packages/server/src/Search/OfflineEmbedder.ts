@@ -12,18 +12,24 @@ import { wordsOf } from "./TextNormalization"
 export const dimensions = 512
 export const modelId = `offline-hash-v2:${dimensions}`
 
-/** FNV-1a, 32 bits. */
-const hash = (feature: string): number => {
-  let h = 0x811c9dc5
-  for (let i = 0; i < feature.length; i++) {
-    h ^= feature.charCodeAt(i)
+const offset = 0x811c9dc5
+
+/** FNV-1a, 32 bits, continued from `h` over `text[from, to)` (no substring is made: this runs per trigram). */
+const fnv = (h: number, text: string, from = 0, to = text.length): number => {
+  for (let i = from; i < to; i++) {
+    h ^= text.charCodeAt(i)
     h = Math.imul(h, 0x01000193)
   }
-  return h >>> 0
+  return h
 }
 
-const add = (vector: Float64Array, feature: string, weight: number) => {
-  const h = hash(feature)
+/** The hashes of the feature prefixes, computed once. */
+const wordPrefix = fnv(offset, "w:")
+const trigramPrefix = fnv(offset, "c:")
+
+/** Adds a feature by its FNV-1a hash: the bucket from the low bits, the sign from the top bit. */
+const add = (vector: Float64Array, hash: number, weight: number) => {
+  const h = hash >>> 0
   vector[h % dimensions] += h & 0x80000000 ? -weight : weight
 }
 
@@ -31,10 +37,10 @@ export const embedOne = (text: string): ReadonlyArray<number> => {
   const vector = new Float64Array(dimensions)
   for (const word of wordsOf(text)) {
     const root = stem(word)
-    add(vector, `w:${root}`, 1)
+    add(vector, fnv(wordPrefix, root), 1)
     const padded = `<${root}>`
-    const trigrams = Math.max(1, padded.length - 2)
-    for (let i = 0; i + 3 <= padded.length; i++) add(vector, `c:${padded.slice(i, i + 3)}`, 1 / Math.sqrt(trigrams))
+    const weight = 1 / Math.sqrt(Math.max(1, padded.length - 2))
+    for (let i = 0; i + 3 <= padded.length; i++) add(vector, fnv(trigramPrefix, padded, i, i + 3), weight)
   }
   let norm = 0
   for (const x of vector) norm += x * x

@@ -8,8 +8,9 @@
  *    budget (Damerau–Levenshtein: 1 typo from 5 letters, 2 from 9, a transposition counts as one,
  *    never on a word with digits, never on the first letter), and for the last
  *    word every word it begins (search as you type).
- * 2. The caller fetches the documents holding any expanded term (GIN over
- *    `search_terms`, filters applied in the same query).
+ * 2. The caller fetches the documents holding the expanded terms (a GIN
+ *    index, filters applied in the same query): any of them, or first those
+ *    holding every counted word (they rank above all others, see HybridSearch.ts).
  * 3. `rankDocuments` orders them by bucketed ranking rules, in order: more
  *    query words matched (each word weighted by its inverse document
  *    frequency among the matches, BM25's idf, so a rare word outweighs a
@@ -417,22 +418,36 @@ export const rankDocuments = (
   }))
 }
 
-/** How long a collection's size (idf's document count) is reused: a weight needs no exact count. */
+/** How long a collection's size (idf's document count) is fresh: a weight needs no exact count. */
 const sizeTtlMs = 10_000
 
-/** Collection sizes per assistant, loaded at most every few seconds. */
+/**
+ * Collection sizes per assistant. A stale size is answered at once and
+ * counted again in the background (a count over 100k rows is tens of ms a
+ * search should not wait for); only the first search of an assistant waits.
+ */
 export const sizeCache = <E, R>(load: (assistantId: string) => Effect.Effect<number, E, R>) => {
   const sizes = new Map<string, { readonly size: number; readonly at: number }>()
+  const refreshing = new Set<string>()
+  const loadAndKeep = (assistantId: string) =>
+    load(assistantId).pipe(Effect.tap((size) =>
+      Effect.sync(() => {
+        if (sizes.size > 10_000) sizes.clear()
+        sizes.set(assistantId, { size, at: Date.now() })
+      })
+    ))
   return {
     get: (assistantId: string) => {
       const cached = sizes.get(assistantId)
-      if (cached !== undefined && Date.now() - cached.at < sizeTtlMs) return Effect.succeed(cached.size)
-      return load(assistantId).pipe(Effect.tap((size) =>
-        Effect.sync(() => {
-          if (sizes.size > 10_000) sizes.clear()
-          sizes.set(assistantId, { size, at: Date.now() })
-        })
-      ))
+      if (cached === undefined) return loadAndKeep(assistantId)
+      if (Date.now() - cached.at < sizeTtlMs || refreshing.has(assistantId)) return Effect.succeed(cached.size)
+      refreshing.add(assistantId)
+      return loadAndKeep(assistantId).pipe(
+        Effect.ignore,
+        Effect.ensuring(Effect.sync(() => refreshing.delete(assistantId))),
+        Effect.forkDaemon,
+        Effect.as(cached.size)
+      )
     }
   }
 }

@@ -26,8 +26,13 @@ const digitsOf = (text: string): string =>
     return String(code >= 0x06F0 ? code - 0x06F0 : code - 0x0660)
   })
 
+/** Any character the folds below may change beyond case and spaces (everything outside ASCII). */
+const beyondAscii = /[^\u0000-\u007F]/
+
 /** Normal form of free text: words stay apart, everything else above is folded. */
 export const normalizeText = (text: string): string => {
+  // ASCII text has nothing to fold but case and spaces (the common case of an English catalog's import).
+  if (!beyondAscii.test(text)) return text.toLowerCase().replace(/\s+/g, " ").trim()
   let result = text.normalize("NFKC").toLowerCase()
   for (const [pattern, replacement] of letterForms) result = result.replace(pattern, replacement)
   return digitsOf(result.replace(marks, "").replace(zeroWidth, "")).replace(/\s+/g, " ").trim()
