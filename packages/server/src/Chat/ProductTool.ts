@@ -72,8 +72,10 @@ export const productSearchTool = (search: ProductSearchShape, assistantId: strin
         ParseError: () => Effect.succeed(failed("invalid arguments: `query` (1-1000 characters) is required")),
         SearchUnavailable: () => Effect.succeed(failed("product search is not available right now"))
       }),
-      Effect.catchAllCause((cause) =>
-        Effect.logWarning("product search tool failed", cause).pipe(Effect.as(failed("product search failed")))
+      // A broken search (a defect) must not end the whole turn: the model is told the tool failed and answers
+      // without it. Interruption (the client left) is not caught.
+      Effect.catchAllDefect((defect) =>
+        Effect.logError("product search tool failed", defect).pipe(Effect.as(failed("product search failed")))
       ),
       Effect.withSpan("Chat.productSearchTool")
     )
