@@ -75,7 +75,8 @@ layer(ReliabilityApp(), { excludeTestServices: true, timeout: 3_600_000 })("reli
             continue
           }
           statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1)
-          // 431 is Node's own answer to headers (URL included) over its 16 KB cap, before the app: no envelope there.
+          // 431 (headers or URL over Node's 16 KB cap) comes before the app: the compiled server answers it in the
+          // envelope (`Http/Serving.ts`, RawSocket.test.ts); this in-process test server is Node's plain one.
           if (reply.status === 431) continue
           if (reply.status >= 500 || reply.status < 200) {
             failures.push(`${label()} → ${reply.status} ${reply.body.slice(0, 200)}`)

@@ -4,10 +4,11 @@
  * Each must be answered promptly in the envelope, never left to the request
  * timeout and never answered outside the envelope.
  */
-import { expect, layer } from "@effect/vitest"
+import { describe, expect, it, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as net from "node:net"
 import { setupAccount } from "../support/TestApp"
+import { scopedServer, storage } from "./ChildServer"
 import { portOf, ReliabilityApp } from "./Fixture"
 
 interface RawReply {
@@ -18,7 +19,11 @@ interface RawReply {
 }
 
 /** Writes `bytes`, optionally half-closes, and reads until the server closes or `timeoutMs` passes. */
-const exchange = (port: number, bytes: Buffer, options: { readonly halfClose?: boolean; readonly timeoutMs?: number }) =>
+const exchange = (
+  port: number,
+  bytes: Buffer,
+  options: { readonly halfClose?: boolean; readonly timeoutMs?: number }
+) =>
   Effect.async<RawReply | { readonly error: string; readonly ms: number }>((resume) => {
     const started = Date.now()
     const socket = net.connect(port, "127.0.0.1")
@@ -93,4 +98,45 @@ layer(ReliabilityApp(), { excludeTestServices: true, timeout: 120_000 })("reliab
         }
       }
     }))
+})
+
+// Node's socket handling is the compiled server's (`Http/Serving.ts`), not the in-process test server's.
+describe("reliability: raw sockets, compiled server", () => {
+  it.live(
+    "headers over Node's cap and bytes that are not HTTP are answered in the envelope",
+    () =>
+      Effect.gen(function*() {
+        const { port } = yield* scopedServer(yield* storage)
+        const cases = [
+          {
+            name: "a 20 KB header",
+            status: 431,
+            head: `GET /health HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`
+          },
+          {
+            name: "a 20 KB URL",
+            status: 431,
+            head: `GET /v1/assistants?q=${"a".repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`
+          },
+          { name: "not HTTP", status: 400, head: "HELLO THERE\r\n\r\n" },
+          { name: "a header name with a space", status: 400, head: "GET /health HTTP/1.1\r\nBad Name: x\r\n\r\n" }
+        ] as const
+        for (const { head, name, status } of cases) {
+          const reply = yield* exchange(port, Buffer.from(head), {})
+          expect({ name, reply: "error" in reply ? reply.error : reply.status }).toEqual({ name, reply: status })
+          if (!("error" in reply)) {
+            envelopeError(reply.body)
+            expect(reply.head).toMatch(/content-type: application\/json/i)
+          }
+        }
+        // The server still answers afterwards.
+        const health = yield* exchange(
+          port,
+          Buffer.from("GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"),
+          {}
+        )
+        expect("error" in health ? health.error : health.status).toBe(200)
+      }).pipe(Effect.scoped),
+    180_000
+  )
 })
