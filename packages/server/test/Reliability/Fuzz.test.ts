@@ -4,7 +4,7 @@
  * envelope with a status under 500 (never a reset or a hang), and a write
  * answered 4xx must leave the stored data as it was.
  *
- * `RELIABILITY_FUZZ_REQUESTS` (CI: 2,000; `pnpm test:reliability`: 100,000)
+ * `RELIABILITY_FUZZ_REQUESTS` (CI: 5,000, about 95 s on two shared cores; `pnpm test:reliability`: 100,000)
  * and `RELIABILITY_SEED` choose the run; the failures print with the request
  * that caused them, and the seed replays them.
  */
@@ -15,7 +15,7 @@ import * as http from "node:http"
 import { fingerprint, makeFixture, portOf, ReliabilityApp, report, setting } from "./Fixture"
 import { isEnvelope, oversized, type RawRequest, requestArbitrary, routes, send } from "./Routes"
 
-const total = setting("RELIABILITY_FUZZ_REQUESTS", 2_000)
+const total = setting("RELIABILITY_FUZZ_REQUESTS", 5_000)
 const seed = setting("RELIABILITY_SEED", 14)
 /** Every this many requests, one body over the 10 MB cap (alternately chunked). */
 const oversizedEvery = 500
@@ -67,7 +67,7 @@ layer(ReliabilityApp(), { excludeTestServices: true, timeout: 3_600_000 })("reli
           const reply = yield* Effect.promise(() => send(agent, port, request))
           sent++
           const label = () =>
-            `${request.method} ${request.path.slice(0, 120)} [${request.mutation}] ${
+            `${request.method} ${request.path.slice(0, 2000)} [${request.mutation}] ${
               request.body?.subarray(0, 300).toString("utf8") ?? ""
             }`
           if ("error" in reply) {
