@@ -1,9 +1,11 @@
 /**
  * `pnpm test:reliability`: the long form of the reliability suite
- * (`packages/server/test/Reliability`): 100,000 fuzz requests and the tenant
- * isolation pass with more bodies per route, 60 s of load. Each part prints one
- * `reliability <part>: requests=… failures=…` line; they are gathered and
- * printed again at the end. Arguments go to vitest (e.g. a single file).
+ * (`packages/server/test/Reliability` and the hostile files): 100,000 fuzz
+ * requests, the tenant isolation pass with more bodies per route, 60 s of
+ * load, 50 SIGKILLs in the chaos run, and `/health` held to 500 ms during the
+ * hostile set. Each part prints one `reliability <part>: … failures=…` line;
+ * they are gathered and printed again at the end. Arguments go to vitest
+ * (e.g. a single file). Chaos and the Postgres restart need `DATABASE_URL`.
  */
 import { spawn } from "node:child_process"
 
@@ -12,12 +14,22 @@ const env = {
   RELIABILITY_FUZZ_REQUESTS: process.env.RELIABILITY_FUZZ_REQUESTS ?? "100000",
   RELIABILITY_TENANT_BODIES: process.env.RELIABILITY_TENANT_BODIES ?? "20",
   RELIABILITY_LOAD_SECONDS: process.env.RELIABILITY_LOAD_SECONDS ?? "60",
+  RELIABILITY_CHAOS_KILLS: process.env.RELIABILITY_CHAOS_KILLS ?? "50",
+  RELIABILITY_MAX_HEALTH_MS: process.env.RELIABILITY_MAX_HEALTH_MS ?? "500",
   RELIABILITY_SEED: process.env.RELIABILITY_SEED ?? String(Date.now() % 100_000)
 }
 
 const child = spawn(
   "pnpm",
-  ["vitest", "run", ...(process.argv.length > 2 ? process.argv.slice(2) : ["packages/server/test/Reliability"])],
+  [
+    "vitest",
+    "run",
+    // Passed tests' output holds the figures; vitest hides it by default here.
+    "--silent=false",
+    ...(process.argv.length > 2
+      ? process.argv.slice(2)
+      : ["packages/server/test/Reliability", "packages/server/test/Documents/HostileFiles.test.ts"])
+  ],
   { env, stdio: ["ignore", "pipe", "inherit"] }
 )
 const figures: Array<string> = []

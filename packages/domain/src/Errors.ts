@@ -42,6 +42,16 @@ export const UnsupportedContentTypeResponse = failure(UnsupportedContentType, {
 export class PayloadTooLarge extends Schema.TaggedError<PayloadTooLarge>()("PayloadTooLarge", errorFields) {}
 export const PayloadTooLargeResponse = failure(PayloadTooLarge, { status: 413, code: "request.payload_too_large" })
 
+/** Answered by the server's `clientError` handler, before any route: the request never reached the app. */
+export class HeadersTooLarge extends Schema.TaggedError<HeadersTooLarge>()("HeadersTooLarge", errorFields) {}
+export const HeadersTooLargeResponse = failure(HeadersTooLarge, { status: 431, code: "request.headers_too_large" })
+
+export class MalformedRequest extends Schema.TaggedError<MalformedRequest>()("MalformedRequest", errorFields) {}
+export const MalformedRequestResponse = failure(MalformedRequest, { status: 400, code: "request.malformed" })
+
+export class RequestTimeout extends Schema.TaggedError<RequestTimeout>()("RequestTimeout", errorFields) {}
+export const RequestTimeoutResponse = failure(RequestTimeout, { status: 408, code: "request.timeout" })
+
 export class TooManyParts extends Schema.TaggedError<TooManyParts>()("TooManyParts", errorFields) {}
 export const TooManyPartsResponse = failure(TooManyParts, { status: 400, code: "request.too_many_parts" })
 

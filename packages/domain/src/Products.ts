@@ -15,10 +15,11 @@ import { MaxBodyBytes } from "./Limits"
 /** Product request bodies larger than this are refused before parsing (413). */
 export const maxBodyBytes = 3 * 1024 * 1024
 
-export const ExternalId = Constraint.text({ min: 1, max: 191 }).pipe(
-  Schema.pattern(/^[^\s/\\]+$/, { message: () => token("constraint.externalId") }),
-  Schema.brand("ExternalId")
+/** The rules of an `externalId`, unbranded (a path parameter is a plain string for clients). */
+const externalIdRules = Constraint.text({ min: 1, max: 191 }).pipe(
+  Schema.pattern(/^[^\s/\\]+$/, { message: () => token("constraint.externalId") })
 )
+export const ExternalId = externalIdRules.pipe(Schema.brand("ExternalId"))
 export type ExternalId = typeof ExternalId.Type
 
 export const IndexState = Constraint.oneOf("pending", "synced", "failed")
@@ -209,6 +210,8 @@ export const SearchUnavailableResponse = failure(SearchUnavailable, {
 
 const assistantPath = HttpApiSchema.param("assistantCode", AssistantId)
 const externalIdPath = HttpApiSchema.param("externalId", Schema.String)
+/** A PUT may create the product under this id, so it must be a valid one (the other routes answer 404 for any). */
+const newExternalIdPath = HttpApiSchema.param("externalId", externalIdRules)
 
 export class ProductsApi extends HttpApiGroup.make("products")
   .annotate(OpenApi.Title, "Products")
@@ -256,7 +259,7 @@ export class ProductsApi extends HttpApiGroup.make("products")
       .addError(ProductNotFoundResponse)
   )
   .add(
-    HttpApiEndpoint.put("replace")`/assistants/${assistantPath}/products/${externalIdPath}`
+    HttpApiEndpoint.put("replace")`/assistants/${assistantPath}/products/${newExternalIdPath}`
       .annotate(OpenApi.Summary, "Create or replace a product")
       .setPayload(ProductReplace)
       .addSuccess(success(Product, { identifier: "ProductReplacedResponse" }))

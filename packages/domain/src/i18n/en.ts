@@ -12,6 +12,9 @@ export const en = {
   "request.unsupported_content_type":
     "Unsupported content type: send application/json (or multipart/form-data for file uploads)",
   "request.payload_too_large": "The request body is too large",
+  "request.headers_too_large": "The request headers (URL included) are too large",
+  "request.malformed": "The request is not valid HTTP",
+  "request.timeout": "The request was not received in time",
   "request.too_many_parts": "Too many files or fields in the upload",
   "request.part.unreadable_disposition":
     "part {number}: its Content-Disposition header is missing or could not be read ({header})",

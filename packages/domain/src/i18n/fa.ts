@@ -9,6 +9,9 @@ export const fa: Catalog = {
   "request.unsupported_content_type":
     "نوع محتوا پشتیبانی نمی‌شود: application/json (یا برای بارگذاری فایل multipart/form-data) بفرستید",
   "request.payload_too_large": "بدنهٔ درخواست بیش از حد بزرگ است",
+  "request.headers_too_large": "سرآیندهای درخواست (همراه با نشانی) بیش از حد بزرگ است",
+  "request.malformed": "درخواست HTTP معتبر نیست",
+  "request.timeout": "درخواست به‌موقع دریافت نشد",
   "request.too_many_parts": "تعداد فایل‌ها یا فیلدهای بارگذاری بیش از حد مجاز است",
   "request.part.unreadable_disposition":
     "بخش {number}: سرآیند Content-Disposition آن وجود ندارد یا خوانا نیست ({header})",

@@ -3919,6 +3919,7 @@ export interface operations {
             header?: never;
             path: {
                 assistantCode: string;
+                /** @description a string matching the pattern ^[^\s/\\]+$ */
                 externalId: string;
             };
             cookie?: never;

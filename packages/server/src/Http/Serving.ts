@@ -5,7 +5,7 @@
  * hanging; timeouts that cut off clients trickling headers or bodies; and a
  * graceful stop that lets in-flight requests finish.
  */
-import { I18n, System } from "@dastyar/domain"
+import { Errors, I18n, System } from "@dastyar/domain"
 import { HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import * as Duration from "effect/Duration"
@@ -13,6 +13,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as Http from "node:http"
+import type { Duplex } from "node:stream"
 import { AppConfig } from "../Config"
 
 /** Seconds a client is told to wait before retrying while the service starts or stops. */
@@ -24,6 +25,61 @@ const notReadyBody = (acceptLanguage: string | undefined): string =>
       Effect.locally(I18n.CurrentLocale, I18n.negotiate(acceptLanguage))
     )
   ))
+
+/**
+ * Requests Node refuses before the app sees them (headers over its 16 KB cap,
+ * bytes that are not HTTP, a request not received within `requestTimeout`)
+ * are answered in the envelope too, in the default language (their headers
+ * were never read). Node's own answer would be a bare status line.
+ */
+const clientErrorAnswer = (
+  code: string
+): { readonly status: number; readonly reason: string; readonly body: string } => {
+  const encode = <A, I>(schema: Schema.Schema<A, I>, error: A) =>
+    JSON.stringify(Effect.runSync(Schema.encode(schema)(error)))
+  switch (code) {
+    case "HPE_HEADER_OVERFLOW":
+      return {
+        status: 431,
+        reason: "Request Header Fields Too Large",
+        body: encode(Errors.HeadersTooLargeResponse, new Errors.HeadersTooLarge())
+      }
+    case "HPE_CHUNK_EXTENSIONS_OVERFLOW":
+      return {
+        status: 413,
+        reason: "Payload Too Large",
+        body: encode(Errors.PayloadTooLargeResponse, new Errors.PayloadTooLarge())
+      }
+    case "ERR_HTTP_REQUEST_TIMEOUT":
+      return {
+        status: 408,
+        reason: "Request Timeout",
+        body: encode(Errors.RequestTimeoutResponse, new Errors.RequestTimeout())
+      }
+    default:
+      return {
+        status: 400,
+        reason: "Bad Request",
+        body: encode(Errors.MalformedRequestResponse, new Errors.MalformedRequest())
+      }
+  }
+}
+
+/** Like Node's default: no answer on a dead socket or over a response already started (pipelining). */
+const answerClientError = (error: Error & { readonly code?: string }, socket: Duplex) => {
+  const inFlight: unknown = Reflect.get(socket, "_httpMessage")
+  const started = typeof inFlight === "object" && inFlight !== null && Reflect.get(inFlight, "headersSent") === true
+  if (error.code === "ECONNRESET" || !socket.writable || started) {
+    socket.destroy()
+    return
+  }
+  const { body, reason, status } = clientErrorAnswer(error.code ?? "")
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    () => socket.destroy()
+  )
+}
 
 /** Requests in flight (for the graceful stop) and whether the app is being served. */
 export class ServerState {
@@ -63,6 +119,7 @@ export class NodeServer extends Effect.Service<NodeServer>()("NodeServer", {
       })
       response.end(notReadyBody(request.headers["accept-language"]))
     })
+    server.on("clientError", answerClientError)
     return { server, state, config } as const
   }),
   dependencies: [AppConfig.Default]

@@ -4,7 +4,8 @@
  * connection); and their headers:
  * `X-RateLimit-*` on every response that got past it, `Retry-After` on a 429.
  * The store is in memory, or Redis when `REDIS_URL` is set so several
- * instances share one exact count.
+ * instances share one exact count. When Redis is down the limiter fails open:
+ * requests are let through uncounted (with a warning), not refused.
  */
 import { Errors } from "@dastyar/domain"
 import { RateLimiter } from "@effect/experimental"
@@ -84,7 +85,12 @@ const redisOptions = (url: string) => {
     db: parsed.pathname.length > 1 ? Number(parsed.pathname.slice(1)) : 0,
     ...(parsed.username === "" ? {} : { username: decodeURIComponent(parsed.username) }),
     ...(parsed.password === "" ? {} : { password: decodeURIComponent(parsed.password) }),
-    ...(parsed.protocol === "rediss:" ? { tls: {} } : {})
+    ...(parsed.protocol === "rediss:" ? { tls: {} } : {}),
+    // Fail open at once when Redis is down or stalls (see `count`): without these, ioredis holds each
+    // command through 20 reconnect attempts, and every request waits that long.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: 500
   }
 }
 

@@ -176,6 +176,8 @@ export interface TranscriptionServer {
   failuresBeforeSuccess: number
   /** When set, requests are held open and never answered (a stuck provider). */
   hang: boolean
+  /** When set, requests are answered 400 (a provider refusing the audio it was sent). */
+  reject: boolean
   text: string
 }
 
@@ -190,6 +192,7 @@ export const transcriptionServer = Effect.acquireRelease(
       requests: [],
       failuresBeforeSuccess: 0,
       hang: false,
+      reject: false,
       text: "Spoken note: the kettle warranty lasts two years."
     }
     const server = http.createServer((request, response) => {
@@ -203,7 +206,7 @@ export const transcriptionServer = Effect.acquireRelease(
         const filename = /name="file"; filename="([^"]*)"/.exec(body)?.[1]
         state.requests.push({ model, filename, bytes: body.length })
         if (state.hang) return
-        if (!ok || model === undefined || filename === undefined) {
+        if (!ok || model === undefined || filename === undefined || state.reject) {
           response.writeHead(400, { "content-type": "application/json" }).end(
             JSON.stringify({ error: { message: "bad request" } })
           )

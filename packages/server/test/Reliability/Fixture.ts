@@ -9,6 +9,7 @@ import { HttpServer } from "@effect/platform"
 import * as SqlClient from "@effect/sql/SqlClient"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as fs from "node:fs"
 import { startFakeTelegram } from "../Channels/FakeTelegram"
 import { admin, adminToken, call, pickString, setupAccount, TestApp } from "../support/TestApp"
 import type { Fixture } from "./Routes"
@@ -106,8 +107,15 @@ export const fingerprint = Effect.gen(function*() {
   return rows[0]?.fingerprint ?? ""
 }).pipe(Effect.orDie)
 
-/** One line per part, in one form, for `pnpm test:reliability` to gather. */
+/**
+ * One line per part, in one form, for `pnpm test:reliability` to gather; also
+ * appended to the file `RELIABILITY_REPORT` names (`.ci/run` prints it, since
+ * vitest shows no output of passed tests).
+ */
 export const report = (part: string, figures: Readonly<Record<string, string | number>>) =>
-  Effect.sync(() =>
-    console.log(`reliability ${part}: ${Object.entries(figures).map(([name, value]) => `${name}=${value}`).join(" ")}`)
-  )
+  Effect.sync(() => {
+    const line = `reliability ${part}: ${Object.entries(figures).map(([name, value]) => `${name}=${value}`).join(" ")}`
+    console.log(line)
+    const file = process.env.RELIABILITY_REPORT
+    if (file !== undefined && file !== "") fs.appendFileSync(file, `${line}\n`)
+  })
