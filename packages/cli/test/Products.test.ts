@@ -264,6 +264,7 @@ layer(TestApp({ DASTYAR_RATE_LIMIT_PER_MINUTE: "100000" }), { excludeTestService
           ...env,
           DASTYAR_ASSISTANT: "ignored-when-flag-given"
         })
+        expect(next).toMatchObject({ exitCode: 0, stderr: "" })
         expect(parsed(Products.ProductPage, next.stdout)).toMatchObject({
           list: [{ externalId: "sku-3" }],
           nextCursor: null
