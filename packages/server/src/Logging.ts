@@ -1,6 +1,7 @@
 /**
  * Structured JSON logs, one object per line, at `DASTYAR_LOG_LEVEL`, each
- * carrying the trace and span ids of the span it was written in.
+ * carrying the trace and span ids of the span it was written in (when tracing
+ * is on: see `Telemetry.tracingOffWhenUnexported`).
  */
 import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
@@ -14,7 +15,8 @@ import { AppConfig } from "./Config"
 
 export const jsonLogger = Logger.make((options) => {
   const context = FiberRefs.getOrDefault(options.context, FiberRef.currentContext)
-  const span = Context.getOption(context, Tracer.ParentSpan)
+  // With tracing off, spans are no-ops whose ids ("noop") would only mislead.
+  const span = Option.filter(Context.getOption(context, Tracer.ParentSpan), (s) => s.spanId !== "noop")
   const entry = {
     ...Logger.structuredLogger.log(options),
     ...Option.match(span, { onNone: () => ({}), onSome: (s) => ({ traceId: s.traceId, spanId: s.spanId }) })
