@@ -724,21 +724,25 @@ const main = async () => {
   // --- The service: start, seed through the operator API, measure, stop. ---
   // The compiled server, as `pnpm start` runs it.
   execFileSync(process.execPath, [path.join(repoRoot, "scripts/build.mjs"), "--if-needed"], { stdio: "inherit" })
-  const service = startChild("service", [
-    ...options.serviceNodeArgs,
-    "--enable-source-maps",
-    "packages/server/dist/js/main.js"
-  ], await freePort(), {
-    DATABASE_URL: databaseUrl,
-    DASTYAR_ADMIN_TOKEN: adminToken,
-    // Counted on every request, as in production, but never reached.
-    DASTYAR_RATE_LIMIT_PER_MINUTE: "1000000",
-    // One INFO line per request would cost the service more than the request itself.
-    DASTYAR_LOG_LEVEL: "Error",
-    DASTYAR_SEED_DEMO: "false",
-    DASTYAR_DB_POOL_SIZE: String(poolSize),
-    DASTYAR_DATA_DIR: dataDir
-  })
+  const service = startChild(
+    "service",
+    [
+      ...options.serviceNodeArgs,
+      "packages/server/dist/js/main.js"
+    ],
+    await freePort(),
+    {
+      DATABASE_URL: databaseUrl,
+      DASTYAR_ADMIN_TOKEN: adminToken,
+      // Counted on every request, as in production, but never reached.
+      DASTYAR_RATE_LIMIT_PER_MINUTE: "1000000",
+      // One INFO line per request would cost the service more than the request itself.
+      DASTYAR_LOG_LEVEL: "Error",
+      DASTYAR_SEED_DEMO: "false",
+      DASTYAR_DB_POOL_SIZE: String(poolSize),
+      DASTYAR_DATA_DIR: dataDir
+    }
+  )
   cleanups.push({ what: "stop the service", run: () => stopChild(service) })
   console.error("[bench] starting the service (migrating a fresh database)…")
   const serviceStartMs = await waitReady(service, 120_000)
@@ -825,11 +829,11 @@ const main = async () => {
     const baselineUnknown = await callJson(baseline.port, "GET", "/v1/assistants", unknownKey)
     checks.push(
       `baseline body equals the service's for ${keys.length - mismatches} of ${keys.length} keys` +
-      (mismatches === 0 ? "" : "  <-- MISMATCH: the two servers do not do the same work"),
+        (mismatches === 0 ? "" : "  <-- MISMATCH: the two servers do not do the same work"),
       `unknown key: service ${serviceUnknown.status}, baseline ${baselineUnknown.status}` +
-      (baselineUnknown.status === 401 && isDeepStrictEqual(baselineUnknown.json, serviceUnknown.json)
-        ? " (same body)"
-        : "  <-- MISMATCH")
+        (baselineUnknown.status === 401 && isDeepStrictEqual(baselineUnknown.json, serviceUnknown.json)
+          ? " (same body)"
+          : "  <-- MISMATCH")
     )
     const baselinePid = baseline.process.pid
     results.push(

@@ -125,7 +125,7 @@ interface Server {
 const startServer = async (databaseUrl: string): Promise<Server> => {
   const port = await freePort()
   // The compiled server, as `pnpm start` runs it (built by main when needed).
-  const child = spawn(process.execPath, ["--enable-source-maps", "dist/js/main.js"], {
+  const child = spawn(process.execPath, ["dist/js/main.js"], {
     cwd: path.join(repoRoot, "packages/server"),
     env: {
       ...process.env,

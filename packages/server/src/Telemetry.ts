@@ -82,7 +82,12 @@ export type TraceLink = typeof TraceLink.Type
 
 export const currentTraceLink: Effect.Effect<TraceLink | undefined> = Effect.map(
   Effect.option(Effect.currentSpan),
-  (span) => Option.match(span, { onNone: () => undefined, onSome: ({ spanId, traceId }) => ({ spanId, traceId }) })
+  (span) =>
+    Option.match(span, {
+      onNone: () => undefined,
+      // With tracing off, spans are no-ops: nothing to link to.
+      onSome: ({ spanId, traceId }) => spanId === "noop" ? undefined : { spanId, traceId }
+    })
 )
 
 export const linksTo = (link: TraceLink | undefined): ReadonlyArray<Tracer.SpanLink> =>

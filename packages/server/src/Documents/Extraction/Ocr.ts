@@ -3,14 +3,14 @@
  * English and Persian LSTM models shipped in `@tesseract.js-data/{eng,fas}`,
  * read from node_modules, so nothing is downloaded at run time. One worker
  * per server, created on first use and reused; images are read one at a time.
+ * tesseract.js and image-size are loaded on the first image, not at start.
  */
 import * as Effect from "effect/Effect"
-import { imageSize } from "image-size"
 import * as fs from "node:fs"
 import { createRequire } from "node:module"
 import * as os from "node:os"
 import * as path from "node:path"
-import { createWorker, OEM, type Worker } from "tesseract.js"
+import type { Worker } from "tesseract.js"
 import { permanent } from "../IngestFailure"
 import type { ExtractionBudget } from "./Budget"
 
@@ -45,13 +45,15 @@ export class Ocr extends Effect.Service<Ocr>()("Ocr", {
     )
     const getWorker = () => {
       if (worker === undefined) {
-        const started = createWorker(languages.join("+"), OEM.LSTM_ONLY, {
-          langPath,
-          cacheMethod: "none",
-          gzip: true,
-          // Without a handler tesseract.js rethrows a failed job outside its promise, which would end the process.
-          errorHandler: () => {}
-        })
+        const started = import("tesseract.js").then(({ createWorker, OEM }) =>
+          createWorker(languages.join("+"), OEM.LSTM_ONLY, {
+            langPath,
+            cacheMethod: "none",
+            gzip: true,
+            // Without a handler tesseract.js rethrows a failed job outside its promise, which would end the process.
+            errorHandler: () => {}
+          })
+        )
         // A worker that failed to start is not kept; the next image tries again.
         started.catch(() => (worker = undefined))
         worker = started
@@ -65,8 +67,8 @@ export class Ocr extends Effect.Service<Ocr>()("Ocr", {
 
     /** Tesseract decodes the whole bitmap in memory: its size is read from the header first. */
     const checkPixels = (image: Uint8Array, budget: ExtractionBudget) =>
-      Effect.try({
-        try: () => imageSize(image),
+      Effect.tryPromise({
+        try: () => import("image-size").then(({ imageSize }) => imageSize(image)),
         catch: (error) =>
           permanent(
             "corrupt_file",
