@@ -40,7 +40,15 @@ const openPglite = (dataDir: string | undefined) =>
           import("@electric-sql/pglite/contrib/pg_trgm"),
           import("@electric-sql/pglite/node-postgres")
         ])
-        const db: PGlite = await PGlite.create(dataDir, { extensions: { vector, pg_trgm, fuzzystrmatch } })
+        const db: PGlite = await PGlite.create(dataDir, {
+          extensions: { vector, pg_trgm, fuzzystrmatch },
+          // Postgres's buffers live in the WASM memory, which never shrinks: a small single-user
+          // database does not need the server defaults (128 MB of shared buffers, 64 MB per index build).
+          startParams: [
+            ...PGlite.defaultStartParams,
+            ...["-c", "shared_buffers=8MB", "-c", "maintenance_work_mem=8MB", "-c", "work_mem=4MB"]
+          ]
+        })
         return { db, config: createPgConfig(db) }
       },
       catch: (cause) => new SqlError({ cause, message: "Failed to open the embedded database" })
