@@ -125,7 +125,9 @@ interface Server {
 const startServer = async (databaseUrl: string): Promise<Server> => {
   const port = await freePort()
   // The compiled server, as `pnpm start` runs it (built by main when needed).
-  const child = spawn(process.execPath, ["dist/js/main.js"], {
+  // BENCH_SERVER_NODE_ARGS adds node flags to the server alone, e.g. "--cpu-prof --cpu-prof-dir=…".
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(/\s+/).filter((arg) => arg !== "")
+  const child = spawn(process.execPath, [...nodeArgs, "dist/js/main.js"], {
     cwd: path.join(repoRoot, "packages/server"),
     env: {
       ...process.env,
@@ -213,6 +215,8 @@ const main = async () => {
     console.log(`server pid ${server.pid}, RSS at rest ${(rssOf(server.pid) / MB).toFixed(0)} MB\n`)
     await timed("warm-up (small text)", [{ name: "warm.txt", bytes: makeText(64 * 1024) }])
     await timed("text, 5 MB", [{ name: "book.md", bytes: makeText(5 * MB) }])
+    // BENCH_INGEST_TEXT_ONLY=1 stops here (e.g. to profile text ingest alone).
+    if (process.env.BENCH_INGEST_TEXT_ONLY === "1") return
     await timed("PDF, 200 text pages", [{ name: "pages.pdf", bytes: await makePdf(200) }])
     await timed("PDF, 25 MB (400 text pages)", [{ name: "big.pdf", bytes: await makePdf(400, 25 * MB - 64 * 1024) }])
 
@@ -241,8 +245,15 @@ const main = async () => {
         `peak ${(overallPeak / MB).toFixed(0)} MB until all were ready`
     )
   } finally {
-    server?.child.kill("SIGKILL")
-    await new Promise((resolve) => setTimeout(resolve, 500))
+    // A graceful stop (so a `--cpu-prof` profile is written), killed if it takes over 15 s.
+    const child = server?.child
+    if (child !== undefined && child.exitCode === null) {
+      const exited = new Promise((resolve) => child.once("exit", resolve))
+      child.kill("SIGTERM")
+      const timer = setTimeout(() => child.kill("SIGKILL"), 15_000)
+      await exited
+      clearTimeout(timer)
+    }
     await withPg((client) => client.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`))
   }
 }
