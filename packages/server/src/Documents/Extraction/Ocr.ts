@@ -18,6 +18,9 @@ const require = createRequire(import.meta.url)
 
 const languages = ["eng", "fas"] as const
 
+/** How long the OCR worker outlives its last image. */
+const idleWorkerMs = 60_000
+
 /**
  * tesseract.js reads every language from one `langPath`, while each model
  * ships in its own package: a private directory of links to the gzipped LSTM
@@ -61,8 +64,29 @@ export class Ocr extends Effect.Service<Ocr>()("Ocr", {
       return worker
     }
 
+    /**
+     * The worker (WASM and models, about 100 MB) ends after a minute without images and starts
+     * again on the next one (a few seconds), so a server that read one image does not keep it for good.
+     */
+    let idleTimer: NodeJS.Timeout | undefined
+    const stopWorker = () => {
+      const running = worker
+      worker = undefined
+      void running?.then((w) => w.terminate()).catch(() => {})
+    }
+    const stopWhenIdle = () => {
+      clearTimeout(idleTimer)
+      idleTimer = setTimeout(stopWorker, idleWorkerMs).unref()
+    }
+
     yield* Effect.addFinalizer(() =>
-      worker === undefined ? Effect.void : Effect.promise(async () => (await worker)?.terminate()).pipe(Effect.ignore)
+      Effect.sync(() => clearTimeout(idleTimer)).pipe(
+        Effect.zipRight(
+          worker === undefined
+            ? Effect.void
+            : Effect.promise(async () => (await worker)?.terminate()).pipe(Effect.ignore)
+        )
+      )
     )
 
     /** Tesseract decodes the whole bitmap in memory: its size is read from the header first. */
@@ -84,20 +108,25 @@ export class Ocr extends Effect.Service<Ocr>()("Ocr", {
 
     const recognize = Effect.fn("Ocr.recognize")(function*(image: Uint8Array, budget: ExtractionBudget) {
       yield* checkPixels(image, budget)
-      return yield* Effect.tryPromise({
-        try: async () => {
-          const result = await (await getWorker()).recognize(
-            Buffer.from(image.buffer, image.byteOffset, image.byteLength)
-          )
-          // Tesseract marks right-to-left lines with direction marks; they are no text.
-          return result.data.text.replace(/[\u200e\u200f]/g, "")
-        },
-        catch: (error) =>
-          permanent(
-            "corrupt_file",
-            `the image cannot be read: ${error instanceof Error ? error.message : String(error)}`
-          )
-      }).pipe(lock.withPermits(1))
+      // Inside the lock: no idle stop while an image is read, the countdown starts over after it.
+      return yield* Effect.sync(() => clearTimeout(idleTimer)).pipe(
+        Effect.zipRight(Effect.tryPromise({
+          try: async () => {
+            const result = await (await getWorker()).recognize(
+              Buffer.from(image.buffer, image.byteOffset, image.byteLength)
+            )
+            // Tesseract marks right-to-left lines with direction marks; they are no text.
+            return result.data.text.replace(/[\u200e\u200f]/g, "")
+          },
+          catch: (error) =>
+            permanent(
+              "corrupt_file",
+              `the image cannot be read: ${error instanceof Error ? error.message : String(error)}`
+            )
+        })),
+        Effect.ensuring(Effect.sync(stopWhenIdle)),
+        lock.withPermits(1)
+      )
     })
 
     return { recognize } as const
