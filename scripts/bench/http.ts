@@ -363,6 +363,8 @@ interface Options {
   readonly warmupS: number
   readonly concurrency: number
   readonly maxRequests: number
+  readonly serviceNodeArgs: ReadonlyArray<string>
+  readonly serviceOnly: boolean
 }
 
 interface PhaseResult {
@@ -527,7 +529,11 @@ const parseOptions = (): Options => {
       duration: { type: "string", default: "10" },
       warmup: { type: "string", default: "2" },
       concurrency: { type: "string", default: "50" },
-      "max-requests": { type: "string", default: "5000000" }
+      "max-requests": { type: "string", default: "5000000" },
+      // Extra node flags for the service only, e.g. "--cpu-prof --cpu-prof-dir=/some/dir" to profile it under load.
+      "service-node-args": { type: "string", default: "" },
+      // Measure the service alone (quicker when profiling; no ratio printed).
+      "service-only": { type: "boolean", default: false }
     }
   })
   const number = (name: string, raw: string, min: number, max: number) => {
@@ -541,7 +547,9 @@ const parseOptions = (): Options => {
     durationS: number("duration", values.duration, 1, 600),
     warmupS: number("warmup", values.warmup, 0, 60),
     concurrency: Math.round(number("concurrency", values.concurrency, 1, 500)),
-    maxRequests: Math.round(number("max-requests", values["max-requests"], 1000, 20_000_000))
+    maxRequests: Math.round(number("max-requests", values["max-requests"], 1000, 20_000_000)),
+    serviceOnly: values["service-only"],
+    serviceNodeArgs: values["service-node-args"].split(/\s+/).filter((arg) => arg !== "")
   }
 }
 
@@ -716,17 +724,25 @@ const main = async () => {
   // --- The service: start, seed through the operator API, measure, stop. ---
   // The compiled server, as `pnpm start` runs it.
   execFileSync(process.execPath, [path.join(repoRoot, "scripts/build.mjs"), "--if-needed"], { stdio: "inherit" })
-  const service = startChild("service", ["--enable-source-maps", "packages/server/dist/js/main.js"], await freePort(), {
-    DATABASE_URL: databaseUrl,
-    DASTYAR_ADMIN_TOKEN: adminToken,
-    // Counted on every request, as in production, but never reached.
-    DASTYAR_RATE_LIMIT_PER_MINUTE: "1000000",
-    // One INFO line per request would cost the service more than the request itself.
-    DASTYAR_LOG_LEVEL: "Error",
-    DASTYAR_SEED_DEMO: "false",
-    DASTYAR_DB_POOL_SIZE: String(poolSize),
-    DASTYAR_DATA_DIR: dataDir
-  })
+  const service = startChild(
+    "service",
+    [
+      ...options.serviceNodeArgs,
+      "packages/server/dist/js/main.js"
+    ],
+    await freePort(),
+    {
+      DATABASE_URL: databaseUrl,
+      DASTYAR_ADMIN_TOKEN: adminToken,
+      // Counted on every request, as in production, but never reached.
+      DASTYAR_RATE_LIMIT_PER_MINUTE: "1000000",
+      // One INFO line per request would cost the service more than the request itself.
+      DASTYAR_LOG_LEVEL: "Error",
+      DASTYAR_SEED_DEMO: "false",
+      DASTYAR_DB_POOL_SIZE: String(poolSize),
+      DASTYAR_DATA_DIR: dataDir
+    }
+  )
   cleanups.push({ what: "stop the service", run: () => stopChild(service) })
   console.error("[bench] starting the service (migrating a fresh database)…")
   const serviceStartMs = await waitReady(service, 120_000)
@@ -798,33 +814,36 @@ const main = async () => {
   )
   await stopChild(service)
 
-  // --- The baseline: same database and rows, same checks, then the same load. ---
-  const baseline = startChild("baseline", ["--import", "tsx", thisFile, "--baseline-server"], await freePort(), {
-    DATABASE_URL: databaseUrl
-  })
-  cleanups.push({ what: "stop the baseline", run: () => stopChild(baseline) })
-  await waitReady(baseline, 60_000)
-  const mismatches = (await mapLimit(keys, 8, async (key, i) => {
-    const response = await callJson(baseline.port, "GET", "/v1/assistants", key)
-    return response.status === 200 && isDeepStrictEqual(response.json, expected[i]?.json) ? 0 : 1
-  })).reduce((a: number, b) => a + b, 0)
-  const baselineUnknown = await callJson(baseline.port, "GET", "/v1/assistants", unknownKey)
-  const checks = [
-    `baseline body equals the service's for ${keys.length - mismatches} of ${keys.length} keys` +
-    (mismatches === 0 ? "" : "  <-- MISMATCH: the two servers do not do the same work"),
-    `unknown key: service ${serviceUnknown.status}, baseline ${baselineUnknown.status}` +
-    (baselineUnknown.status === 401 && isDeepStrictEqual(baselineUnknown.json, serviceUnknown.json)
-      ? " (same body)"
-      : "  <-- MISMATCH")
-  ]
-  const baselinePid = baseline.process.pid
-  results.push(
-    await runPhase("bare node:http + pg", baseline.port, keys, options, async () => ({
-      server: baselinePid === undefined ? [] : [baselinePid],
-      postgres: await backendPids()
-    }))
-  )
-  await stopChild(baseline)
+  const checks: Array<string> = []
+  if (!options.serviceOnly) {
+    // --- The baseline: same database and rows, same checks, then the same load. ---
+    const baseline = startChild("baseline", ["--import", "tsx", thisFile, "--baseline-server"], await freePort(), {
+      DATABASE_URL: databaseUrl
+    })
+    cleanups.push({ what: "stop the baseline", run: () => stopChild(baseline) })
+    await waitReady(baseline, 60_000)
+    const mismatches = (await mapLimit(keys, 8, async (key, i) => {
+      const response = await callJson(baseline.port, "GET", "/v1/assistants", key)
+      return response.status === 200 && isDeepStrictEqual(response.json, expected[i]?.json) ? 0 : 1
+    })).reduce((a: number, b) => a + b, 0)
+    const baselineUnknown = await callJson(baseline.port, "GET", "/v1/assistants", unknownKey)
+    checks.push(
+      `baseline body equals the service's for ${keys.length - mismatches} of ${keys.length} keys` +
+        (mismatches === 0 ? "" : "  <-- MISMATCH: the two servers do not do the same work"),
+      `unknown key: service ${serviceUnknown.status}, baseline ${baselineUnknown.status}` +
+        (baselineUnknown.status === 401 && isDeepStrictEqual(baselineUnknown.json, serviceUnknown.json)
+          ? " (same body)"
+          : "  <-- MISMATCH")
+    )
+    const baselinePid = baseline.process.pid
+    results.push(
+      await runPhase("bare node:http + pg", baseline.port, keys, options, async () => ({
+        server: baselinePid === undefined ? [] : [baselinePid],
+        postgres: await backendPids()
+      }))
+    )
+    await stopChild(baseline)
+  }
 
   const cpu = os.cpus()
   printReport(

@@ -17,6 +17,7 @@ import { createRequire } from "node:module"
 import * as net from "node:net"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
+import * as zlib from "node:zlib"
 import type PgModule from "pg"
 import type * as PdfLibModule from "../../packages/server/node_modules/pdf-lib"
 
@@ -91,6 +92,50 @@ const makeText = (bytes: number) => {
   return Buffer.from(parts.join(""))
 }
 
+/** A grey-noise PNG (8-bit greyscale): an image OCR has to work through. */
+const makePng = (width: number, height: number) => {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
+    return c >>> 0
+  })
+  const crc = (bytes: Buffer) => {
+    let c = 0xffffffff
+    for (const byte of bytes) c = (crcTable[(c ^ byte) & 0xff] ?? 0) ^ (c >>> 8)
+    return (c ^ 0xffffffff) >>> 0
+  }
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, "latin1"), data])
+    const length = Buffer.alloc(4)
+    length.writeUInt32BE(data.length)
+    const sum = Buffer.alloc(4)
+    sum.writeUInt32BE(crc(body))
+    return Buffer.concat([length, body, sum])
+  }
+  const header = Buffer.alloc(13)
+  header.writeUInt32BE(width, 0)
+  header.writeUInt32BE(height, 4)
+  header[8] = 8 // bit depth
+  header[9] = 0 // greyscale
+  const rows = Buffer.alloc((width + 1) * height)
+  let seed = 1
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff
+      rows[y * (width + 1) + 1 + x] = seed & 0xff
+    }
+  }
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", header),
+    chunk("IDAT", zlib.deflateSync(rows)),
+    chunk("IEND", Buffer.alloc(0))
+  ])
+}
+
+const percentile = (sorted: ReadonlyArray<number>, p: number) =>
+  sorted.length === 0 ? Number.NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0
+
 const makePdf = async (pages: number, padToBytes = 0) => {
   const pdf = await PDFDocument.create()
   const font = await pdf.embedFont(StandardFonts.Helvetica)
@@ -125,7 +170,9 @@ interface Server {
 const startServer = async (databaseUrl: string): Promise<Server> => {
   const port = await freePort()
   // The compiled server, as `pnpm start` runs it (built by main when needed).
-  const child = spawn(process.execPath, ["--enable-source-maps", "dist/js/main.js"], {
+  // BENCH_SERVER_NODE_ARGS adds node flags to the server alone, e.g. "--cpu-prof --cpu-prof-dir=…".
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(/\s+/).filter((arg) => arg !== "")
+  const child = spawn(process.execPath, [...nodeArgs, "dist/js/main.js"], {
     cwd: path.join(repoRoot, "packages/server"),
     env: {
       ...process.env,
@@ -213,8 +260,61 @@ const main = async () => {
     console.log(`server pid ${server.pid}, RSS at rest ${(rssOf(server.pid) / MB).toFixed(0)} MB\n`)
     await timed("warm-up (small text)", [{ name: "warm.txt", bytes: makeText(64 * 1024) }])
     await timed("text, 5 MB", [{ name: "book.md", bytes: makeText(5 * MB) }])
+    // BENCH_INGEST_TEXT_ONLY=1 stops here (e.g. to profile text ingest alone).
+    if (process.env.BENCH_INGEST_TEXT_ONLY === "1") return
     await timed("PDF, 200 text pages", [{ name: "pages.pdf", bytes: await makePdf(200) }])
     await timed("PDF, 25 MB (400 text pages)", [{ name: "big.pdf", bytes: await makePdf(400, 25 * MB - 64 * 1024) }])
+
+    // The API's latency while a 25 MB PDF and an image are ingested: GET /v1/assistants, four clients.
+    {
+      const bigPdf = await makePdf(400, 25 * MB - 64 * 1024)
+      const latencies: Array<number> = []
+      let busy = true
+      const client = async () => {
+        while (busy) {
+          const started = performance.now()
+          const reply = await fetch(`${base}/v1/assistants`, { headers: { authorization: `Bearer ${key}` } })
+          await reply.arrayBuffer()
+          if (reply.status === 200) latencies.push(performance.now() - started)
+        }
+      }
+      const quiet: Array<number> = []
+      const quietUntil = performance.now() + 2000
+      while (performance.now() < quietUntil) {
+        const started = performance.now()
+        await (await fetch(`${base}/v1/assistants`, { headers: { authorization: `Bearer ${key}` } })).arrayBuffer()
+        quiet.push(performance.now() - started)
+      }
+      const clients = Array.from({ length: 4 }, client)
+      const started = performance.now()
+      const jobs = await uploadFiles([{ name: "big.pdf", bytes: bigPdf }, {
+        name: "noise.png",
+        bytes: makePng(400, 300)
+      }])
+      // Noise has no text: the image's job may end `failed` (no_text) once OCR has read it; either end counts.
+      await Promise.all(jobs.map(async (jobId) => {
+        for (;;) {
+          const reply: unknown =
+            await (await fetch(`${documents}/jobs/${jobId}`, { headers: { authorization: `Bearer ${key}` } })).json()
+          const status = field(reply, "data", "status")
+          if (status === "ready" || status === "failed") return
+          await new Promise((resolve) => setTimeout(resolve, 50))
+        }
+      }))
+      busy = false
+      await Promise.all(clients)
+      const sorted = latencies.sort((a, b) => a - b)
+      const quietSorted = quiet.sort((a, b) => a - b)
+      console.log(
+        `GET /v1/assistants while a 25 MB PDF and a 400x300 image ingest (${
+          ((performance.now() - started) / 1000).toFixed(1)
+        } s, ${sorted.length} requests, 4 clients): p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${
+          percentile(sorted, 99).toFixed(1)
+        } ms, max ${(sorted.at(-1) ?? 0).toFixed(1)} ms (idle, one client: p50 ${
+          percentile(quietSorted, 50).toFixed(1)
+        } ms, p99 ${percentile(quietSorted, 99).toFixed(1)} ms)\n`
+      )
+    }
 
     const ten = await Promise.all(
       Array.from(
@@ -241,8 +341,15 @@ const main = async () => {
         `peak ${(overallPeak / MB).toFixed(0)} MB until all were ready`
     )
   } finally {
-    server?.child.kill("SIGKILL")
-    await new Promise((resolve) => setTimeout(resolve, 500))
+    // A graceful stop (so a `--cpu-prof` profile is written), killed if it takes over 15 s.
+    const child = server?.child
+    if (child !== undefined && child.exitCode === null) {
+      const exited = new Promise((resolve) => child.once("exit", resolve))
+      child.kill("SIGTERM")
+      const timer = setTimeout(() => child.kill("SIGKILL"), 15_000)
+      await exited
+      clearTimeout(timer)
+    }
     await withPg((client) => client.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`))
   }
 }

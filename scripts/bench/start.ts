@@ -98,7 +98,7 @@ const freshDatabase = async (baseUrl: string) => {
   }
 }
 
-const compiled = ["--enable-source-maps", "dist/js/main.js"]
+const compiled = ["dist/js/main.js"]
 const fromSources = ["--import", "tsx", "src/main.ts"]
 
 const row = (label: string, service: Measured, baseline: Measured) =>

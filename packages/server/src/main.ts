@@ -11,6 +11,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { AppLive } from "./App"
 import * as Serving from "./Http/Serving"
+import * as Telemetry from "./Telemetry"
 
 /** What to type to reach the server from this machine. */
 const localBaseUrl = (host: string, port: number) => {
@@ -37,6 +38,7 @@ const main = Effect.gen(function*() {
   return yield* Effect.never
 }).pipe(
   Effect.scoped,
+  Telemetry.tracingOffWhenUnexported,
   Effect.catchTag("ListenError", (error) =>
     Effect.sync(() => {
       console.error(error.message)

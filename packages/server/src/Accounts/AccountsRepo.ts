@@ -131,7 +131,7 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("AccountsRepo",
         owners.get(ApiKeySecret.hash(key).toString("hex")).pipe(
           Effect.map((owner) => ApiKeySecret.isWellFormed(key) ? owner : Option.none()),
           Effect.orDie,
-          Effect.withSpan("Accounts.authenticate")
+          Effect.withSpan("Accounts.authenticate", { captureStackTrace: false })
         )
     } as const
   })

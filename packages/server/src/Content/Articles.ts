@@ -76,7 +76,7 @@ export class Articles extends Effect.Service<Articles>()("Articles", {
           title: input.title,
           summary: input.summary ?? null,
           markdown: input.markdown,
-          html: renderMarkdown(input.markdown),
+          html: yield* renderMarkdown(input.markdown),
           category: input.category ?? null,
           language: input.language,
           tags: input.tags ?? [],

@@ -6,11 +6,7 @@
  */
 import { PgClient } from "@effect/sql-pg"
 import { SqlError } from "@effect/sql/SqlError"
-import { PGlite } from "@electric-sql/pglite"
-import { vector } from "@electric-sql/pglite-pgvector"
-import { fuzzystrmatch } from "@electric-sql/pglite/contrib/fuzzystrmatch"
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm"
-import { createPgConfig } from "@electric-sql/pglite/node-postgres"
+import type { PGlite } from "@electric-sql/pglite"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
@@ -28,26 +24,44 @@ const naming = {
   transformJson: false
 } as const
 
-/** Opens PGlite in `dataDir` (or in memory) and closes it with the scope. */
+/**
+ * Opens PGlite in `dataDir` (or in memory) and closes it with the scope.
+ * Loaded here, not at the top, so a server on Postgres never loads it.
+ */
 const openPglite = (dataDir: string | undefined) =>
   Effect.acquireRelease(
     Effect.tryPromise({
       try: async () => {
         if (dataDir !== undefined) fs.mkdirSync(dataDir, { recursive: true })
-        const db = await PGlite.create(dataDir, { extensions: { vector, pg_trgm, fuzzystrmatch } })
-        return db
+        const [{ PGlite }, { vector }, { fuzzystrmatch }, { pg_trgm }, { createPgConfig }] = await Promise.all([
+          import("@electric-sql/pglite"),
+          import("@electric-sql/pglite-pgvector"),
+          import("@electric-sql/pglite/contrib/fuzzystrmatch"),
+          import("@electric-sql/pglite/contrib/pg_trgm"),
+          import("@electric-sql/pglite/node-postgres")
+        ])
+        const db: PGlite = await PGlite.create(dataDir, {
+          extensions: { vector, pg_trgm, fuzzystrmatch },
+          // Postgres's buffers live in the WASM memory, which never shrinks: a small single-user
+          // database does not need the server defaults (128 MB of shared buffers, 64 MB per index build).
+          startParams: [
+            ...PGlite.defaultStartParams,
+            ...["-c", "shared_buffers=8MB", "-c", "maintenance_work_mem=8MB", "-c", "work_mem=4MB"]
+          ]
+        })
+        return { db, config: createPgConfig(db) }
       },
       catch: (cause) => new SqlError({ cause, message: "Failed to open the embedded database" })
     }),
-    (db) => Effect.promise(() => db.close()).pipe(Effect.ignore)
+    ({ db }) => Effect.promise(() => db.close()).pipe(Effect.ignore)
   )
 
 /** A `PgClient` over one PGlite instance; `dataDir` undefined means in memory (tests). */
 export const layerPglite = (dataDir: string | undefined) =>
   PgClient.layerFromPool({
-    acquire: Effect.flatMap(openPglite(dataDir), (db) =>
+    acquire: Effect.flatMap(openPglite(dataDir), ({ config }) =>
       Effect.acquireRelease(
-        Effect.sync(() => new pg.Pool(createPgConfig(db))),
+        Effect.sync(() => new pg.Pool(config)),
         (pool) => Effect.promise(() => pool.end())
       )),
     applicationName: "dastyar",

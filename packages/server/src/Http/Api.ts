@@ -1,6 +1,6 @@
 /** The API's handlers and middlewares, assembled into one `HttpApi.Api` layer. */
 import { DastyarApi } from "@dastyar/domain"
-import { HttpApiBuilder, HttpApiScalar, HttpRouter } from "@effect/platform"
+import { HttpApiBuilder, type HttpApiScalar, HttpRouter } from "@effect/platform"
 import * as Layer from "effect/Layer"
 import { AdminHttpLive } from "../Admin/Http"
 import { AssistantsHttpLive } from "../Assistants/Http"
@@ -16,6 +16,7 @@ import { SystemHttpLive } from "../System/Http"
 import { AdminAuthLive, ApiKeyAuthLive } from "./Auth"
 import * as Compression from "./Compression"
 import * as Console from "./Console"
+import * as Docs from "./Docs"
 import * as ErrorMapping from "./ErrorMapping"
 
 const groups = Layer.mergeAll(
@@ -62,7 +63,7 @@ export const layer = HttpApiBuilder.serve((app) => requestMiddleware(Compression
   Layer.provide(ErrorMapping.layer),
   // The OpenAPI document and an interactive reference (Scalar, served inline: no CDN).
   Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/v1/openapi.json" })),
-  Layer.provide(HttpApiScalar.layer({ path: "/docs", scalar })),
+  Layer.provide(Docs.layer({ path: "/docs", scalar })),
   Layer.provide(Console.layer),
   Layer.provide(api),
   Layer.provide(HttpRouter.setRouterConfig({ maxParamLength: ErrorMapping.maxPathParamLength }))

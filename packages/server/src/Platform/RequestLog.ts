@@ -4,10 +4,13 @@
  * (route template, status, duration, assistant id; never a key or message text).
  */
 import { I18n } from "@dastyar/domain"
-import { HttpApp, HttpRouter, HttpServerRequest } from "@effect/platform"
+import { HttpApp, HttpRouter, HttpServerRequest, type HttpServerResponse } from "@effect/platform"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
 import * as FiberRef from "effect/FiberRef"
 import { globalValue } from "effect/GlobalValue"
+import * as LogLevel from "effect/LogLevel"
 import * as Option from "effect/Option"
 
 interface RouteInfo {
@@ -21,36 +24,45 @@ const CurrentRouteInfo = globalValue(
   () => FiberRef.unsafeMake<RouteInfo | undefined>(undefined)
 )
 
-/** Records the matched route template and assistant id for this request's log line. */
-export const annotateRoute = Effect.gen(function*() {
-  const info = yield* FiberRef.get(CurrentRouteInfo)
-  const context = yield* Effect.serviceOption(HttpRouter.RouteContext)
-  if (info === undefined || Option.isNone(context)) return
-  info.route = `${context.value.route.method} ${context.value.route.path}`
-  info.assistantId = context.value.params.assistantCode ?? context.value.params.assistantId
-  if (info.assistantId !== undefined) yield* Effect.annotateCurrentSpan("dastyar.assistant_id", info.assistantId)
+/** Records the matched route template and assistant id for this request's log line (and span, when tracing is on). */
+export const annotateRoute: Effect.Effect<void> = Effect.withFiberRuntime((fiber) => {
+  const context = Context.getOption(fiber.currentContext, HttpRouter.RouteContext)
+  if (Option.isNone(context)) return Effect.void
+  const { params, route } = context.value
+  const assistantId = params.assistantCode ?? params.assistantId
+  const info = fiber.getFiberRef(CurrentRouteInfo)
+  if (info !== undefined) {
+    info.route = `${route.method} ${route.path}`
+    info.assistantId = assistantId
+  }
+  return assistantId === undefined || !fiber.getFiberRef(FiberRef.currentTracerEnabled)
+    ? Effect.void
+    : Effect.annotateCurrentSpan("dastyar.assistant_id", assistantId)
 })
 
 export const requestMiddleware = <E, R>(app: HttpApp.Default<E, R>) =>
-  Effect.gen(function*() {
-    const request = yield* HttpServerRequest.HttpServerRequest
-    const info: RouteInfo = { route: undefined, assistantId: undefined }
-    const started = performance.now()
-    const locale = I18n.negotiate(request.headers["accept-language"])
-    const logLine = (status: number) =>
-      Effect.logInfo("request").pipe(
-        Effect.annotateLogs({
-          method: request.method,
-          route: info.route ?? "(unmatched)",
-          status,
-          durationMs: Math.round((performance.now() - started) * 10) / 10,
-          ...(info.assistantId === undefined ? {} : { assistantId: info.assistantId })
-        })
+  Effect.withFiberRuntime<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest>(
+    (fiber) => {
+      const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
+      const locale = I18n.negotiate(request.headers["accept-language"])
+      const localized = Effect.locally(app, I18n.CurrentLocale, locale)
+      // Below INFO (e.g. `DASTYAR_LOG_LEVEL=Error`) the line is never written: skip its bookkeeping too.
+      if (LogLevel.greaterThan(fiber.getFiberRef(FiberRef.currentMinimumLogLevel), LogLevel.Info)) return localized
+      const info: RouteInfo = { route: undefined, assistantId: undefined }
+      const started = performance.now()
+      return localized.pipe(
+        Effect.locally(CurrentRouteInfo, info),
+        Effect.onExit((exit) =>
+          Effect.logInfo("request").pipe(
+            Effect.annotateLogs({
+              method: request.method,
+              route: info.route ?? "(unmatched)",
+              status: Exit.isSuccess(exit) ? exit.value.status : 500,
+              durationMs: Math.round((performance.now() - started) * 10) / 10,
+              ...(info.assistantId === undefined ? {} : { assistantId: info.assistantId })
+            })
+          )
+        )
       )
-    return yield* app.pipe(
-      Effect.locally(I18n.CurrentLocale, locale),
-      Effect.locally(CurrentRouteInfo, info),
-      Effect.tap((response) => logLine(response.status)),
-      Effect.tapErrorCause(() => logLine(500))
-    )
-  })
+    }
+  )

@@ -43,7 +43,7 @@ const probe = async (url: string, init: RequestInit = {}): Promise<Answer> => {
 const startServer = (port: number, env: Record<string, string>) =>
   Effect.acquireRelease(
     Effect.sync(() => {
-      const child = spawn(process.execPath, ["--enable-source-maps", "dist/js/main.js"], {
+      const child = spawn(process.execPath, ["dist/js/main.js"], {
         cwd: serverDir,
         env: {
           ...process.env,
