@@ -22,7 +22,7 @@ import {
 } from "./Errors"
 import { ModelsApi } from "./Models"
 import { ProductsApi } from "./Products"
-import { SystemApi } from "./System"
+import { NotReadyResponse, SystemApi } from "./System"
 
 /**
  * `HttpApi.make` always declares Effect's own `HttpApiDecodeError`; the server
@@ -104,6 +104,7 @@ export class DastyarApi extends HttpApi.make("dastyar")
   .addError(TooManyPartsResponse)
   .addError(RouteNotFoundResponse)
   .addError(InternalErrorResponse)
+  .addError(NotReadyResponse)
   .annotateContext(OpenApi.annotations({
     title: "Dastyar API",
     version: "1.0.0",

@@ -822,6 +822,17 @@ export interface components {
                 message: string;
             };
         };
+        /** @description 503 service.not_ready */
+        NotReadyResponse: {
+            data: null;
+            response: {
+                /** @enum {string} */
+                status: "service_unavailable";
+                message: string;
+                /** @enum {string} */
+                code: "service.not_ready";
+            };
+        };
         /** @description 401 api_key.invalid */
         InvalidApiKeyResponse: {
             data: null;
@@ -1049,17 +1060,6 @@ export interface components {
                 code: "chat.conversation_not_found";
             };
         };
-        /** @description 409 chat.assistant_not_active */
-        AssistantNotActiveResponse: {
-            data: null;
-            response: {
-                /** @enum {string} */
-                status: "conflict";
-                message: string;
-                /** @enum {string} */
-                code: "chat.assistant_not_active";
-            };
-        };
         /** @description 503 chat.model_unavailable */
         ModelUnavailableResponse: {
             data: null;
@@ -1080,6 +1080,17 @@ export interface components {
                 message: string;
                 /** @enum {string} */
                 code: "chat.transcription_unavailable";
+            };
+        };
+        /** @description 409 chat.assistant_not_active */
+        AssistantNotActiveResponse: {
+            data: null;
+            response: {
+                /** @enum {string} */
+                status: "conflict";
+                message: string;
+                /** @enum {string} */
+                code: "chat.assistant_not_active";
             };
         };
         /** @description 402 chat.quota_exhausted */
@@ -2357,17 +2368,6 @@ export interface components {
                 message: string;
             };
         };
-        /** @description 503 service.not_ready */
-        NotReadyResponse: {
-            data: null;
-            response: {
-                /** @enum {string} */
-                status: "service_unavailable";
-                message: string;
-                /** @enum {string} */
-                code: "service.not_ready";
-            };
-        };
     };
     responses: never;
     parameters: never;
@@ -2474,6 +2474,18 @@ export interface operations {
                     "application/json": components["schemas"]["InternalErrorResponse"];
                 };
             };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
         };
     };
     "models.list": {
@@ -2562,6 +2574,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
                 };
             };
         };
@@ -2684,7 +2708,7 @@ export interface operations {
                     "application/json": components["schemas"]["InternalErrorResponse"];
                 };
             };
-            /** @description 503 chat.model_unavailable */
+            /** @description 503 service.not_ready */
             503: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2693,7 +2717,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ModelUnavailableResponse"] | components["schemas"]["TranscriptionUnavailableResponse"];
+                    "application/json": components["schemas"]["NotReadyResponse"] | components["schemas"]["ModelUnavailableResponse"] | components["schemas"]["TranscriptionUnavailableResponse"];
                 };
             };
         };
@@ -2789,6 +2813,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
                 };
             };
         };
@@ -2903,6 +2939,18 @@ export interface operations {
                     "application/json": components["schemas"]["InternalErrorResponse"];
                 };
             };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
         };
     };
     "documents.delete": {
@@ -2999,6 +3047,18 @@ export interface operations {
                     "application/json": components["schemas"]["InternalErrorResponse"];
                 };
             };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
         };
     };
     "documents.uploadText": {
@@ -3093,6 +3153,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
                 };
             };
         };
@@ -3193,6 +3265,18 @@ export interface operations {
                     "application/json": components["schemas"]["InternalErrorResponse"];
                 };
             };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
         };
     };
     "documents.job": {
@@ -3284,6 +3368,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
                 };
             };
         };
@@ -3384,6 +3480,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
                 };
             };
         };
@@ -3506,6 +3614,18 @@ export interface operations {
                     "application/json": components["schemas"]["InternalErrorResponse"];
                 };
             };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
         };
     };
     "products.import": {
@@ -3614,6 +3734,18 @@ export interface operations {
                     "application/json": components["schemas"]["InternalErrorResponse"];
                 };
             };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
         };
     };
     "products.bulkDelete": {
@@ -3708,6 +3840,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
                 };
             };
         };
@@ -3806,7 +3950,7 @@ export interface operations {
                     "application/json": components["schemas"]["InternalErrorResponse"];
                 };
             };
-            /** @description 503 products.search_unavailable */
+            /** @description 503 service.not_ready */
             503: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3815,7 +3959,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SearchUnavailableResponse"];
+                    "application/json": components["schemas"]["NotReadyResponse"] | components["schemas"]["SearchUnavailableResponse"];
                 };
             };
         };
@@ -3909,6 +4053,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
                 };
             };
         };
@@ -4021,6 +4177,18 @@ export interface operations {
                     "application/json": components["schemas"]["InternalErrorResponse"];
                 };
             };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
         };
     };
     "products.delete": {
@@ -4112,6 +4280,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
                 };
             };
         };
@@ -4211,6 +4391,18 @@ export interface operations {
                     "application/json": components["schemas"]["InternalErrorResponse"];
                 };
             };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
         };
     };
     "admin.listAccounts": {
@@ -4279,6 +4471,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
                 };
             };
         };
@@ -4350,6 +4551,15 @@ export interface operations {
                     "application/json": components["schemas"]["InternalErrorResponse"];
                 };
             };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
         };
     };
     "admin.deleteAccount": {
@@ -4415,6 +4625,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
                 };
             };
         };
@@ -4488,6 +4707,15 @@ export interface operations {
                     "application/json": components["schemas"]["InternalErrorResponse"];
                 };
             };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
         };
     };
     "admin.revokeKey": {
@@ -4553,6 +4781,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
                 };
             };
         };
@@ -4626,6 +4863,15 @@ export interface operations {
                     "application/json": components["schemas"]["InternalErrorResponse"];
                 };
             };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
         };
     };
     "admin.getAssistant": {
@@ -4693,6 +4939,15 @@ export interface operations {
                     "application/json": components["schemas"]["InternalErrorResponse"];
                 };
             };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
         };
     };
     "admin.deleteAssistant": {
@@ -4758,6 +5013,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
                 };
             };
         };
@@ -4829,6 +5093,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
                 };
             };
         };
@@ -4911,6 +5184,15 @@ export interface operations {
                     "application/json": components["schemas"]["InternalErrorResponse"];
                 };
             };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
         };
     };
     "content.slugs": {
@@ -4990,6 +5272,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
                 };
             };
         };
@@ -5084,6 +5378,18 @@ export interface operations {
                     "application/json": components["schemas"]["InternalErrorResponse"];
                 };
             };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
         };
     };
     "content.get": {
@@ -5166,6 +5472,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
                 };
             };
         };
@@ -5254,6 +5572,18 @@ export interface operations {
                     "application/json": components["schemas"]["InternalErrorResponse"];
                 };
             };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
         };
     };
     "adminContent.listArticles": {
@@ -5328,6 +5658,15 @@ export interface operations {
                     "application/json": components["schemas"]["InternalErrorResponse"];
                 };
             };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
         };
     };
     "adminContent.getArticle": {
@@ -5394,6 +5733,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
                 };
             };
         };
@@ -5469,6 +5817,15 @@ export interface operations {
                     "application/json": components["schemas"]["InternalErrorResponse"];
                 };
             };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
         };
     };
     "adminContent.deleteArticle": {
@@ -5537,6 +5894,15 @@ export interface operations {
                     "application/json": components["schemas"]["InternalErrorResponse"];
                 };
             };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
         };
     };
     "adminConnections.listConnections": {
@@ -5602,6 +5968,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
                 };
             };
         };
@@ -5675,13 +6050,13 @@ export interface operations {
                     "application/json": components["schemas"]["InternalErrorResponse"];
                 };
             };
-            /** @description 503 connections.telegram_unavailable */
+            /** @description 503 service.not_ready */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TelegramUnavailableResponse"] | components["schemas"]["SecretKeyMissingResponse"];
+                    "application/json": components["schemas"]["NotReadyResponse"] | components["schemas"]["TelegramUnavailableResponse"] | components["schemas"]["SecretKeyMissingResponse"];
                 };
             };
         };
@@ -5752,6 +6127,15 @@ export interface operations {
                     "application/json": components["schemas"]["InternalErrorResponse"];
                 };
             };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
         };
     };
     "adminConnections.enableConnection": {
@@ -5820,13 +6204,13 @@ export interface operations {
                     "application/json": components["schemas"]["InternalErrorResponse"];
                 };
             };
-            /** @description 503 connections.telegram_unavailable */
+            /** @description 503 service.not_ready */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TelegramUnavailableResponse"] | components["schemas"]["SecretKeyMissingResponse"];
+                    "application/json": components["schemas"]["NotReadyResponse"] | components["schemas"]["TelegramUnavailableResponse"] | components["schemas"]["SecretKeyMissingResponse"];
                 };
             };
         };
@@ -5895,6 +6279,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
                 };
             };
         };
@@ -5978,6 +6371,15 @@ export interface operations {
                     "application/json": components["schemas"]["InternalErrorResponse"];
                 };
             };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
         };
     };
     "system.health": {
@@ -6032,6 +6434,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
                 };
             };
         };

@@ -83,3 +83,20 @@ export const layer = Layer.unwrapEffect(
 )
 
 export const isEmbedded = Effect.map(AppConfig, (config) => Option.isNone(config.databaseUrl))
+
+/** SQLSTATEs and socket errors that mean the database cannot be reached right now (not that the query was wrong). */
+const unreachableCodes = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "57P01", "57P02", "57P03"])
+
+/**
+ * Whether a failure is the database being down or restarting (refused, reset or
+ * terminated connections; SQLSTATE class 08 and admin/crash shutdown), so the
+ * API can answer 503 and a client retry, instead of a 500.
+ */
+export const isDatabaseUnreachable = (error: unknown): boolean => {
+  if (!(error instanceof SqlError)) return false
+  const cause: unknown = error.cause
+  if (!(cause instanceof Error)) return false
+  const code = "code" in cause && typeof cause.code === "string" ? cause.code : ""
+  return unreachableCodes.has(code) || code.startsWith("08") ||
+    /Connection terminated|timeout exceeded when trying to connect/i.test(cause.message)
+}

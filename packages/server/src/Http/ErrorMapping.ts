@@ -2,10 +2,11 @@
  * The one place where failures the framework raises outside our handlers become
  * API errors: schema decode failures → `ValidationFailed` with `fields`,
  * unparsable JSON, wrong content types, oversized bodies and multipart limits,
- * unknown routes, and any defect → a logged 500 in the envelope.
+ * unknown routes, the database being unreachable → 503 `service.not_ready`, and
+ * any other defect → a logged 500 in the envelope.
  * It wraps the router, before the API's error schemas encode the envelope.
  */
-import { DastyarApi, Errors, I18n, Limits, Validation } from "@dastyar/domain"
+import { DastyarApi, Errors, I18n, Limits, System, Validation } from "@dastyar/domain"
 import {
   HttpApi,
   HttpApiBuilder,
@@ -23,6 +24,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
+import { isDatabaseUnreachable } from "../Database/Database"
 
 /** JSON bodies larger than this are refused before parsing (the Node server's own cap). */
 export const maxJsonBodyBytes = 10 * 1024 * 1024
@@ -36,6 +38,7 @@ type EdgeError =
   | Errors.PayloadTooLarge
   | Errors.UnsupportedContentType
   | Errors.InternalError
+  | System.NotReady
 
 /**
  * The parser's report of a part whose Content-Disposition is missing or unreadable, or whose
@@ -78,6 +81,8 @@ const fromDefect = (defect: unknown): Option.Option<EdgeError> => {
   if (defect instanceof RangeError && defect.message.includes("call stack")) {
     return Option.some(new Errors.BodyTooDeep())
   }
+  // Postgres down or restarting: the client may retry, as with /ready's 503.
+  if (isDatabaseUnreachable(defect)) return Option.some(new System.NotReady())
   if (HttpServerError.isServerError(defect) && defect._tag === "RequestError") {
     // The Node server caps bodies it reads (10 MB, like `maxJsonBodyBytes`).
     const tooLarge = defect.cause instanceof Error && defect.cause.message === "maxBytes exceeded"
