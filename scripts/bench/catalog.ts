@@ -184,7 +184,7 @@ interface SearchFigures {
   bare?: Latency
 }
 
-/** Sequential searches (one in flight), the first `warmup` not counted, until the queries or the time budget run out. */
+/** Sequential searches (one in flight), the first `warmup` not counted, until the queries or the time budget end. */
 const searchLatency = async (
   service: Service,
   shop: Shop,
@@ -420,7 +420,7 @@ const main = async () => {
     search.push(hundredK)
     await recallOf("100k in one assistant", big)
 
-    // The measured assistant is a noisy copy like its neighbours, so no assistant's vectors are nearer to queries by construction.
+    // The measured assistant is a noisy copy like its neighbours: none is nearer to the queries by design.
     const others = await createShop(service, "bench others", "pro", 9)
     const among = await createShop(service, "bench 10k among others", "free")
     progress("copying the 10k catalog into 10 more assistants, interleaved (another 100k rows)…")

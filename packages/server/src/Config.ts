@@ -7,7 +7,7 @@ import * as LogLevel from "effect/LogLevel"
 export class AppConfig extends Effect.Service<AppConfig>()("AppConfig", {
   effect: Config.all({
     port: Config.port("PORT").pipe(Config.withDefault(3000)),
-    /** Address to listen on; `0.0.0.0` (all IPv4 interfaces) or `::` for IPv6 too, `127.0.0.1` for this machine only. */
+    /** Address to listen on: `0.0.0.0` (all IPv4 interfaces), `::` for IPv6 too, `127.0.0.1` for this machine only. */
     host: Config.string("HOST").pipe(Config.withDefault("0.0.0.0")),
     server: Config.all({
       /** A client must send its request headers within this time (slow-header clients are cut off). */

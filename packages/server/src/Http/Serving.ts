@@ -110,7 +110,7 @@ export class NodeServer extends Effect.Service<NodeServer>()("NodeServer", {
       state.started(response)
       // While stopping, responses end their keep-alive connection.
       if (state.stopping) response.setHeader("connection", "close")
-      // The app's own handler is the second listener once it is served; until then (and after it is withdrawn at stop), 503.
+      // The app's handler is the second listener once it is served; until then (and after it is withdrawn), 503.
       if (server.listenerCount("request") > 1) return
       response.writeHead(503, {
         "content-type": "application/json; charset=utf-8",

@@ -469,7 +469,7 @@ export interface Fused {
   readonly score: number
 }
 
-/** Keyword rules the meaning side cannot overturn below a `semanticRatio` of one half: words (with idf), typos, proximity, field. */
+/** Keyword rules the meaning side cannot overturn below `semanticRatio` ½: words (idf), typos, proximity, field. */
 const strongRules = 6
 
 /**

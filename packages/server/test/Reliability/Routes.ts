@@ -61,7 +61,7 @@ export const routes: ReadonlyArray<Route> = (() => {
   return found
 })()
 
-/** Wire-form values of a schema: made as its type, then encoded (so refinements hold); `undefined` if it has no arbitrary. */
+/** Wire-form values of a schema: made as its type, then encoded; `undefined` without an arbitrary. */
 export const wireArbitrary = (schema: Schema.Schema<unknown>): fc.Arbitrary<unknown> | undefined => {
   try {
     const typed = Arbitrary.make(schema)
@@ -122,7 +122,7 @@ export const hostileValues: ReadonlyArray<unknown> = [
 /** Raw JSON number literals JSON.stringify cannot write. */
 const hostileNumberLiterals = ["1e999", "-1e999", "123456789012345678901234567890", "0.0000000000000000000000001"]
 
-/** Byte sequences that are not UTF-8: a lone continuation, an overlong form, an encoded surrogate, a truncated sequence. */
+/** Bytes that are not UTF-8: a lone continuation, an overlong form, an encoded surrogate, a truncated sequence. */
 export const invalidUtf8: ReadonlyArray<Buffer> = [
   Buffer.from([0xff]),
   Buffer.from([0xc0, 0xaf]),

@@ -31,7 +31,7 @@ export default Effect.gen(function*() {
     )`
   yield* sql`CREATE INDEX document_jobs_in_flight_idx ON document_jobs (assistant_id, path) WHERE status IN ('queued', 'processing')`
   yield* sql`CREATE INDEX document_jobs_open_idx ON document_jobs (updated_at) WHERE status IN ('queued', 'processing')`
-  // Uploaded bytes in 1 MiB pieces until the job ends: every instance's worker can read them, and they commit with the job.
+  // Uploaded bytes in 1 MiB pieces until the job ends: any instance's worker can read them; they commit with the job.
   yield* sql`
     CREATE TABLE document_upload_pieces (
       job_id text NOT NULL REFERENCES document_jobs(id) ON DELETE CASCADE,
