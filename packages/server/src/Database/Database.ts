@@ -85,7 +85,16 @@ export const layer = Layer.unwrapEffect(
 export const isEmbedded = Effect.map(AppConfig, (config) => Option.isNone(config.databaseUrl))
 
 /** SQLSTATEs and socket errors that mean the database cannot be reached right now (not that the query was wrong). */
-const unreachableCodes = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "57P01", "57P02", "57P03"])
+const unreachableCodes = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "ENOTFOUND",
+  "57P01",
+  "57P02",
+  "57P03"
+])
 
 /**
  * Whether a failure is the database being down or restarting (refused, reset or
