@@ -26,6 +26,16 @@ export const table = <A>(rows: ReadonlyArray<A>, columns: ReadonlyArray<Column<A
   return [header, ...body].map((cells) => padded(cells, widths)).join("\n")
 }
 
+/** One page of a `{list, count}` list: a table with `n of count <noun>` under it, or `empty` when the page is. */
+export const pageTable = <A>(
+  page: { readonly list: ReadonlyArray<A>; readonly count: number },
+  columns: ReadonlyArray<Column<A>>,
+  labels: { readonly noun: string; readonly empty: string }
+): string =>
+  page.list.length === 0
+    ? labels.empty
+    : `${table(page.list, columns)}\n\n${page.list.length} of ${page.count} ${labels.noun}`
+
 /** `key: value` lines with the values aligned, in the object's own key order. */
 export const keyValues = (value: object): string => {
   const entries = Object.entries(value)

@@ -14,7 +14,7 @@ import { publicOptions } from "../GlobalOptions"
 import { printData } from "../Output"
 import { given } from "../Payload"
 import { bar, liveLines } from "../Progress"
-import { type Column, keyValues, table } from "../Render"
+import { type Column, keyValues, pageTable, table } from "../Render"
 import { publicSession } from "../Session"
 import { type Candidate, selectFiles } from "../Upload/Walk"
 
@@ -326,8 +326,7 @@ const jobs = Command.make("jobs", {
     const page = yield* client.documents.listJobs({ path: { assistantCode: code }, urlParams })
     yield* printData(Envelope.ListOf(Documents.DocumentIngestJob), page, {
       json,
-      human: ({ count, list }) =>
-        list.length === 0 ? "No ingest jobs." : `${table(list, jobColumns)}\n\n${list.length} of ${count} jobs`
+      human: (found) => pageTable(found, jobColumns, { noun: "jobs", empty: "No ingest jobs." })
     })
   })).pipe(Command.withDescription("List ingest jobs, newest first (e.g. --status failed to find what went wrong)"))
 

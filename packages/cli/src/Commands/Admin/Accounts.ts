@@ -6,7 +6,7 @@ import * as Schema from "effect/Schema"
 import { adminOptions } from "../../GlobalOptions"
 import { printData } from "../../Output"
 import { given } from "../../Payload"
-import { type Column, keyValues, table } from "../../Render"
+import { type Column, keyValues, pageTable } from "../../Render"
 import { adminSession } from "../../Session"
 
 const create = Command.make("create", {
@@ -42,8 +42,7 @@ const list = Command.make("list", {
     const page = yield* client.admin.listAccounts({ urlParams })
     yield* printData(Envelope.ListOf(Admin.Account), page, {
       json,
-      human: ({ count, list }) =>
-        list.length === 0 ? "No accounts." : `${table(list, accountColumns)}\n\n${list.length} of ${count} accounts`
+      human: (found) => pageTable(found, accountColumns, { noun: "accounts", empty: "No accounts." })
     })
   })).pipe(Command.withDescription("List accounts, oldest first (the demo account, when seeded, comes first)"))
 
