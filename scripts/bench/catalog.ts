@@ -180,6 +180,8 @@ interface SearchFigures {
   readonly tableRows: number
   readonly latency: Latency
   readonly meanHits: number
+  /** The three slowest measured queries, to see what the tail is made of. */
+  readonly slowest: ReadonlyArray<{ readonly ms: number; readonly query: BenchQuery }>
   /** The same queries straight to Postgres (Postgres runs only). */
   bare?: Latency
 }
@@ -198,6 +200,7 @@ const searchLatency = async (
     `search latency: ${label} (up to ${queries.length - options.warmup} queries after ${options.warmup} warm-up)…`
   )
   const samples: Array<number> = []
+  const timed: Array<{ readonly ms: number; readonly query: BenchQuery }> = []
   let hits = 0
   let measuring = 0
   for (const [i, query] of queries.entries()) {
@@ -209,6 +212,7 @@ const searchLatency = async (
     )
     if (i < options.warmup) continue
     samples.push(since(start))
+    timed.push({ ms: samples[samples.length - 1] ?? 0, query })
     hits += list.length
   }
   return {
@@ -216,7 +220,8 @@ const searchLatency = async (
     assistantProducts,
     tableRows,
     latency: summarize(samples),
-    meanHits: round(hits / Math.max(1, samples.length))
+    meanHits: round(hits / Math.max(1, samples.length)),
+    slowest: timed.sort((a, b) => b.ms - a.ms).slice(0, 3)
   }
 }
 
@@ -569,6 +574,10 @@ const main = async () => {
       r.bare === undefined ? "-" : ms(r.bare.p99)
     ])
   ))
+  lines.push("  slowest queries:")
+  for (const r of search) {
+    lines.push(`    ${r.label}: ${r.slowest.map(({ ms: took, query }) => `${ms(took)} ms ${JSON.stringify(query)}`).join("; ")}`)
+  }
 
   if (recall.length > 0) {
     const first = recall[0]
