@@ -12,6 +12,7 @@ import * as fs from "node:fs/promises"
 import { newId } from "../Ids"
 import { currentTraceLink } from "../Telemetry"
 import { DocumentsRepo, type JobRow } from "./DocumentsRepo"
+import { Extraction } from "./Extraction/Extraction"
 import { type FileKind, sniffFile } from "./FileKind"
 import * as IngestQueue from "./IngestQueue"
 
@@ -42,6 +43,9 @@ const baseName = (name: string) => {
   return base.length > 0 ? base : "upload"
 }
 
+/** Kinds always read by a reader process (HTML is found only when the text is read). */
+const readInChild: ReadonlySet<FileKind> = new Set(["pdf", "docx", "doc"])
+
 interface Accepted {
   readonly filename: string
   readonly fileKind: FileKind
@@ -55,6 +59,7 @@ export class Documents extends Effect.Service<Documents>()("Documents", {
     const repo = yield* DocumentsRepo
     const sql = yield* SqlClient.SqlClient
     const queue = yield* IngestQueue.make
+    const extraction = yield* Extraction
 
     /** The folder's name, or 404 when it is not a folder of the account. */
     const folderName = (accountId: string, folderId: Constraint.FolderId | undefined) =>
@@ -167,6 +172,7 @@ export class Documents extends Effect.Service<Documents>()("Documents", {
             store: (jobId) => repo.storeFile(jobId, file.path)
           }]
         })
+        if (accepted.some((file) => readInChild.has(file.fileKind))) yield* extraction.prepare
         return yield* enqueue(assistantId, folder, accepted)
       }),
 
@@ -225,5 +231,5 @@ export class Documents extends Effect.Service<Documents>()("Documents", {
       })
     } as const
   }),
-  dependencies: [DocumentsRepo.Default]
+  dependencies: [DocumentsRepo.Default, Extraction.Default]
 }) {}

@@ -130,6 +130,15 @@ export class Extraction extends Effect.Service<Extraction>()("Extraction", {
         })
       })
 
+    /**
+     * Starts a reader ahead of a file that will need one (an upload of a PDF or
+     * Word file was just accepted), so its 0.3 s start overlaps storing the
+     * upload and the worker's pickup; it ends after the idle time if unused.
+     */
+    const prepare = Effect.sync(() => {
+      if (idle.length === 0) keep(start())
+    })
+
     const extract = Effect.fn("Documents.extractInChild")(
       function*(kind: IsolatedKind, bytes: Uint8Array, mimeType: string) {
         yield* Effect.annotateCurrentSpan({ "dastyar.file_kind": kind, "dastyar.size_bytes": bytes.length })
@@ -137,6 +146,6 @@ export class Extraction extends Effect.Service<Extraction>()("Extraction", {
       }
     )
 
-    return { extract, budget: settings.budget } as const
+    return { extract, prepare, budget: settings.budget } as const
   })
 }) {}
