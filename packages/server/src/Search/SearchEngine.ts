@@ -234,10 +234,20 @@ const rootOf = (query: QueryWord): string => {
 /** The highest code point: `anchor || top` bounds every term starting with `anchor` in byte order. */
 const top = String.fromCodePoint(0x10FFFF)
 
+/** fuzzystrmatch refuses words over this many characters (an error, not a large distance). */
+const maxLevenshteinChars = 255
+
 /** Expands each query word against the assistant's term dictionary (one round trip). */
 export const expand = (sql: SqlClient.SqlClient, assistantId: string, words: ReadonlyArray<QueryWord>) =>
   Effect.gen(function*() {
     if (words.length === 0) return []
+    // Edit distance of term and query word, at most `limit` + 1; a word too long for levenshtein counts as far.
+    // CASE, not AND: only CASE fixes the order in which Postgres evaluates the two.
+    const distance = (limit: number) =>
+      sql.literal(
+        `(CASE WHEN length(s.term) <= ${maxLevenshteinChars} AND length(q.word) <= ${maxLevenshteinChars} ` +
+          `THEN levenshtein_less_equal(s.term, q.word, ${limit}) ELSE ${limit + 1} END)`
+      )
     const rows = yield* sql<{ readonly i: number; readonly term: string }>`
       SELECT q.i::int AS i, t.term
       FROM unnest(${words.map((w) => w.word)}::text[], ${words.map(anchorOf)}::text[], ${words.map(rootOf)}::text[],
@@ -247,10 +257,10 @@ export const expand = (sql: SqlClient.SqlClient, assistantId: string, words: Rea
         SELECT s.term FROM search_terms s
         WHERE s.assistant_id = ${assistantId}
           AND s.term ~>=~ q.anchor AND s.term ~<~ (q.anchor || ${top})
-          AND (q.budget = 0 OR levenshtein_less_equal(s.term, q.word, 2 * q.budget + 2) <= 2 * q.budget + 2
+          AND (q.budget = 0 OR ${distance(8)} <= 2 * q.budget + 2
                OR starts_with(s.term, q.word) OR starts_with(q.word, s.term)
                OR (starts_with(s.term, q.root) AND length(s.term) <= length(q.word) + 4))
-        ORDER BY levenshtein_less_equal(s.term, q.word, 8), s.term
+        ORDER BY ${distance(8)}, s.term
         LIMIT ${maxExpansions * 4}
       ) t`
     const expansion = words.map(() => new Map<string, TermMatch>())

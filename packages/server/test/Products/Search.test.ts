@@ -167,3 +167,20 @@ layer(TestApp({ DASTYAR_SEARCH_ENABLED: "false" }), { excludeTestServices: true 
       }))
   }
 )
+
+layer(TestApp(), { excludeTestServices: true })("products: search with words too long for edit distance", (it) => {
+  it.effect("a 300-letter word in the catalog or the query is searched, not a 500", () =>
+    Effect.gen(function*() {
+      const s = yield* setupAccount()
+      const long = "z".repeat(300)
+      const imported = yield* productCall(s, "POST", "/import", {
+        products: [{ externalId: "long-1", title: `${long} lamp` }, { externalId: "zebra-1", title: "Zebra lamp" }]
+      })
+      expect(imported.status).toBe(200)
+      yield* waitUntilSynced(s)
+      // `zebrq` is within one typo of `zebra` and shares its first letter with the long term.
+      expect(hitIds(yield* productCall(s, "POST", "/search", { query: "zebrq lamp" }))[0]).toBe("zebra-1")
+      const longQuery = yield* productCall(s, "POST", "/search", { query: `${"z".repeat(299)}y` })
+      expect(longQuery.status).toBe(200)
+    }))
+})
