@@ -61,7 +61,13 @@ export const readAttachments = Effect.fn("Chat.readAttachments")(function*(
             Effect.annotateLogs({ reason: error.reason, error: error.message })
           )
         ),
-        Effect.mapError(() => new Chat.TranscriptionUnavailable())
+        // The provider refusing these bytes is the request's fault (400, like an unreadable image);
+        // a provider that is down, slow or not configured is ours (503, retry or send text).
+        Effect.mapError((error) =>
+          error.reason === "failed" && !error.transient
+            ? new Chat.AttachmentInvalid()
+            : new Chat.TranscriptionUnavailable()
+        )
       )
   )
   return {

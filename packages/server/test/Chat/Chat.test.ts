@@ -274,6 +274,16 @@ layer(TestApp(env), { excludeTestServices: true })("chat", (it) => {
       expect(heard.status).toBe(200)
       expect(pickString(heard.json, "data", "text")).toContain("Shiraz")
 
+      // Audio by its header that the provider cannot decode: the request's fault, not an outage.
+      const wav = Buffer.concat([Buffer.from("RIFF"), Buffer.alloc(4), Buffer.from("WAVEfmt "), Buffer.alloc(32)])
+      const undecodable = yield* chat(on.key, on.assistantId, {
+        principal: "p",
+        message: " ",
+        attachments: [{ kind: "voice", data: wav.toString("base64"), mimeType: "audio/wav" }]
+      })
+      expect(undecodable.status).toBe(400)
+      expect(pick(undecodable.json, "response", "code")).toBe("chat.attachment_invalid")
+
       const notAnImage = { kind: "image", data: Buffer.from("just text, not a picture").toString("base64") }
       const invalid = yield* chat(on.key, on.assistantId, {
         principal: "p",

@@ -104,7 +104,12 @@ export const startFakeOpenAi = async (): Promise<FakeOpenAi> => {
   const hanging = new Set<http.ServerResponse>()
   const server = http.createServer(async (request, response) => {
     if (request.method === "POST" && request.url === "/v1/audio/transcriptions") {
-      await readBody(request)
+      // Like OpenAI, it refuses audio it cannot decode: here anything that is not an Ogg stream.
+      if (!(await readBody(request)).includes("OggS")) {
+        response.writeHead(400, { "content-type": "application/json" })
+        response.end(JSON.stringify({ error: { message: "Invalid file format.", type: "invalid_request_error" } }))
+        return
+      }
       response.writeHead(200, { "content-type": "application/json" })
       response.end(JSON.stringify({ text: transcript }))
       return
