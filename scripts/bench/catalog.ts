@@ -576,7 +576,9 @@ const main = async () => {
   ))
   lines.push("  slowest queries:")
   for (const r of search) {
-    lines.push(`    ${r.label}: ${r.slowest.map(({ ms: took, query }) => `${ms(took)} ms ${JSON.stringify(query)}`).join("; ")}`)
+    lines.push(
+      `    ${r.label}: ${r.slowest.map(({ ms: took, query }) => `${ms(took)} ms ${JSON.stringify(query)}`).join("; ")}`
+    )
   }
 
   if (recall.length > 0) {
