@@ -61,12 +61,15 @@ export const readAttachments = Effect.fn("Chat.readAttachments")(function*(
             Effect.annotateLogs({ reason: error.reason, error: error.message })
           )
         ),
-        // The provider refusing these bytes is the request's fault (400, like an unreadable image);
-        // a provider that is down, slow or not configured is ours (503, retry or send text).
+        // No provider configured means this service takes no voice, as if `acceptVoice` were off: a 400 that
+        // retrying never changes. The provider refusing these bytes is the request's fault (400, like an unreadable
+        // image); a provider that is down or slow is ours (503, retry or send text).
         Effect.mapError((error) =>
-          error.reason === "failed" && !error.transient
-            ? new Chat.AttachmentInvalid()
-            : new Chat.TranscriptionUnavailable()
+          error.reason === "not_configured"
+            ? new Chat.VoiceDisabled()
+            : error.transient
+            ? new Chat.TranscriptionUnavailable()
+            : new Chat.AttachmentInvalid()
         )
       )
   )

@@ -14,6 +14,14 @@ const env = {
   DASTYAR_TRANSCRIPTION_BASE_URL: provider.baseUrl
 }
 
+/** An Ogg/Opus header is enough for the sniffer to call it audio. */
+const oggVoice = {
+  kind: "voice",
+  data: Buffer.concat([Buffer.from("OggS"), Buffer.alloc(24), Buffer.from("OpusHead"), Buffer.alloc(32)])
+    .toString("base64"),
+  mimeType: "audio/ogg"
+}
+
 /** An account whose assistant has the shipping and returns documents. */
 const withKnowledge = (assistant: Record<string, unknown> = {}, plan?: string) =>
   Effect.gen(function*() {
@@ -257,9 +265,7 @@ layer(TestApp(env), { excludeTestServices: true })("chat", (it) => {
 
   it.effect("voice notes: 400 chat.voice_disabled unless acceptVoice; otherwise transcribed and answered", () =>
     Effect.gen(function*() {
-      // An Ogg/Opus header is enough for the sniffer to call it audio.
-      const ogg = Buffer.concat([Buffer.from("OggS"), Buffer.alloc(24), Buffer.from("OpusHead"), Buffer.alloc(32)])
-      const voice = { kind: "voice", data: ogg.toString("base64"), mimeType: "audio/ogg" }
+      const voice = oggVoice
       const off = yield* withKnowledge()
       const refused = yield* chat(off.key, off.assistantId, {
         principal: "p",
@@ -399,5 +405,15 @@ layer(TestApp(env), { excludeTestServices: true })("chat", (it) => {
         { property: "principal", constraints: ["must be at least 1 characters long"] },
         { property: "message", constraints: ["is required"] }
       ])
+    }))
+})
+
+layer(TestApp(), { excludeTestServices: true })("chat without a transcription provider", (it) => {
+  it.effect("a voice note is 400 chat.voice_disabled even with acceptVoice: retrying would never help", () =>
+    Effect.gen(function*() {
+      const { assistantId, key } = yield* setupAccount({ assistant: { acceptVoice: true } })
+      const reply = yield* chat(key, assistantId, { principal: "p", message: " ", attachments: [oggVoice] })
+      expect(reply.status).toBe(400)
+      expect(pick(reply.json, "response", "code")).toBe("chat.voice_disabled")
     }))
 })
