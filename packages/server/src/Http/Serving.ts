@@ -13,6 +13,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
 import * as Http from "node:http"
+import * as Net from "node:net"
 import type { Duplex } from "node:stream"
 import { AppConfig } from "../Config"
 
@@ -150,9 +151,18 @@ export const layer: Layer.Layer<HttpServer.HttpServer, ListenError, NodeServer> 
 )
 
 /**
+ * How long a stopping server still answers on its open keep-alive connections (each answer saying
+ * `connection: close`) before it closes the idle ones. A client may be writing its next request on an
+ * idle connection at the very moment it is closed, and that request would be reset; a client in the
+ * middle of a stream of requests sends its next one well within this time and is told to reconnect.
+ */
+const keepAliveLinger = Duration.seconds(1)
+
+/**
  * Graceful stop, registered once the app is served (so it runs before the
- * services are closed): stop accepting, close idle keep-alive connections, let
- * in-flight requests finish for up to `DASTYAR_SHUTDOWN_TIMEOUT`, then cut the rest.
+ * services are closed): stop accepting, let open keep-alive connections be told
+ * to close, close the idle ones, let in-flight requests finish for up to
+ * `DASTYAR_SHUTDOWN_TIMEOUT`, then cut the rest.
  */
 export const drainOnStop = Effect.gen(function*() {
   const { config, server, state } = yield* NodeServer
@@ -163,11 +173,14 @@ export const drainOnStop = Effect.gen(function*() {
       )
       yield* Effect.sync(() => {
         state.stopping = true
-        server.close()
-        server.closeIdleConnections()
+        // Stop accepting only: `http.Server#close` would also close idle keep-alive connections at once.
+        Net.Server.prototype.close.call(server)
       })
+      const linger = Duration.min(keepAliveLinger, config.server.shutdownTimeout)
+      yield* Effect.sleep(linger)
+      yield* Effect.sync(() => server.closeIdleConnections())
       const drained = yield* Effect.promise(state.whenIdle).pipe(
-        Effect.timeout(config.server.shutdownTimeout),
+        Effect.timeout(Duration.subtract(config.server.shutdownTimeout, linger)),
         Effect.as(true),
         Effect.orElseSucceed(() => false)
       )

@@ -11,8 +11,8 @@ import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { freshPostgresDatabase } from "../../src/Testing"
 import { freePort } from "../support/Ports"
-import { adminToken, pick, pickString, TestApp } from "../support/TestApp"
-import { makeWav, transcriptionServer, waitForJob } from "./support"
+import { adminToken, pick, TestApp } from "../support/TestApp"
+import { transcriptionServer, voiceJobInFlight, waitForJob } from "./support"
 
 const baseUrl = process.env.DATABASE_URL
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
@@ -50,14 +50,6 @@ describe("ingest after a worker was killed", () => {
         child.stderr.on("data", (data: Buffer) => (childOutput = (childOutput + data.toString("utf8")).slice(-4000)))
         yield* Effect.addFinalizer(() => Effect.sync(() => child.kill("SIGKILL")))
         const base = `http://127.0.0.1:${port}`
-        const adminCall = (method: string, url: string, body?: unknown) =>
-          Effect.promise(() =>
-            fetch(`${base}/admin/v1${url}`, {
-              method,
-              headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
-              ...(body === undefined ? {} : { body: JSON.stringify(body) })
-            }).then(json)
-          )
         // The child starts (compiling the app, migrating) within two minutes, even on a busy machine.
         let ready = false
         for (let i = 0; i < 240 && !ready; i++) {
@@ -68,31 +60,8 @@ describe("ingest after a worker was killed", () => {
           if (!ready) yield* Effect.sleep("250 millis")
         }
         expect(ready, childOutput).toBe(true)
-        const accountId = pickString(yield* adminCall("POST", "/accounts", { name: "Killed" }), "data", "id")
-        const key = pickString(yield* adminCall("POST", `/accounts/${accountId}/keys`, { name: "k" }), "data", "key")
-        const assistantId = pickString(
-          yield* adminCall("POST", `/accounts/${accountId}/assistants`, { name: "A" }),
-          "data",
-          "id"
-        )
-        for (let i = 0; i < 100; i++) {
-          const status = pick(yield* adminCall("GET", `/assistants/${assistantId}`), "data", "status")
-          if (status === "active") break
-          yield* Effect.sleep("100 millis")
-        }
-
-        const form = new FormData()
-        form.append("files", new Blob([makeWav()], { type: "audio/wav" }), "memo.wav")
-        const uploaded = yield* Effect.promise(() =>
-          fetch(`${base}/v1/assistants/${assistantId}/documents`, {
-            method: "POST",
-            headers: { authorization: `Bearer ${key}` },
-            body: form
-          }).then(json)
-        )
-        const jobId = pickString(uploaded, "data", "list", 0, "id")
         // The child's worker is inside the job (waiting on the provider) when it is killed.
-        for (let i = 0; i < 200 && provider.requests.length === 0; i++) yield* Effect.sleep("100 millis")
+        const { assistantId, jobId, key } = yield* voiceJobInFlight(base, provider)
         expect(provider.requests.length).toBeGreaterThan(0)
         const during = yield* Effect.promise(() =>
           fetch(`${base}/v1/assistants/${assistantId}/documents/jobs/${jobId}`, {

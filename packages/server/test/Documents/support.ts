@@ -6,7 +6,7 @@ import { strToU8, Zip, ZipDeflate, ZipPassThrough } from "fflate"
 import * as fs from "node:fs"
 import * as http from "node:http"
 import { PDFDocument, StandardFonts } from "pdf-lib"
-import { call, pick, pickString, type Reply } from "../support/TestApp"
+import { adminToken, call, pick, pickString, type Reply } from "../support/TestApp"
 
 const fixtures = new URL("../fixtures/documents/", import.meta.url)
 export const fixture = (name: string) => new Uint8Array(fs.readFileSync(new URL(name, fixtures)))
@@ -291,3 +291,50 @@ export const makePngHeader = (width: number, height: number) => {
   const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
   return new Uint8Array(Buffer.concat([signature, ihdr, Buffer.alloc(64)]))
 }
+
+/** An operator API call to a server started outside the test, for example a child process. */
+export const adminCallAt = (base: string, method: string, url: string, body?: unknown) =>
+  Effect.promise(async (): Promise<unknown> => {
+    const response = await fetch(`${base}/admin/v1${url}`, {
+      method,
+      headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) })
+    })
+    return response.json()
+  })
+
+/**
+ * On the server at `base`: a new account and active assistant, and a voice note uploaded whose job is held
+ * inside the worker, waiting on the (hanging) transcription `provider`, when this returns.
+ */
+export const voiceJobInFlight = (base: string, provider: TranscriptionServer) =>
+  Effect.gen(function*() {
+    const accountId = pickString(yield* adminCallAt(base, "POST", "/accounts", { name: "Held" }), "data", "id")
+    const key = pickString(
+      yield* adminCallAt(base, "POST", `/accounts/${accountId}/keys`, { name: "k" }),
+      "data",
+      "key"
+    )
+    const assistantId = pickString(
+      yield* adminCallAt(base, "POST", `/accounts/${accountId}/assistants`, { name: "A" }),
+      "data",
+      "id"
+    )
+    for (let i = 0; i < 100; i++) {
+      if (pick(yield* adminCallAt(base, "GET", `/assistants/${assistantId}`), "data", "status") === "active") break
+      yield* Effect.sleep("100 millis")
+    }
+    const form = new FormData()
+    form.append("files", new Blob([makeWav()], { type: "audio/wav" }), "memo.wav")
+    const uploaded = yield* Effect.promise(async (): Promise<unknown> => {
+      const response = await fetch(`${base}/v1/assistants/${assistantId}/documents`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}` },
+        body: form
+      })
+      return response.json()
+    })
+    const jobId = pickString(uploaded, "data", "list", 0, "id")
+    for (let i = 0; i < 200 && provider.requests.length === 0; i++) yield* Effect.sleep("100 millis")
+    return { key, assistantId, jobId }
+  })

@@ -15,7 +15,7 @@ import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import pg from "pg"
 import { freshPostgresDatabase } from "../../src/Testing"
-import { makeWav, transcriptionServer, waitForJob } from "../Documents/support"
+import { adminCallAt, transcriptionServer, voiceJobInFlight, waitForJob } from "../Documents/support"
 import { freePort } from "../support/Ports"
 import { adminToken, pick, pickString, TestApp } from "../support/TestApp"
 
@@ -86,15 +86,6 @@ const probeUntilUp = (base: string) =>
     return answers
   })
 
-const adminCall = (base: string, method: string, url: string, body?: unknown) =>
-  Effect.promise(() =>
-    fetch(`${base}/admin/v1${url}`, {
-      method,
-      headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) })
-    }).then((response) => response.json() as Promise<unknown>)
-  )
-
 describe("compiled server start and stop", () => {
   it.live.skipIf(baseUrl === undefined)(
     "answers every request during start; SIGTERM cuts no request and exits 0",
@@ -115,9 +106,9 @@ describe("compiled server start and stop", () => {
         }
         expect(answers.at(-1)).toMatchObject({ kind: "status", status: 200 })
 
-        const accountId = pickString(yield* adminCall(base, "POST", "/accounts", { name: "Stop" }), "data", "id")
+        const accountId = pickString(yield* adminCallAt(base, "POST", "/accounts", { name: "Stop" }), "data", "id")
         const key = pickString(
-          yield* adminCall(base, "POST", `/accounts/${accountId}/keys`, { name: "k" }),
+          yield* adminCallAt(base, "POST", `/accounts/${accountId}/keys`, { name: "k" }),
           "data",
           "key"
         )
@@ -164,33 +155,8 @@ describe("compiled server start and stop", () => {
         const answers = yield* probeUntilUp(base)
         expect(answers.at(-1), server.output()).toMatchObject({ kind: "status", status: 200 })
 
-        const accountId = pickString(yield* adminCall(base, "POST", "/accounts", { name: "Ingest" }), "data", "id")
-        const key = pickString(
-          yield* adminCall(base, "POST", `/accounts/${accountId}/keys`, { name: "k" }),
-          "data",
-          "key"
-        )
-        const assistantId = pickString(
-          yield* adminCall(base, "POST", `/accounts/${accountId}/assistants`, { name: "A" }),
-          "data",
-          "id"
-        )
-        for (let i = 0; i < 100; i++) {
-          if (pick(yield* adminCall(base, "GET", `/assistants/${assistantId}`), "data", "status") === "active") break
-          yield* Effect.sleep("100 millis")
-        }
-        const form = new FormData()
-        form.append("files", new Blob([makeWav()], { type: "audio/wav" }), "memo.wav")
-        const uploaded = yield* Effect.promise(() =>
-          fetch(`${base}/v1/assistants/${assistantId}/documents`, {
-            method: "POST",
-            headers: { authorization: `Bearer ${key}` },
-            body: form
-          }).then((response) => response.json() as Promise<unknown>)
-        )
-        const jobId = pickString(uploaded, "data", "list", 0, "id")
         // The worker is inside the job (waiting on the provider) when the server is told to stop.
-        for (let i = 0; i < 200 && provider.requests.length === 0; i++) yield* Effect.sleep("100 millis")
+        const { assistantId, jobId, key } = yield* voiceJobInFlight(base, provider)
         expect(provider.requests.length).toBeGreaterThan(0)
         server.child.kill("SIGTERM")
         expect(yield* exited(server.child), server.output()).toBe(0)
