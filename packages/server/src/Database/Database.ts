@@ -18,9 +18,26 @@ import pg from "pg"
 import { AppConfig } from "../Config"
 
 /** Column names map between snake_case and camelCase; JSON values (product attributes) keep their keys. */
+/**
+ * A name transform that remembers its answers: it runs on every column of every
+ * row read, and a schema has few names. Building each name again character by
+ * character was a tenth of a cheap query's CPU time.
+ */
+const remembered = (transform: (name: string) => string) => {
+  const known = new Map<string, string>()
+  return (name: string): string => {
+    const hit = known.get(name)
+    if (hit !== undefined) return hit
+    const fresh = transform(name)
+    // Bounded, in case some query names its columns from data.
+    if (known.size < 10_000) known.set(name, fresh)
+    return fresh
+  }
+}
+
 const naming = {
-  transformQueryNames: String.camelToSnake,
-  transformResultNames: String.snakeToCamel,
+  transformQueryNames: remembered(String.camelToSnake),
+  transformResultNames: remembered(String.snakeToCamel),
   transformJson: false
 } as const
 
