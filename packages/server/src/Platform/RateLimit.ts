@@ -16,6 +16,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { AppConfig } from "../Config"
+import { withSpanWhenTracing } from "../Telemetry"
 
 const window = Duration.minutes(1)
 /** The spec fixes the retry hint at one window. */
@@ -60,10 +61,14 @@ export class RateLimit extends Effect.Service<RateLimit>()("RateLimit", {
      * Counts one request of `subject` (e.g. an API key id) on the current route
      * template, so `/assistants/a/products` and `/assistants/b/products` share a count.
      */
-    const consume = Effect.fn("RateLimit.consume")(function*(subject: string, limit: number = rateLimitPerMinute) {
-      const route = yield* HttpRouter.RouteContext
-      yield* count(`${subject}:${route.route.method}:${route.route.path}`, limit)
-    })
+    // Every API request runs this: a span only when tracing is on (`Effect.fn` makes one, and an `Error`, per call).
+    const consume = (subject: string, limit: number = rateLimitPerMinute) =>
+      Effect.flatMap(
+        HttpRouter.RouteContext,
+        (route) => count(`${subject}:${route.route.method}:${route.route.path}`, limit)
+      ).pipe(
+        withSpanWhenTracing("RateLimit.consume", { captureStackTrace: false })
+      )
 
     /**
      * Counts one request of `subject` in a family of routes that share one count
