@@ -95,7 +95,7 @@ export class Assistants extends Effect.Service<Assistants>()("Assistants", {
       // On the API's most frequent request: a span only when tracing is on (`Effect.fn` makes one, and an `Error`).
       listForAccount: (accountId: string) =>
         repo.listByAccount(accountId).pipe(
-          Effect.map((rows) => rows.map((row) => toResponse(row, null))),
+          Effect.map((rows) => rows.map((row): Domain.Assistant => ({ ...row, planLimits: null }))),
           withSpanWhenTracing("Assistants.list", { captureStackTrace: false })
         ),
 

@@ -4,6 +4,7 @@
  * Both go through the same `@effect/sql-pg` client, so one set of migrations
  * and one SQL dialect serve both.
  */
+import type { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { SqlError } from "@effect/sql/SqlError"
 import type { PGlite } from "@electric-sql/pglite"
@@ -74,6 +75,14 @@ const openPglite = (dataDir: string | undefined) =>
   )
 
 /** A `PgClient` over one PGlite instance; `dataDir` undefined means in memory (tests). */
+/**
+ * `column AS "field"` for each field name, for a frequent query run `.withoutTransform`:
+ * its rows come back with the fields' names, and no name is transformed per column of every row
+ * (a third of a 3-row query's CPU time in the client, even with the names remembered).
+ */
+export const selectAs = (sql: SqlClient.SqlClient, fields: ReadonlyArray<string>) =>
+  sql.csv(fields.map((field) => sql`${sql(naming.transformQueryNames(field))} AS ${sql(field)}`))
+
 export const layerPglite = (dataDir: string | undefined) =>
   PgClient.layerFromPool({
     acquire: Effect.flatMap(openPglite(dataDir), ({ config }) =>
