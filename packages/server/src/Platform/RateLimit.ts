@@ -27,35 +27,33 @@ export class RateLimit extends Effect.Service<RateLimit>()("RateLimit", {
     const limiter = yield* RateLimiter.RateLimiter
     const { rateLimitPerMinute } = yield* AppConfig
 
-    /** Counts one request against `key`'s window; the headers (or the 429) follow from the result. */
+    /**
+     * Counts one request against `key`'s window; the headers (or the 429) follow from the result.
+     * Runs on every API request, so one match instead of a generator and an `Option` per call.
+     */
     const count = (key: string, limit: number) =>
-      Effect.gen(function*() {
-        const result = yield* limiter.consume({ algorithm: "fixed-window", onExceeded: "fail", window, limit, key })
-          .pipe(
-            Effect.map(Option.some),
-            Effect.catchAll((error) =>
-              error.reason === "Exceeded"
-                ? HttpApp.appendPreResponseHandler((_, response) =>
-                  Effect.succeed(HttpServerResponse.setHeader(response, "retry-after", retryAfterSeconds))
-                ).pipe(Effect.zipRight(new Errors.TooManyRequests()))
-                // A store outage must not take the API down with it: let the request through.
-                : Effect.logWarning("rate limit store unavailable; request not counted", error).pipe(
-                  Effect.as(Option.none<RateLimiter.ConsumeResult>())
-                )
+      Effect.matchEffect(
+        limiter.consume({ algorithm: "fixed-window", onExceeded: "fail", window, limit, key }),
+        {
+          onFailure: (error) =>
+            error.reason === "Exceeded"
+              ? HttpApp.appendPreResponseHandler((_, response) =>
+                Effect.succeed(HttpServerResponse.setHeader(response, "retry-after", retryAfterSeconds))
+              ).pipe(Effect.zipRight(new Errors.TooManyRequests()))
+              // A store outage must not take the API down with it: let the request through.
+              : Effect.logWarning("rate limit store unavailable; request not counted", error),
+          onSuccess: ({ remaining, resetAfter }) =>
+            HttpApp.appendPreResponseHandler((_, response) =>
+              Effect.succeed(
+                response.status === 429 ? response : HttpServerResponse.setHeaders(response, {
+                  "x-ratelimit-limit": String(limit),
+                  "x-ratelimit-remaining": String(Math.max(0, remaining)),
+                  "x-ratelimit-reset": String(Math.max(1, Math.ceil(Duration.toSeconds(resetAfter))))
+                })
+              )
             )
-          )
-        if (Option.isNone(result)) return
-        const { remaining, resetAfter } = result.value
-        yield* HttpApp.appendPreResponseHandler((_, response) =>
-          Effect.succeed(
-            response.status === 429 ? response : HttpServerResponse.setHeaders(response, {
-              "x-ratelimit-limit": String(limit),
-              "x-ratelimit-remaining": String(Math.max(0, remaining)),
-              "x-ratelimit-reset": String(Math.max(1, Math.ceil(Duration.toSeconds(resetAfter))))
-            })
-          )
-        )
-      })
+        }
+      )
 
     /**
      * Counts one request of `subject` (e.g. an API key id) on the current route
