@@ -56,6 +56,12 @@ const SuccessResponse = Schema.Struct({
   message: Schema.String
 })
 
+/** The success envelope around data already in its wire form: what `success` encodes to. */
+export const successWire = <I>(data: I, message: string) => ({
+  data,
+  response: { status: "success" as const, message }
+})
+
 /**
  * Wraps a data schema in the success envelope.
  * `identifier` names the envelope in the OpenAPI document (it must differ from
@@ -71,11 +77,7 @@ export const success = <A, I, R>(
     {
       strict: true,
       decode: (wire) => ParseResult.succeed(wire.data),
-      encode: (value) =>
-        Effect.map(translateCurrent("success"), (message) => ({
-          data: value,
-          response: { status: "success" as const, message }
-        }))
+      encode: (value) => Effect.map(translateCurrent("success"), (message) => successWire(value, message))
     }
   ).annotations({
     identifier: options.identifier,
@@ -85,6 +87,12 @@ export const success = <A, I, R>(
 /** `{list, count}`: the data of every list response (except the product list). */
 export const ListOf = <A, I, R>(item: Schema.Schema<A, I, R>) =>
   Schema.Struct({ list: Schema.Array(item), count: Schema.Int })
+
+/** `ListOf(item)`'s wire form of `list`, given the item's wire form: what `ListOf` encodes to. */
+export const listWire = <A, I>(encodeItem: (item: A) => I) => (list: ReadonlyArray<A>) => ({
+  list: list.map(encodeItem),
+  count: list.length
+})
 
 /** The message field every API error carries; filled in from the wire on the client side. */
 export const errorFields = { message: Schema.optional(Schema.String) }

@@ -9,6 +9,7 @@ import { HttpMiddleware } from "@effect/platform"
 import type { SpanProcessor } from "@opentelemetry/sdk-trace-base"
 import * as Config from "effect/Config"
 import * as Effect from "effect/Effect"
+import * as FiberRef from "effect/FiberRef"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
@@ -72,6 +73,18 @@ export const tracingOffWhenUnexported = <A, E, R>(effect: Effect.Effect<A, E, R>
       HttpMiddleware.withTracerDisabledWhenEffect(() => true),
       Effect.withTracerEnabled(false)
     ))
+
+/**
+ * `Effect.withSpan` for the per-request path. With tracing off (see
+ * `tracingOffWhenUnexported`) the span would be a no-op that is still made,
+ * provided (a copy of the request's whole context) and ended on every call;
+ * then `effect` runs as it is. Logs and trace links treat both alike: they skip no-op spans.
+ */
+export const withSpanWhenTracing =
+  (name: string, options?: Tracer.SpanOptions) => <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
+    Effect.withFiberRuntime((fiber) =>
+      fiber.getFiberRef(FiberRef.currentTracerEnabled) ? Effect.withSpan(effect, name, options) : effect
+    )
 
 /**
  * The span that queued a piece of background work, carried in the queue

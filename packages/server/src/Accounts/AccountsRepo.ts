@@ -6,6 +6,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { newId } from "../Ids"
+import { withSpanWhenTracing } from "../Telemetry"
 import * as ApiKeySecret from "./ApiKeySecret"
 
 /** How long a key's owner is remembered by one instance (a revoke elsewhere takes effect within this). */
@@ -131,7 +132,7 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("AccountsRepo",
         owners.get(ApiKeySecret.hash(key).toString("hex")).pipe(
           Effect.map((owner) => ApiKeySecret.isWellFormed(key) ? owner : Option.none()),
           Effect.orDie,
-          Effect.withSpan("Accounts.authenticate", { captureStackTrace: false })
+          withSpanWhenTracing("Accounts.authenticate", { captureStackTrace: false })
         )
     } as const
   })

@@ -4,6 +4,7 @@ import { SqlClient, SqlSchema } from "@effect/sql"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as Struct from "effect/Struct"
+import { selectAs } from "../Database/Database"
 
 /**
  * The API's assistant as stored: its columns are the domain's fields, plus the
@@ -18,6 +19,10 @@ export const AssistantRow = Schema.Struct({
   createdAt: Schema.DateTimeUtcFromDate
 })
 export type AssistantRow = typeof AssistantRow.Type
+
+/** What the public list shows of a row: its columns only are read (and decoded) for it. */
+export const ListedAssistantRow = Schema.Struct(Struct.omit(AssistantRow.fields, "accountId", "statusReason"))
+export type ListedAssistantRow = typeof ListedAssistantRow.Type
 
 /** Settings columns an insert or update may write. */
 export interface AssistantSettings {
@@ -60,10 +65,14 @@ export class AssistantsRepo extends Effect.Service<AssistantsRepo>()("Assistants
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
 
+    // The API's most frequent query: its columns already named as the fields (no per-row name transform).
+    const listedColumns = selectAs(sql, Object.keys(ListedAssistantRow.fields))
     const listByAccount = SqlSchema.findAll({
       Request: Schema.String,
-      Result: AssistantRow,
-      execute: (accountId) => sql`SELECT * FROM assistants WHERE account_id = ${accountId} ORDER BY created_at, id`
+      Result: ListedAssistantRow,
+      execute: (accountId) =>
+        sql`SELECT ${listedColumns} FROM assistants WHERE account_id = ${accountId} ORDER BY created_at, id`
+          .withoutTransform
     })
     const findById = SqlSchema.findOne({
       Request: Schema.String,

@@ -1,7 +1,10 @@
-import { Auth, DastyarApi } from "@dastyar/domain"
+import { Assistants as Domain, Auth, DastyarApi, Envelope } from "@dastyar/domain"
 import { HttpApiBuilder } from "@effect/platform"
 import * as Effect from "effect/Effect"
+import * as Success from "../Platform/Success"
 import { Assistants } from "./Assistants"
+
+const listWire = Envelope.listWire(Domain.encodeAssistant)
 
 export const AssistantsHttpLive = HttpApiBuilder.group(DastyarApi, "assistants", (handlers) =>
   Effect.gen(function*() {
@@ -10,6 +13,7 @@ export const AssistantsHttpLive = HttpApiBuilder.group(DastyarApi, "assistants",
       Effect.gen(function*() {
         const { accountId } = yield* Auth.CurrentAccount
         const list = yield* assistants.listForAccount(accountId)
-        return { list, count: list.length }
+        // The service's own rows: written without the schema's re-checks (same bytes; see test/Http/WireEncoding).
+        return yield* Success.json(listWire(list))
       }))
   }))

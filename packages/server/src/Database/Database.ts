@@ -4,6 +4,7 @@
  * Both go through the same `@effect/sql-pg` client, so one set of migrations
  * and one SQL dialect serve both.
  */
+import type { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { SqlError } from "@effect/sql/SqlError"
 import type { PGlite } from "@electric-sql/pglite"
@@ -18,9 +19,26 @@ import pg from "pg"
 import { AppConfig } from "../Config"
 
 /** Column names map between snake_case and camelCase; JSON values (product attributes) keep their keys. */
+/**
+ * A name transform that remembers its answers: it runs on every column of every
+ * row read, and a schema has few names. Building each name again character by
+ * character was a tenth of a cheap query's CPU time.
+ */
+const remembered = (transform: (name: string) => string) => {
+  const known = new Map<string, string>()
+  return (name: string): string => {
+    const hit = known.get(name)
+    if (hit !== undefined) return hit
+    const fresh = transform(name)
+    // Bounded, in case some query names its columns from data.
+    if (known.size < 10_000) known.set(name, fresh)
+    return fresh
+  }
+}
+
 const naming = {
-  transformQueryNames: String.camelToSnake,
-  transformResultNames: String.snakeToCamel,
+  transformQueryNames: remembered(String.camelToSnake),
+  transformResultNames: remembered(String.snakeToCamel),
   transformJson: false
 } as const
 
@@ -57,6 +75,14 @@ const openPglite = (dataDir: string | undefined) =>
   )
 
 /** A `PgClient` over one PGlite instance; `dataDir` undefined means in memory (tests). */
+/**
+ * `column AS "field"` for each field name, for a frequent query run `.withoutTransform`:
+ * its rows come back with the fields' names, and no name is transformed per column of every row
+ * (a third of a 3-row query's CPU time in the client, even with the names remembered).
+ */
+export const selectAs = (sql: SqlClient.SqlClient, fields: ReadonlyArray<string>) =>
+  sql.csv(fields.map((field) => sql`${sql(naming.transformQueryNames(field))} AS ${sql(field)}`))
+
 export const layerPglite = (dataDir: string | undefined) =>
   PgClient.layerFromPool({
     acquire: Effect.flatMap(openPglite(dataDir), ({ config }) =>

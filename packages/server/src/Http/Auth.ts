@@ -9,6 +9,7 @@ import { AccountsRepo } from "../Accounts/AccountsRepo"
 import { AdminToken } from "../Platform/AdminToken"
 import { RateLimit } from "../Platform/RateLimit"
 import { annotateRoute } from "../Platform/RequestLog"
+import { withSpanWhenTracing } from "../Telemetry"
 
 export const ApiKeyAuthLive = Layer.effect(
   Auth.ApiKeyAuth,
@@ -24,7 +25,7 @@ export const ApiKeyAuthLive = Layer.effect(
           return owner.value
         }).pipe(
           // No call-site capture: an `Error` per request on the hottest path, for one span attribute.
-          Effect.withSpan("ApiKeyAuth", { captureStackTrace: false }),
+          withSpanWhenTracing("ApiKeyAuth", { captureStackTrace: false }),
           (authenticate) => Effect.zipRight(annotateRoute, authenticate)
         )
     })

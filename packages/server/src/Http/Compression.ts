@@ -6,6 +6,7 @@
  * - `GET /` redirects to the API reference instead of answering 404.
  */
 import { HttpApp, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as zlib from "node:zlib"
 
@@ -68,17 +69,17 @@ const compressResponse = (
 export const middleware = <E, R>(
   app: HttpApp.Default<E, R>
 ): HttpApp.Default<E, R | HttpServerRequest.HttpServerRequest> =>
-  Effect.gen(function*() {
-    const request = yield* HttpServerRequest.HttpServerRequest
+  // Synchronous checks on every request: no generator around the app.
+  Effect.withFiberRuntime((fiber) => {
+    const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
     if (request.method === "GET" && (request.url === "/" || request.url.startsWith("/?"))) {
-      return HttpServerResponse.redirect("/docs", { status: 302 })
+      return Effect.succeed(HttpServerResponse.redirect("/docs", { status: 302 }))
     }
     const encoding = chooseEncoding(request.headers["accept-encoding"])
+    if (encoding === undefined) return app
     // A pre-response handler sees the final response, errors mapped to the envelope included.
-    if (encoding !== undefined) {
-      yield* HttpApp.appendPreResponseHandler((_request, response) =>
-        Effect.succeed(compressResponse(response, encoding))
-      )
-    }
-    return yield* app
+    return Effect.zipRight(
+      HttpApp.appendPreResponseHandler((_request, response) => Effect.succeed(compressResponse(response, encoding))),
+      app
+    )
   })

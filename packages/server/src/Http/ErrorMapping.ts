@@ -331,18 +331,26 @@ const checkStrings = Effect.gen(function*() {
   if (Option.isSome(body)) yield* refuseUnstorable(unstorableInBody(body.value))
 })
 
-export const layer = HttpApiBuilder.middleware(DastyarApi, (app) =>
-  Effect.gen(function*() {
+export const layer = HttpApiBuilder.middleware(DastyarApi, (app) => {
+  const checked = Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
-    // The common case (a GET with a plain URL) has nothing to check.
-    if (!HttpMethod.hasBody(request.method) && !request.url.includes("%")) return yield* app
     const shape = yield* checkRequestShape
-    if (shape === undefined) return yield* checkStrings.pipe(Effect.zipRight(app))
-    const checked = checkStrings.pipe(Effect.zipRight(app))
+    const withStrings = checkStrings.pipe(Effect.zipRight(app))
+    if (shape === undefined) return yield* withStrings
     if (shape.json && shape.chunked) {
       const body = yield* readChunkedBody(request, shape.maxBytes)
-      return yield* Effect.provideService(checked, HttpServerRequest.HttpServerRequest, withBody(request, body))
+      return yield* Effect.provideService(withStrings, HttpServerRequest.HttpServerRequest, withBody(request, body))
     }
     // Reading stops at the same limit as the Content-Length check above.
-    return yield* HttpIncomingMessage.withMaxBodySize(checked, Option.some(shape.maxBytes))
-  }).pipe(Effect.catchAllCause(recover)))
+    return yield* HttpIncomingMessage.withMaxBodySize(withStrings, Option.some(shape.maxBytes))
+  })
+  return Effect.withFiberRuntime<
+    Effect.Effect.Success<typeof checked>,
+    Effect.Effect.Error<typeof checked>,
+    Effect.Effect.Context<typeof checked>
+  >((fiber) => {
+    const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
+    // The common case (a GET with a plain URL) has nothing to check: the app as it is, no generator.
+    return !HttpMethod.hasBody(request.method) && !request.url.includes("%") ? app : checked
+  }).pipe(Effect.catchAllCause(recover))
+})

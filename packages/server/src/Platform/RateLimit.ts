@@ -16,6 +16,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { AppConfig } from "../Config"
+import { withSpanWhenTracing } from "../Telemetry"
 
 const window = Duration.minutes(1)
 /** The spec fixes the retry hint at one window. */
@@ -26,44 +27,46 @@ export class RateLimit extends Effect.Service<RateLimit>()("RateLimit", {
     const limiter = yield* RateLimiter.RateLimiter
     const { rateLimitPerMinute } = yield* AppConfig
 
-    /** Counts one request against `key`'s window; the headers (or the 429) follow from the result. */
+    /**
+     * Counts one request against `key`'s window; the headers (or the 429) follow from the result.
+     * Runs on every API request, so one match instead of a generator and an `Option` per call.
+     */
     const count = (key: string, limit: number) =>
-      Effect.gen(function*() {
-        const result = yield* limiter.consume({ algorithm: "fixed-window", onExceeded: "fail", window, limit, key })
-          .pipe(
-            Effect.map(Option.some),
-            Effect.catchAll((error) =>
-              error.reason === "Exceeded"
-                ? HttpApp.appendPreResponseHandler((_, response) =>
-                  Effect.succeed(HttpServerResponse.setHeader(response, "retry-after", retryAfterSeconds))
-                ).pipe(Effect.zipRight(new Errors.TooManyRequests()))
-                // A store outage must not take the API down with it: let the request through.
-                : Effect.logWarning("rate limit store unavailable; request not counted", error).pipe(
-                  Effect.as(Option.none<RateLimiter.ConsumeResult>())
-                )
+      Effect.matchEffect(
+        limiter.consume({ algorithm: "fixed-window", onExceeded: "fail", window, limit, key }),
+        {
+          onFailure: (error) =>
+            error.reason === "Exceeded"
+              ? HttpApp.appendPreResponseHandler((_, response) =>
+                Effect.succeed(HttpServerResponse.setHeader(response, "retry-after", retryAfterSeconds))
+              ).pipe(Effect.zipRight(new Errors.TooManyRequests()))
+              // A store outage must not take the API down with it: let the request through.
+              : Effect.logWarning("rate limit store unavailable; request not counted", error),
+          onSuccess: ({ remaining, resetAfter }) =>
+            HttpApp.appendPreResponseHandler((_, response) =>
+              Effect.succeed(
+                response.status === 429 ? response : HttpServerResponse.setHeaders(response, {
+                  "x-ratelimit-limit": String(limit),
+                  "x-ratelimit-remaining": String(Math.max(0, remaining)),
+                  "x-ratelimit-reset": String(Math.max(1, Math.ceil(Duration.toSeconds(resetAfter))))
+                })
+              )
             )
-          )
-        if (Option.isNone(result)) return
-        const { remaining, resetAfter } = result.value
-        yield* HttpApp.appendPreResponseHandler((_, response) =>
-          Effect.succeed(
-            response.status === 429 ? response : HttpServerResponse.setHeaders(response, {
-              "x-ratelimit-limit": String(limit),
-              "x-ratelimit-remaining": String(Math.max(0, remaining)),
-              "x-ratelimit-reset": String(Math.max(1, Math.ceil(Duration.toSeconds(resetAfter))))
-            })
-          )
-        )
-      })
+        }
+      )
 
     /**
      * Counts one request of `subject` (e.g. an API key id) on the current route
      * template, so `/assistants/a/products` and `/assistants/b/products` share a count.
      */
-    const consume = Effect.fn("RateLimit.consume")(function*(subject: string, limit: number = rateLimitPerMinute) {
-      const route = yield* HttpRouter.RouteContext
-      yield* count(`${subject}:${route.route.method}:${route.route.path}`, limit)
-    })
+    // Every API request runs this: a span only when tracing is on (`Effect.fn` makes one, and an `Error`, per call).
+    const consume = (subject: string, limit: number = rateLimitPerMinute) =>
+      Effect.flatMap(
+        HttpRouter.RouteContext,
+        (route) => count(`${subject}:${route.route.method}:${route.route.path}`, limit)
+      ).pipe(
+        withSpanWhenTracing("RateLimit.consume", { captureStackTrace: false })
+      )
 
     /**
      * Counts one request of `subject` in a family of routes that share one count

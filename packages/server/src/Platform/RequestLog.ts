@@ -45,7 +45,10 @@ export const requestMiddleware = <E, R>(app: HttpApp.Default<E, R>) =>
     (fiber) => {
       const request = Context.unsafeGet(fiber.currentContext, HttpServerRequest.HttpServerRequest)
       const locale = I18n.negotiate(request.headers["accept-language"])
-      const localized = Effect.locally(app, I18n.CurrentLocale, locale)
+      // Already the current language (the default, when the client names none): no fiber-local copy to make and undo.
+      const localized = fiber.getFiberRef(I18n.CurrentLocale) === locale
+        ? app
+        : Effect.locally(app, I18n.CurrentLocale, locale)
       // Below INFO (e.g. `DASTYAR_LOG_LEVEL=Error`) the line is never written: skip its bookkeeping too.
       if (LogLevel.greaterThan(fiber.getFiberRef(FiberRef.currentMinimumLogLevel), LogLevel.Info)) return localized
       const info: RouteInfo = { route: undefined, assistantId: undefined }
