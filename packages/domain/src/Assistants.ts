@@ -73,33 +73,6 @@ export const Assistant = Schema.Struct({
 })
 export type Assistant = typeof Assistant.Type
 
-/**
- * `Schema.encode(Assistant)` without its checks, for assistants the server
- * read from its own rows: the same wire object, keys in the schema's order (a
- * test pins the JSON byte for byte), at a fraction of the cost per list item.
- */
-export const encodeAssistant = (assistant: Assistant): typeof Assistant.Encoded => ({
-  id: assistant.id,
-  name: assistant.name,
-  instruction: assistant.instruction,
-  model: assistant.model,
-  reasoning: assistant.reasoning,
-  status: assistant.status,
-  description: assistant.description,
-  personality: assistant.personality,
-  language: assistant.language,
-  identitySettings: { fields: assistant.identitySettings.fields, otp: assistant.identitySettings.otp },
-  ragK: assistant.ragK,
-  maxOutputTokens: assistant.maxOutputTokens,
-  imageDetail: assistant.imageDetail,
-  operatorsCanViewCustomerFiles: assistant.operatorsCanViewCustomerFiles,
-  avatarUrl: assistant.avatarUrl,
-  acceptVoice: assistant.acceptVoice,
-  productSearch: assistant.productSearch,
-  planLimits: assistant.planLimits === null ? null : { products: assistant.planLimits.products },
-  createdAt: DateTime.formatIso(assistant.createdAt)
-})
-
 export class AssistantsApi extends HttpApiGroup.make("assistants")
   .annotate(OpenApi.Title, "Assistants")
   .add(

@@ -88,12 +88,6 @@ export const success = <A, I, R>(
 export const ListOf = <A, I, R>(item: Schema.Schema<A, I, R>) =>
   Schema.Struct({ list: Schema.Array(item), count: Schema.Int })
 
-/** `ListOf(item)`'s wire form of `list`, given the item's wire form: what `ListOf` encodes to. */
-export const listWire = <A, I>(encodeItem: (item: A) => I) => (list: ReadonlyArray<A>) => ({
-  list: list.map(encodeItem),
-  count: list.length
-})
-
 /** The message field every API error carries; filled in from the wire on the client side. */
 export const errorFields = { message: Schema.optional(Schema.String) }
 

@@ -1,10 +1,10 @@
-import { Assistants as Domain, Auth, DastyarApi, Envelope } from "@dastyar/domain"
+import { Assistants as Domain, Auth, DastyarApi, Envelope, WireEncoder } from "@dastyar/domain"
 import { HttpApiBuilder } from "@effect/platform"
 import * as Effect from "effect/Effect"
 import * as Success from "../Platform/Success"
 import { Assistants } from "./Assistants"
 
-const listWire = Envelope.listWire(Domain.encodeAssistant)
+const encodeList = WireEncoder.make(Envelope.ListOf(Domain.Assistant))
 
 export const AssistantsHttpLive = HttpApiBuilder.group(DastyarApi, "assistants", (handlers) =>
   Effect.gen(function*() {
@@ -14,6 +14,6 @@ export const AssistantsHttpLive = HttpApiBuilder.group(DastyarApi, "assistants",
         const { accountId } = yield* Auth.CurrentAccount
         const list = yield* assistants.listForAccount(accountId)
         // The service's own rows: written without the schema's re-checks (same bytes; see test/Http/WireEncoding).
-        return yield* Success.json(listWire(list))
+        return yield* Success.json(encodeList({ list, count: list.length }))
       }))
   }))

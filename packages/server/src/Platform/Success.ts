@@ -1,7 +1,6 @@
 /**
  * Success responses built without the API's schema encode, for data the
- * service made itself and already holds in its wire form (e.g.
- * `Assistants.encodeAssistant`): the encode re-checks every field and runs as
+ * service made itself, put in wire form by `WireEncoder`: the encode re-checks every field and runs as
  * many small effects, a large share of a cheap request's time. The body is the
  * one `Envelope.success` encodes to (tests pin it byte for byte).
  */
@@ -10,7 +9,7 @@ import { HttpServerResponse } from "@effect/platform"
 import * as Effect from "effect/Effect"
 
 /** `200` with the success envelope around `data`, in the request's language. */
-export const json = <I>(data: I): Effect.Effect<HttpServerResponse.HttpServerResponse> =>
+export const json = (data: unknown): Effect.Effect<HttpServerResponse.HttpServerResponse> =>
   Effect.map(
     I18n.translateCurrent("success"),
     (message) => HttpServerResponse.unsafeJson(Envelope.successWire(data, message))
