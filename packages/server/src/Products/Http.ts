@@ -1,10 +1,15 @@
 /** The product routes: ownership of `:assistantCode`, then the catalog or search. */
-import { Auth, DastyarApi } from "@dastyar/domain"
+import { Auth, DastyarApi, Envelope, Products, WireEncoder } from "@dastyar/domain"
 import { HttpApiBuilder } from "@effect/platform"
 import * as Effect from "effect/Effect"
 import { Assistants } from "../Assistants/Assistants"
+import * as Success from "../Platform/Success"
 import { Catalog, type CatalogOwner } from "./Catalog"
 import { ProductSearch } from "./ProductSearch"
+
+// The two frequent reads answer with rows the service built: encoded without the schema's re-checks.
+const encodePage = WireEncoder.make(Products.ProductPage)
+const encodeHits = WireEncoder.make(Envelope.ListOf(Products.ProductSearchHit))
 
 export const ProductsHttpLive = HttpApiBuilder.group(DastyarApi, "products", (handlers) =>
   Effect.gen(function*() {
@@ -24,25 +29,24 @@ export const ProductsHttpLive = HttpApiBuilder.group(DastyarApi, "products", (ha
       .handle("create", ({ path, payload }) =>
         ownerOf(path.assistantCode).pipe(Effect.flatMap((owner) => catalog.create(owner, payload))))
       .handle("list", ({ path, urlParams }) =>
-        ownerOf(path.assistantCode).pipe(Effect.flatMap((owner) =>
-          catalog.list(owner.assistantId, urlParams)
-        )))
+        ownerOf(path.assistantCode).pipe(
+          Effect.flatMap((owner) =>
+            catalog.list(owner.assistantId, urlParams)
+          ),
+          Effect.flatMap((page) => Success.json(encodePage(page)))
+        ))
       .handle("import", ({ path, payload }) =>
         ownerOf(path.assistantCode).pipe(Effect.flatMap((owner) =>
           catalog.importAll(owner, payload.products)
         )))
       .handle("bulkDelete", ({ path, payload }) =>
         ownerOf(path.assistantCode).pipe(
-          Effect.flatMap((owner) =>
-            catalog.bulkDelete(owner.assistantId, payload.externalIds)
-          )
+          Effect.flatMap((owner) => catalog.bulkDelete(owner.assistantId, payload.externalIds))
         ))
       .handle("search", ({ path, payload }) =>
         ownerOf(path.assistantCode).pipe(
-          Effect.flatMap((owner) =>
-            products.search(owner.assistantId, payload)
-          ),
-          Effect.map((list) => ({ list, count: list.length }))
+          Effect.flatMap((owner) => products.search(owner.assistantId, payload)),
+          Effect.flatMap((list) => Success.json(encodeHits({ list, count: list.length })))
         ))
       .handle("get", ({ path }) =>
         ownerOf(path.assistantCode).pipe(Effect.flatMap((owner) =>
