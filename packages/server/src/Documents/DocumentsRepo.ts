@@ -215,6 +215,18 @@ export class DocumentsRepo extends Effect.Service<DocumentsRepo>()("DocumentsRep
           ),
 
       /**
+       * Adds a document's words to the assistant's term dictionary (see Search/SearchEngine.ts), once per
+       * document. Sorted, as the products' trigger does: concurrent writers insert in one order and never deadlock.
+       */
+      addTerms: (assistantId: string, terms: ReadonlyArray<string>) =>
+        terms.length === 0
+          ? Effect.void
+          : sql`
+            INSERT INTO search_terms (assistant_id, term)
+            SELECT ${assistantId}, t FROM unnest(${terms}::text[]) AS t ORDER BY 2
+            ON CONFLICT DO NOTHING`.pipe(Effect.asVoid),
+
+      /**
        * Makes the staged document the one at its path, in one transaction: the
        * previous document at the path (a replace) goes, the staged one turns
        * ready, the job records its result and the uploaded bytes are dropped.

@@ -1,12 +1,15 @@
 /**
  * One ingest job, start to end: read the uploaded bytes, extract the text
  * (offline, by kind), chunk it, embed the chunks in batches into a staged
- * document, then swap it in (see `DocumentsRepo.finish`). Transient failures
+ * document (a batch is inserted while the next is embedded), add the
+ * document's words to the term dictionary, then swap it in (see
+ * `DocumentsRepo.finish`). Transient failures
  * (embeddings or transcription provider down) are retried with exponential
  * backoff; everything else ends the job `failed` with its `errorMessage`.
  */
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
 import * as Option from "effect/Option"
 import * as Schedule from "effect/Schedule"
 import { AppConfig } from "../Config"
@@ -103,24 +106,31 @@ export class Ingest extends Effect.Service<Ingest>()("Ingest", {
           nChunks: chunks.length,
           sizeBytes: job.sizeBytes
         }).pipe(Effect.orDie)
+        const terms = new Set<string>()
+        // One batch is inserted while the next is embedded: the database and this process work at once.
+        let inserting: Fiber.Fiber<void> | undefined
         for (let start = 0; start < chunks.length; start += embedBatchSize) {
           const batch = chunks.slice(start, start + embedBatchSize)
           const { vectors } = yield* embedder.embed(batch.map((chunk) => chunk.text)).pipe(
             Effect.mapError(fromEmbedder)
           )
-          yield* repo.insertChunks(
-            fileId,
-            batch.map(({ headingPath, text }, i) => ({
-              chunk: start + i,
-              text,
-              headingPath,
-              // The text starts with the heading path, so its words count for keyword search too.
-              searchText: searchWords(text),
-              modelId: embedder.modelId,
-              embedding: vectorLiteral(vectors[i] ?? [])
-            }))
-          ).pipe(Effect.orDie)
+          const rows = batch.map(({ headingPath, text }, i) => ({
+            chunk: start + i,
+            text,
+            headingPath,
+            // The text starts with the heading path, so its words count for keyword search too.
+            searchText: searchWords(text),
+            modelId: embedder.modelId,
+            embedding: vectorLiteral(vectors[i] ?? [])
+          }))
+          for (const row of rows) {
+            for (const term of row.searchText.split(" ")) if (term !== "") terms.add(term)
+          }
+          if (inserting !== undefined) yield* Fiber.join(inserting)
+          inserting = yield* Effect.fork(repo.insertChunks(fileId, rows).pipe(Effect.orDie))
         }
+        if (inserting !== undefined) yield* Fiber.join(inserting)
+        yield* repo.addTerms(job.assistantId, [...terms]).pipe(Effect.orDie)
         return yield* repo.finish(job, fileId, chunks.length).pipe(Effect.orDie)
       })
 

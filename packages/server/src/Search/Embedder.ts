@@ -29,7 +29,7 @@ export interface EmbedderShape {
 export class Embedder extends Context.Tag("Embedder")<Embedder, EmbedderShape>() {}
 
 /**
- * pgvector's text form of a vector, for `${literal}::vector` parameters: 7
+ * pgvector's text form of a vector, for `${literal}::halfvec` parameters: 7
  * significant digits, and a bare "0" for zeros (most of an offline vector's
  * components; formatting them was most of an import's cost here).
  */
