@@ -59,8 +59,8 @@ export interface NewChunk {
   readonly headingPath: string
   readonly searchText: string
   readonly modelId: string
-  /** pgvector's text form (`vectorLiteral`). */
-  readonly embedding: string
+  /** pgvector's binary form (`halfvecBinary`). */
+  readonly embedding: Uint8Array
 }
 
 const pieceBytes = 1024 * 1024

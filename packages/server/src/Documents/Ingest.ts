@@ -14,7 +14,7 @@ import * as Option from "effect/Option"
 import * as Schedule from "effect/Schedule"
 import { AppConfig } from "../Config"
 import { newId } from "../Ids"
-import { Embedder, type EmbedderError, vectorLiteral } from "../Search/Embedder"
+import { Embedder, type EmbedderError, halfvecBinary } from "../Search/Embedder"
 import { Transcriber, type TranscriptionError } from "../Transcription/Transcriber"
 import { chunkText } from "./Chunker"
 import { DocumentsRepo, type JobRow } from "./DocumentsRepo"
@@ -121,7 +121,7 @@ export class Ingest extends Effect.Service<Ingest>()("Ingest", {
             // The text starts with the heading path, so its words count for keyword search too.
             searchText: searchWords(text),
             modelId: embedder.modelId,
-            embedding: vectorLiteral(vectors[i] ?? [])
+            embedding: halfvecBinary(vectors[i] ?? [])
           }))
           for (const row of rows) {
             for (const term of row.searchText.split(" ")) if (term !== "") terms.add(term)
