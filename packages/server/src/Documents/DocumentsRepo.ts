@@ -118,6 +118,24 @@ export class DocumentsRepo extends Effect.Service<DocumentsRepo>()("DocumentsRep
           ORDER BY created_at, path`
     })
 
+    /** Reads the job's uploaded pieces in order; false when one is missing. */
+    const forEachPiece = <E, R>(
+      jobId: string,
+      sizeBytes: number,
+      use: (piece: Uint8Array, offset: number) => Effect.Effect<void, E, R>
+    ) =>
+      Effect.gen(function*() {
+        const pieces = Math.ceil(sizeBytes / pieceBytes)
+        for (let seq = 0; seq < pieces; seq++) {
+          const rows = yield* sql<{ readonly bytes: Uint8Array }>`
+            SELECT bytes FROM document_upload_pieces WHERE job_id = ${jobId} AND seq = ${seq}`
+          const piece = rows[0]?.bytes
+          if (piece === undefined) return false
+          yield* use(piece, seq * pieceBytes)
+        }
+        return true
+      })
+
     /** Removes a job's half-written document (a previous attempt that did not finish). */
     const removeStaging = (jobId: string) =>
       sql`DELETE FROM documents WHERE job_id = ${jobId} AND state = 'staging'`.pipe(Effect.asVoid)
@@ -181,16 +199,27 @@ export class DocumentsRepo extends Effect.Service<DocumentsRepo>()("DocumentsRep
       readUpload: (jobId: string, sizeBytes: number) =>
         Effect.gen(function*() {
           const bytes = Buffer.alloc(sizeBytes)
-          const pieces = Math.ceil(sizeBytes / pieceBytes)
-          for (let seq = 0; seq < pieces; seq++) {
-            const rows = yield* sql<{ readonly bytes: Uint8Array }>`
-              SELECT bytes FROM document_upload_pieces WHERE job_id = ${jobId} AND seq = ${seq}`
-            const piece = rows[0]?.bytes
-            if (piece === undefined) return Option.none()
-            bytes.set(piece, seq * pieceBytes)
-          }
-          return Option.some(bytes)
+          const complete = yield* forEachPiece(jobId, sizeBytes, (piece, offset) =>
+            Effect.sync(() => {
+              bytes.set(piece, offset)
+            }))
+          return complete ? Option.some(bytes) : Option.none()
         }),
+
+      /**
+       * The uploaded bytes written to `filePath` piece by piece, for a reader in another process: this
+       * process holds one piece at a time instead of the whole file. False when pieces are missing.
+       */
+      copyUpload: (jobId: string, sizeBytes: number, filePath: string) =>
+        Effect.acquireUseRelease(
+          Effect.promise(() => fs.open(filePath, "w")),
+          (handle) =>
+            forEachPiece(jobId, sizeBytes, (piece, offset) =>
+              Effect.promise(() =>
+                handle.write(piece, 0, piece.length, offset)
+              ).pipe(Effect.asVoid)),
+          (handle) => Effect.promise(() => handle.close())
+        ),
 
       findJob: (assistantId: string, jobId: string) => findJob({ assistantId, jobId }),
       pageJobs,

@@ -12,6 +12,9 @@ import * as Effect from "effect/Effect"
 import * as Fiber from "effect/Fiber"
 import * as Option from "effect/Option"
 import * as Schedule from "effect/Schedule"
+import * as fs from "node:fs/promises"
+import * as os from "node:os"
+import * as path from "node:path"
 import { AppConfig } from "../Config"
 import { newId } from "../Ids"
 import { Embedder, type EmbedderError, halfvecBinary } from "../Search/Embedder"
@@ -21,6 +24,7 @@ import { DocumentsRepo, type JobRow } from "./DocumentsRepo"
 import { Extraction } from "./Extraction/Extraction"
 import { looksLikeHtml } from "./Extraction/Html"
 import { Ocr } from "./Extraction/Ocr"
+import type { IsolatedKind } from "./Extraction/Protocol"
 import { decodeText } from "./Extraction/Text"
 import { isEncryptedMarker } from "./FileKind"
 import { searchWords } from "./HybridChunkSearch"
@@ -57,27 +61,70 @@ export class Ingest extends Effect.Service<Ingest>()("Ingest", {
     const extraction = yield* Extraction
     const { ingest: settings } = yield* AppConfig
 
-    const extract = (job: JobRow, bytes: Uint8Array): Effect.Effect<string, IngestFailure> => {
+    const missing = () => permanent("ingest_failed", "the uploaded bytes are missing")
+
+    /** The uploaded bytes in this process (text, images and audio are read here). */
+    const uploadedBytes = (job: JobRow) =>
+      repo.readUpload(job.id, job.sizeBytes).pipe(
+        Effect.orDie,
+        Effect.flatMap(Option.match({ onNone: () => Effect.fail(missing()), onSome: Effect.succeed }))
+      )
+
+    /**
+     * Reads a file in a reader process from a temporary copy that `write` makes (false: the bytes are
+     * missing); the copy is removed when the read ends.
+     */
+    const extractInChild = (
+      kind: IsolatedKind,
+      mimeType: string,
+      write: (file: string) => Effect.Effect<boolean>
+    ) =>
+      Effect.gen(function*() {
+        const dir = yield* Effect.acquireRelease(
+          Effect.promise(() => fs.mkdtemp(path.join(os.tmpdir(), "dastyar-ingest-"))),
+          (dir) => Effect.promise(() => fs.rm(dir, { recursive: true, force: true }))
+        )
+        const file = path.join(dir, "upload")
+        if (!(yield* write(file))) return yield* missing()
+        return yield* extraction.extract(kind, file, mimeType)
+      }).pipe(Effect.scoped)
+
+    const extract = (job: JobRow): Effect.Effect<string, IngestFailure> => {
       if (isEncryptedMarker(job.mimeType)) {
         return Effect.fail(permanent("encrypted", "the Word file is password-protected"))
       }
       switch (job.fileKind) {
         case "text":
           // Plain text is decoded here in one linear pass; HTML goes through its parser in a child process.
-          return Effect.suspend(() => {
+          return Effect.flatMap(uploadedBytes(job), (bytes) => {
             const text = decodeText(bytes, job.mimeType)
-            return looksLikeHtml(text) ? extraction.extract("text", bytes, job.mimeType) : Effect.succeed(text)
+            return looksLikeHtml(text)
+              ? extractInChild(
+                "text",
+                job.mimeType,
+                (file) => Effect.promise(() => fs.writeFile(file, bytes)).pipe(Effect.as(true))
+              )
+              : Effect.succeed(text)
           })
         case "pdf":
         case "docx":
         case "doc":
-          return extraction.extract(job.fileKind, bytes, job.mimeType)
+          // Copied piece by piece: this process never holds the whole file.
+          return extractInChild(
+            job.fileKind,
+            job.mimeType,
+            (file) => repo.copyUpload(job.id, job.sizeBytes, file).pipe(Effect.orDie)
+          )
         case "image":
-          return ocr.recognize(bytes, extraction.budget)
+          return Effect.flatMap(uploadedBytes(job), (bytes) => ocr.recognize(bytes, extraction.budget))
         case "audio":
-          return transcriber.transcribe({ bytes, filename: job.filename, mimeType: job.mimeType }).pipe(
-            Effect.map((result) => result.text),
-            Effect.mapError(fromTranscription)
+          return Effect.flatMap(
+            uploadedBytes(job),
+            (bytes) =>
+              transcriber.transcribe({ bytes, filename: job.filename, mimeType: job.mimeType }).pipe(
+                Effect.map((result) => result.text),
+                Effect.mapError(fromTranscription)
+              )
           )
       }
     }
@@ -86,14 +133,7 @@ export class Ingest extends Effect.Service<Ingest>()("Ingest", {
     const attempt = (job: JobRow) =>
       Effect.gen(function*() {
         yield* repo.removeStaging(job.id).pipe(Effect.orDie)
-        const bytes = yield* repo.readUpload(job.id, job.sizeBytes).pipe(
-          Effect.orDie,
-          Effect.flatMap(Option.match({
-            onNone: () => Effect.fail(permanent("ingest_failed", "the uploaded bytes are missing")),
-            onSome: Effect.succeed
-          }))
-        )
-        const text = yield* extract(job, bytes)
+        const text = yield* extract(job)
         const chunks = chunkText(text)
         if (chunks.length === 0) return yield* permanent("no_text", "no text was found in the file")
         const fileId = newId("file")
