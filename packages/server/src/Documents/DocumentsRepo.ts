@@ -118,7 +118,10 @@ export class DocumentsRepo extends Effect.Service<DocumentsRepo>()("DocumentsRep
           ORDER BY created_at, path`
     })
 
-    /** Reads the job's uploaded pieces in order; false when one is missing. */
+    /**
+     * Reads the job's uploaded pieces in order, each while the one before is used (written to a file, say);
+     * false when one is missing.
+     */
     const forEachPiece = <E, R>(
       jobId: string,
       sizeBytes: number,
@@ -126,12 +129,16 @@ export class DocumentsRepo extends Effect.Service<DocumentsRepo>()("DocumentsRep
     ) =>
       Effect.gen(function*() {
         const pieces = Math.ceil(sizeBytes / pieceBytes)
+        const fetch = (seq: number) =>
+          seq >= pieces ? Effect.succeed(undefined) : sql<{ readonly bytes: Uint8Array }>`
+            SELECT bytes FROM document_upload_pieces WHERE job_id = ${jobId} AND seq = ${seq}`.pipe(
+            Effect.map((rows) => rows[0]?.bytes)
+          )
+        let piece = yield* fetch(0)
         for (let seq = 0; seq < pieces; seq++) {
-          const rows = yield* sql<{ readonly bytes: Uint8Array }>`
-            SELECT bytes FROM document_upload_pieces WHERE job_id = ${jobId} AND seq = ${seq}`
-          const piece = rows[0]?.bytes
           if (piece === undefined) return false
-          yield* use(piece, seq * pieceBytes)
+          const [, next] = yield* Effect.all([use(piece, seq * pieceBytes), fetch(seq + 1)], { concurrency: 2 })
+          piece = next
         }
         return true
       })
