@@ -29,12 +29,12 @@ const fold = (c: string): string => folds.get(c) ?? ""
 /** Any character the folds below may change beyond case and spaces (everything outside ASCII). */
 const beyondAscii = /[^\u0000-\u007F]/
 
+/** Case and the folds above, whitespace as it was. ASCII text has nothing to fold but case. */
+const foldText = (text: string): string =>
+  beyondAscii.test(text) ? text.normalize("NFKC").toLowerCase().replace(folded, fold) : text.toLowerCase()
+
 /** Normal form of free text: words stay apart, everything else above is folded. */
-export const normalizeText = (text: string): string => {
-  // ASCII text has nothing to fold but case and spaces (the common case of an English catalog's import).
-  if (!beyondAscii.test(text)) return text.toLowerCase().replace(/\s+/g, " ").trim()
-  return text.normalize("NFKC").toLowerCase().replace(folded, fold).replace(/\s+/g, " ").trim()
-}
+export const normalizeText = (text: string): string => foldText(text).replace(/\s+/g, " ").trim()
 
 /** Key of a category-like value: the normal form with all whitespace removed, so matching is strict otherwise. */
 export const categoryKey = (text: string): string => normalizeText(text).replace(/\s+/g, "")
@@ -57,7 +57,8 @@ const isLetterOrDigitUnit = (code: number): boolean => {
  * expression took most of this function's time, and this runs twice for every chunk of a document).
  */
 export const wordsOf = (text: string): ReadonlyArray<string> => {
-  const normal = normalizeText(text)
+  // Whitespace only separates words here: the normal form's spaces need not be made.
+  const normal = foldText(text)
   const words: Array<string> = []
   let start = -1
   for (let i = 0; i < normal.length; i++) {
