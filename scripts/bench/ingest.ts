@@ -63,6 +63,16 @@ const rssOf = (pid: number): number => {
   return kb * 1024
 }
 
+/** CPU seconds a process and its reaped children have used (`/proc/<pid>/stat`, 100 ticks a second). */
+const cpuOf = (pid: number): number => {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? []
+    return [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i] ?? 0), 0) / 100
+  } catch {
+    return 0 // the process ended
+  }
+}
+
 /** Samples the child's RSS until stopped; returns the peak. */
 const sampleRss = (pid: number) => {
   let peak = 0
@@ -206,7 +216,7 @@ const main = async () => {
     console.log("starting the server…")
     server = await startServer(url.toString())
     console.log("server ready")
-    const { base } = server
+    const { base, pid } = server
     const admin = async (method: string, route: string, body?: unknown): Promise<unknown> =>
       (await fetch(`${base}/admin/v1${route}`, {
         method,
@@ -242,7 +252,14 @@ const main = async () => {
         await new Promise((resolve) => setTimeout(resolve, 50))
       }
     }
+    // CPU of the server and of the database's backends (those still open at the end of a phase), so that
+    // runs on a busy machine can be compared by the work done rather than by the time taken.
+    const postgresCpu = () =>
+      withPg((client) => client.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = $1`, [dbName]))
+        .then((result) => result.rows.reduce((sum, row) => sum + cpuOf(row.pid), 0))
     const timed = async (name: string, files: ReadonlyArray<{ readonly name: string; readonly bytes: Buffer }>) => {
+      const serverCpuBefore = cpuOf(pid)
+      const postgresCpuBefore = await postgresCpu()
       const started = performance.now()
       const jobs = await uploadFiles(files)
       const uploaded = performance.now()
@@ -253,7 +270,12 @@ const main = async () => {
       console.log(
         `${name.padEnd(34)} ${(bytes / MB).toFixed(1).padStart(6)} MB ${String(chunks).padStart(6)} chunks ` +
           `${seconds.toFixed(2).padStart(7)} s to ready (upload ${((uploaded - started) / 1000).toFixed(2)} s)  ` +
-          `${(bytes / MB / seconds).toFixed(2).padStart(6)} MB/s ${(chunks / seconds).toFixed(0).padStart(6)} chunks/s`
+          `${(bytes / MB / seconds).toFixed(2).padStart(6)} MB/s ${
+            (chunks / seconds).toFixed(0).padStart(6)
+          } chunks/s  ` +
+          `CPU: server ${(cpuOf(pid) - serverCpuBefore).toFixed(2)} s, Postgres ${
+            ((await postgresCpu()) - postgresCpuBefore).toFixed(2)
+          } s`
       )
     }
 

@@ -30,7 +30,7 @@ export const layer = Layer.scopedDiscard(
         embedding: vectorLiteral(vectors[i] ?? [])
       }))
       yield* sql`
-        UPDATE document_chunks c SET embedding = x.embedding::vector, model_id = ${embedder.modelId}
+        UPDATE document_chunks c SET embedding = x.embedding::halfvec, model_id = ${embedder.modelId}
         FROM jsonb_to_recordset(${JSON.stringify(records)}::jsonb) AS x(file_id text, chunk integer, embedding text)
         WHERE c.file_id = x.file_id AND c.chunk = x.chunk`
       return stale.length

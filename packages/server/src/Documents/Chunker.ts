@@ -141,8 +141,16 @@ const blocksOf = (text: string): Array<Block> => {
   // Numbering tells headings apart only in text without marked headings (plain text, PDF without font signals).
   const byNumber = !/^#{1,6}\s+\S/m.test(text)
   const raws = text.split(/\n[ \t]*\n/)
+  // The first non-blank block after each, found from the end in one pass (looking ahead from each block was
+  // quadratic in the number of blocks).
+  const nextBlocks: Array<string> = []
+  for (let i = raws.length - 1, following = ""; i >= 0; i--) {
+    nextBlocks[i] = following
+    const trimmed = (raws[i] ?? "").trim()
+    if (trimmed.length > 0) following = trimmed
+  }
   for (const [rawIndex, raw] of raws.entries()) {
-    const nextBlock = raws.slice(rawIndex + 1).find((block) => block.trim().length > 0)?.trim() ?? ""
+    const nextBlock = nextBlocks[rawIndex] ?? ""
     const rawLines = raw.split("\n").filter((line) => line.trim().length > 0)
     const lines = rawLines.map((line) => line.trim())
     let paragraph = ""

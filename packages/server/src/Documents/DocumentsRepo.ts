@@ -59,8 +59,8 @@ export interface NewChunk {
   readonly headingPath: string
   readonly searchText: string
   readonly modelId: string
-  /** pgvector's text form (`vectorLiteral`). */
-  readonly embedding: string
+  /** pgvector's binary form (`halfvecBinary`). */
+  readonly embedding: Uint8Array
 }
 
 const pieceBytes = 1024 * 1024
@@ -117,6 +117,31 @@ export class DocumentsRepo extends Effect.Service<DocumentsRepo>()("DocumentsRep
           ${folderId === null ? sql`` : sql`AND folder_id = ${folderId}`}
           ORDER BY created_at, path`
     })
+
+    /**
+     * Reads the job's uploaded pieces in order, each while the one before is used (written to a file, say);
+     * false when one is missing.
+     */
+    const forEachPiece = <E, R>(
+      jobId: string,
+      sizeBytes: number,
+      use: (piece: Uint8Array, offset: number) => Effect.Effect<void, E, R>
+    ) =>
+      Effect.gen(function*() {
+        const pieces = Math.ceil(sizeBytes / pieceBytes)
+        const fetch = (seq: number) =>
+          seq >= pieces ? Effect.succeed(undefined) : sql<{ readonly bytes: Uint8Array }>`
+            SELECT bytes FROM document_upload_pieces WHERE job_id = ${jobId} AND seq = ${seq}`.pipe(
+            Effect.map((rows) => rows[0]?.bytes)
+          )
+        let piece = yield* fetch(0)
+        for (let seq = 0; seq < pieces; seq++) {
+          if (piece === undefined) return false
+          const [, next] = yield* Effect.all([use(piece, seq * pieceBytes), fetch(seq + 1)], { concurrency: 2 })
+          piece = next
+        }
+        return true
+      })
 
     /** Removes a job's half-written document (a previous attempt that did not finish). */
     const removeStaging = (jobId: string) =>
@@ -181,16 +206,27 @@ export class DocumentsRepo extends Effect.Service<DocumentsRepo>()("DocumentsRep
       readUpload: (jobId: string, sizeBytes: number) =>
         Effect.gen(function*() {
           const bytes = Buffer.alloc(sizeBytes)
-          const pieces = Math.ceil(sizeBytes / pieceBytes)
-          for (let seq = 0; seq < pieces; seq++) {
-            const rows = yield* sql<{ readonly bytes: Uint8Array }>`
-              SELECT bytes FROM document_upload_pieces WHERE job_id = ${jobId} AND seq = ${seq}`
-            const piece = rows[0]?.bytes
-            if (piece === undefined) return Option.none()
-            bytes.set(piece, seq * pieceBytes)
-          }
-          return Option.some(bytes)
+          const complete = yield* forEachPiece(jobId, sizeBytes, (piece, offset) =>
+            Effect.sync(() => {
+              bytes.set(piece, offset)
+            }))
+          return complete ? Option.some(bytes) : Option.none()
         }),
+
+      /**
+       * The uploaded bytes written to `filePath` piece by piece, for a reader in another process: this
+       * process holds one piece at a time instead of the whole file. False when pieces are missing.
+       */
+      copyUpload: (jobId: string, sizeBytes: number, filePath: string) =>
+        Effect.acquireUseRelease(
+          Effect.promise(() => fs.open(filePath, "w")),
+          (handle) =>
+            forEachPiece(jobId, sizeBytes, (piece, offset) =>
+              Effect.promise(() =>
+                handle.write(piece, 0, piece.length, offset)
+              ).pipe(Effect.asVoid)),
+          (handle) => Effect.promise(() => handle.close())
+        ),
 
       findJob: (assistantId: string, jobId: string) => findJob({ assistantId, jobId }),
       pageJobs,
@@ -213,6 +249,18 @@ export class DocumentsRepo extends Effect.Service<DocumentsRepo>()("DocumentsRep
           : sql`INSERT INTO document_chunks ${sql.insert(chunks.map((chunk) => ({ fileId, ...chunk })))}`.pipe(
             Effect.asVoid
           ),
+
+      /**
+       * Adds a document's words to the assistant's term dictionary (see Search/SearchEngine.ts), once per
+       * document. Sorted, as the products' trigger does: concurrent writers insert in one order and never deadlock.
+       */
+      addTerms: (assistantId: string, terms: ReadonlyArray<string>) =>
+        terms.length === 0
+          ? Effect.void
+          : sql`
+            INSERT INTO search_terms (assistant_id, term)
+            SELECT ${assistantId}, t FROM unnest(${terms}::text[]) AS t ORDER BY 2
+            ON CONFLICT DO NOTHING`.pipe(Effect.asVoid),
 
       /**
        * Makes the staged document the one at its path, in one transaction: the

@@ -134,10 +134,6 @@ const binaryControl = /[\u0000-\u0008\u000E-\u001F\u007F]/
 
 type TextEncoding = "utf-8" | "utf-16le" | "utf-16be"
 
-const hasByteOrderMark = (head: Uint8Array) =>
-  (head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff) ||
-  (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf)
-
 /** Mostly-ASCII UTF-16 without a byte-order mark: zero bytes on one side of each pair only. */
 const utf16ByZeros = (head: Uint8Array): TextEncoding | undefined => {
   let zeroEven = 0
@@ -153,15 +149,20 @@ const utf16ByZeros = (head: Uint8Array): TextEncoding | undefined => {
   return undefined
 }
 
-/** A byte-order mark decides; otherwise UTF-8, then UTF-16 if the zero bytes or the charset detector say so. */
-const candidateEncodings = (head: Uint8Array): ReadonlyArray<TextEncoding> => {
-  if (head[0] === 0xff && head[1] === 0xfe) return ["utf-16le"]
-  if (head[0] === 0xfe && head[1] === 0xff) return ["utf-16be"]
-  if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return ["utf-8"]
+/** The encoding a byte-order mark names, if the text starts with one. */
+const byteOrderMarkEncoding = (head: Uint8Array): TextEncoding | undefined => {
+  if (head[0] === 0xff && head[1] === 0xfe) return "utf-16le"
+  if (head[0] === 0xfe && head[1] === 0xff) return "utf-16be"
+  if (head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf) return "utf-8"
+  return undefined
+}
+
+/** UTF-16 without a byte-order mark, if the zero bytes or the charset detector say so. */
+const utf16Of = (head: Uint8Array): TextEncoding | undefined => {
+  const byZeros = utf16ByZeros(head)
+  if (byZeros !== undefined) return byZeros
   const detected = chardet.detect(head)
-  const utf16 = utf16ByZeros(head) ??
-    (detected === "UTF-16LE" ? "utf-16le" : detected === "UTF-16BE" ? "utf-16be" : undefined)
-  return utf16 === undefined ? ["utf-8"] : ["utf-8", utf16]
+  return detected === "UTF-16LE" ? "utf-16le" : detected === "UTF-16BE" ? "utf-16be" : undefined
 }
 
 /** Decodes the whole file piece by piece: valid in the encoding, and no binary control bytes. */
@@ -179,11 +180,17 @@ const decodesAsText = async (handle: fs.FileHandle, encoding: TextEncoding): Pro
   }
 }
 
+/**
+ * A byte-order mark decides; otherwise UTF-8, then UTF-16 if the zero bytes or the charset detector say so.
+ * The detector (20-90 ms of this thread for a 64 KiB head) runs only when UTF-8 did not decode.
+ */
 const textEncodingOf = async (handle: fs.FileHandle): Promise<TextEncoding | undefined> => {
-  for (const encoding of candidateEncodings(await readAt(handle, 0, 64 * 1024))) {
-    if (await decodesAsText(handle, encoding)) return encoding
-  }
-  return undefined
+  const head = await readAt(handle, 0, 64 * 1024)
+  const marked = byteOrderMarkEncoding(head)
+  if (marked !== undefined) return (await decodesAsText(handle, marked)) ? marked : undefined
+  if (await decodesAsText(handle, "utf-8")) return "utf-8"
+  const utf16 = utf16Of(head)
+  return utf16 !== undefined && (await decodesAsText(handle, utf16)) ? utf16 : undefined
 }
 
 const textOrUnsupported = async (handle: fs.FileHandle, detected: string) => {
@@ -193,7 +200,7 @@ const textOrUnsupported = async (handle: fs.FileHandle, detected: string) => {
 
 const sniffOpen = async (path: string, handle: fs.FileHandle): Promise<Sniffed> => {
   // A byte-order mark can look like an MPEG audio frame to the sniffer; text that starts with one is text.
-  if (hasByteOrderMark(await readAt(handle, 0, 4))) {
+  if (byteOrderMarkEncoding(await readAt(handle, 0, 4)) !== undefined) {
     const encoding = await textEncodingOf(handle)
     if (encoding !== undefined) return supported("text", `text/plain; charset=${encoding}`)
   }

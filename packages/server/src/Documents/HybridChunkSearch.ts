@@ -6,7 +6,7 @@
  *   dictionary (stems, typos, the last word as a prefix), the chunks holding
  *   any of them (GIN over `search_terms`) ranked by the engine's rules;
  * - meaning: pgvector cosine distance between the query's and each chunk's
- *   embedding (current `Embedder.modelId` only).
+ *   embedding (halfvecs; current `Embedder.modelId` only).
  *
  * The best `pool` chunks of each side are pooled and scored in [0, 1]:
  * `semantic` = cosine similarity (clamped at 0), `keyword` = the share of the
@@ -91,7 +91,7 @@ export const make = Effect.gen(function*() {
         onSome: (literal) => [sql`(
           SELECT c.file_id, c.chunk FROM document_chunks c JOIN documents d ON d.id = c.file_id
           WHERE ${ready} AND c.model_id = ${embedder.modelId}
-          ORDER BY c.embedding <=> ${literal}::vector LIMIT ${pool})`]
+          ORDER BY c.embedding <=> ${literal}::halfvec LIMIT ${pool})`]
       }),
       ...(keywordKeys.length === 0 ? [] : [sql`(
           SELECT split_part(k, ':', 1) AS file_id, split_part(k, ':', 2)::int AS chunk
@@ -100,7 +100,7 @@ export const make = Effect.gen(function*() {
     const similarity = Option.match(queryVector, {
       onNone: () => sql`0`,
       onSome: (literal) =>
-        sql`CASE WHEN c.model_id = ${embedder.modelId} THEN 1 - (c.embedding <=> ${literal}::vector) ELSE 0 END`
+        sql`CASE WHEN c.model_id = ${embedder.modelId} THEN 1 - (c.embedding <=> ${literal}::halfvec) ELSE 0 END`
     })
 
     const rows = yield* sql<{

@@ -1,23 +1,30 @@
 /**
  * One ingest job, start to end: read the uploaded bytes, extract the text
  * (offline, by kind), chunk it, embed the chunks in batches into a staged
- * document, then swap it in (see `DocumentsRepo.finish`). Transient failures
+ * document (a batch is inserted while the next is embedded), add the
+ * document's words to the term dictionary, then swap it in (see
+ * `DocumentsRepo.finish`). Transient failures
  * (embeddings or transcription provider down) are retried with exponential
  * backoff; everything else ends the job `failed` with its `errorMessage`.
  */
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Fiber from "effect/Fiber"
 import * as Option from "effect/Option"
 import * as Schedule from "effect/Schedule"
+import * as fs from "node:fs/promises"
+import * as os from "node:os"
+import * as path from "node:path"
 import { AppConfig } from "../Config"
 import { newId } from "../Ids"
-import { Embedder, type EmbedderError, vectorLiteral } from "../Search/Embedder"
+import { Embedder, type EmbedderError, halfvecBinary } from "../Search/Embedder"
 import { Transcriber, type TranscriptionError } from "../Transcription/Transcriber"
 import { chunkText } from "./Chunker"
 import { DocumentsRepo, type JobRow } from "./DocumentsRepo"
 import { Extraction } from "./Extraction/Extraction"
 import { looksLikeHtml } from "./Extraction/Html"
 import { Ocr } from "./Extraction/Ocr"
+import type { IsolatedKind } from "./Extraction/Protocol"
 import { decodeText } from "./Extraction/Text"
 import { isEncryptedMarker } from "./FileKind"
 import { searchWords } from "./HybridChunkSearch"
@@ -54,27 +61,70 @@ export class Ingest extends Effect.Service<Ingest>()("Ingest", {
     const extraction = yield* Extraction
     const { ingest: settings } = yield* AppConfig
 
-    const extract = (job: JobRow, bytes: Uint8Array): Effect.Effect<string, IngestFailure> => {
+    const missing = () => permanent("ingest_failed", "the uploaded bytes are missing")
+
+    /** The uploaded bytes in this process (text, images and audio are read here). */
+    const uploadedBytes = (job: JobRow) =>
+      repo.readUpload(job.id, job.sizeBytes).pipe(
+        Effect.orDie,
+        Effect.flatMap(Option.match({ onNone: () => Effect.fail(missing()), onSome: Effect.succeed }))
+      )
+
+    /**
+     * Reads a file in a reader process from a temporary copy that `write` makes (false: the bytes are
+     * missing); the copy is removed when the read ends.
+     */
+    const extractInChild = (
+      kind: IsolatedKind,
+      mimeType: string,
+      write: (file: string) => Effect.Effect<boolean>
+    ) =>
+      Effect.gen(function*() {
+        const dir = yield* Effect.acquireRelease(
+          Effect.promise(() => fs.mkdtemp(path.join(os.tmpdir(), "dastyar-ingest-"))),
+          (dir) => Effect.promise(() => fs.rm(dir, { recursive: true, force: true }))
+        )
+        const file = path.join(dir, "upload")
+        if (!(yield* write(file))) return yield* missing()
+        return yield* extraction.extract(kind, file, mimeType)
+      }).pipe(Effect.scoped)
+
+    const extract = (job: JobRow): Effect.Effect<string, IngestFailure> => {
       if (isEncryptedMarker(job.mimeType)) {
         return Effect.fail(permanent("encrypted", "the Word file is password-protected"))
       }
       switch (job.fileKind) {
         case "text":
           // Plain text is decoded here in one linear pass; HTML goes through its parser in a child process.
-          return Effect.suspend(() => {
+          return Effect.flatMap(uploadedBytes(job), (bytes) => {
             const text = decodeText(bytes, job.mimeType)
-            return looksLikeHtml(text) ? extraction.extract("text", bytes, job.mimeType) : Effect.succeed(text)
+            return looksLikeHtml(text)
+              ? extractInChild(
+                "text",
+                job.mimeType,
+                (file) => Effect.promise(() => fs.writeFile(file, bytes)).pipe(Effect.as(true))
+              )
+              : Effect.succeed(text)
           })
         case "pdf":
         case "docx":
         case "doc":
-          return extraction.extract(job.fileKind, bytes, job.mimeType)
+          // Copied piece by piece: this process never holds the whole file.
+          return extractInChild(
+            job.fileKind,
+            job.mimeType,
+            (file) => repo.copyUpload(job.id, job.sizeBytes, file).pipe(Effect.orDie)
+          )
         case "image":
-          return ocr.recognize(bytes, extraction.budget)
+          return Effect.flatMap(uploadedBytes(job), (bytes) => ocr.recognize(bytes, extraction.budget))
         case "audio":
-          return transcriber.transcribe({ bytes, filename: job.filename, mimeType: job.mimeType }).pipe(
-            Effect.map((result) => result.text),
-            Effect.mapError(fromTranscription)
+          return Effect.flatMap(
+            uploadedBytes(job),
+            (bytes) =>
+              transcriber.transcribe({ bytes, filename: job.filename, mimeType: job.mimeType }).pipe(
+                Effect.map((result) => result.text),
+                Effect.mapError(fromTranscription)
+              )
           )
       }
     }
@@ -83,14 +133,7 @@ export class Ingest extends Effect.Service<Ingest>()("Ingest", {
     const attempt = (job: JobRow) =>
       Effect.gen(function*() {
         yield* repo.removeStaging(job.id).pipe(Effect.orDie)
-        const bytes = yield* repo.readUpload(job.id, job.sizeBytes).pipe(
-          Effect.orDie,
-          Effect.flatMap(Option.match({
-            onNone: () => Effect.fail(permanent("ingest_failed", "the uploaded bytes are missing")),
-            onSome: Effect.succeed
-          }))
-        )
-        const text = yield* extract(job, bytes)
+        const text = yield* extract(job)
         const chunks = chunkText(text)
         if (chunks.length === 0) return yield* permanent("no_text", "no text was found in the file")
         const fileId = newId("file")
@@ -103,24 +146,31 @@ export class Ingest extends Effect.Service<Ingest>()("Ingest", {
           nChunks: chunks.length,
           sizeBytes: job.sizeBytes
         }).pipe(Effect.orDie)
+        const terms = new Set<string>()
+        // One batch is inserted while the next is embedded: the database and this process work at once.
+        let inserting: Fiber.Fiber<void> | undefined
         for (let start = 0; start < chunks.length; start += embedBatchSize) {
           const batch = chunks.slice(start, start + embedBatchSize)
           const { vectors } = yield* embedder.embed(batch.map((chunk) => chunk.text)).pipe(
             Effect.mapError(fromEmbedder)
           )
-          yield* repo.insertChunks(
-            fileId,
-            batch.map(({ headingPath, text }, i) => ({
-              chunk: start + i,
-              text,
-              headingPath,
-              // The text starts with the heading path, so its words count for keyword search too.
-              searchText: searchWords(text),
-              modelId: embedder.modelId,
-              embedding: vectorLiteral(vectors[i] ?? [])
-            }))
-          ).pipe(Effect.orDie)
+          const rows = batch.map(({ headingPath, text }, i) => ({
+            chunk: start + i,
+            text,
+            headingPath,
+            // The text starts with the heading path, so its words count for keyword search too.
+            searchText: searchWords(text),
+            modelId: embedder.modelId,
+            embedding: halfvecBinary(vectors[i] ?? [])
+          }))
+          for (const row of rows) {
+            for (const term of row.searchText.split(" ")) if (term !== "") terms.add(term)
+          }
+          if (inserting !== undefined) yield* Fiber.join(inserting)
+          inserting = yield* Effect.fork(repo.insertChunks(fileId, rows).pipe(Effect.orDie))
         }
+        if (inserting !== undefined) yield* Fiber.join(inserting)
+        yield* repo.addTerms(job.assistantId, [...terms]).pipe(Effect.orDie)
         return yield* repo.finish(job, fileId, chunks.length).pipe(Effect.orDie)
       })
 

@@ -27,20 +27,54 @@ const fnv = (h: number, text: string, from = 0, to = text.length): number => {
 const wordPrefix = fnv(offset, "w:")
 const trigramPrefix = fnv(offset, "c:")
 
-/** Adds a feature by its FNV-1a hash: the bucket from the low bits, the sign from the top bit. */
-const add = (vector: Float64Array, hash: number, weight: number) => {
-  const h = hash >>> 0
-  vector[h % dimensions] += h & 0x80000000 ? -weight : weight
+/** A word's features in the order they are added: the bucket of each and its weight, signed. */
+interface Features {
+  readonly buckets: Uint16Array
+  readonly weights: Float64Array
 }
 
-export const embedOne = (text: string): ReadonlyArray<number> => {
+/**
+ * The word's stem, then the character trigrams of `<stem>`; each by its FNV-1a hash: the bucket from the low
+ * bits, the sign from the top bit.
+ */
+const featuresOf = (word: string): Features => {
+  const root = stem(word)
+  const padded = `<${root}>`
+  const trigrams = Math.max(0, padded.length - 2)
+  const buckets = new Uint16Array(1 + trigrams)
+  const weights = new Float64Array(1 + trigrams)
+  const set = (at: number, hash: number, weight: number) => {
+    const h = hash >>> 0
+    buckets[at] = h % dimensions
+    weights[at] = h & 0x80000000 ? -weight : weight
+  }
+  set(0, fnv(wordPrefix, root), 1)
+  const weight = 1 / Math.sqrt(Math.max(1, padded.length - 2))
+  for (let i = 0; i < trigrams; i++) set(1 + i, fnv(trigramPrefix, padded, i, i + 3), weight)
+  return { buckets, weights }
+}
+
+/**
+ * Features of recent words: a text repeats most of its words (stemming and hashing them was most of the
+ * embedder's time). Bounded (a few MB at most); emptied when full.
+ */
+const cache = new Map<string, Features>()
+const cacheLimit = 20_000
+
+const cachedFeatures = (word: string): Features => {
+  const known = cache.get(word)
+  if (known !== undefined) return known
+  if (cache.size >= cacheLimit) cache.clear()
+  const features = featuresOf(word)
+  cache.set(word, features)
+  return features
+}
+
+const embedWords = (words: ReadonlyArray<string>): ReadonlyArray<number> => {
   const vector = new Float64Array(dimensions)
-  for (const word of wordsOf(text)) {
-    const root = stem(word)
-    add(vector, fnv(wordPrefix, root), 1)
-    const padded = `<${root}>`
-    const weight = 1 / Math.sqrt(Math.max(1, padded.length - 2))
-    for (let i = 0; i + 3 <= padded.length; i++) add(vector, fnv(trigramPrefix, padded, i, i + 3), weight)
+  for (const word of words) {
+    const { buckets, weights } = cachedFeatures(word)
+    for (let i = 0; i < buckets.length; i++) vector[buckets[i] ?? 0] += weights[i] ?? 0
   }
   let norm = 0
   for (const x of vector) norm += x * x
@@ -53,11 +87,14 @@ export const embedOne = (text: string): ReadonlyArray<number> => {
   return Array.from(vector, (x) => x * scale)
 }
 
+export const embedOne = (text: string): ReadonlyArray<number> => embedWords(wordsOf(text))
+
 export const make: EmbedderShape = {
   modelId,
   embed: (texts) =>
-    Effect.sync(() => ({
-      vectors: texts.map(embedOne),
-      tokens: texts.reduce((sum, text) => sum + wordsOf(text).length, 0)
-    }))
+    Effect.sync(() => {
+      // Each text's words once, for its vector and the token estimate.
+      const words = texts.map(wordsOf)
+      return { vectors: words.map(embedWords), tokens: words.reduce((sum, list) => sum + list.length, 0) }
+    })
 }

@@ -5,41 +5,82 @@
  * Persian digits all compare equal.
  */
 
-const letterForms: ReadonlyArray<readonly [RegExp, string]> = [
-  [/[\u064A\u0649\u06D2]/g, "\u06CC"], // Arabic yeh, alef maksura, yeh barree → Persian yeh
-  [/\u0643/g, "\u06A9"], // Arabic kaf → Persian keheh
-  [/\u0629/g, "\u0647"], // teh marbuta → heh
-  [/[\u0623\u0625\u0622\u0671]/g, "\u0627"], // alef with hamza or madda, wasla → alef
-  [/\u0624/g, "\u0648"], // waw with hamza → waw
-  [/\u0626/g, "\u06CC"], // yeh with hamza → yeh
-  [/\u06C0/g, "\u0647"] // heh with yeh above → heh
-]
-
-/** Harakat, Quranic marks, superscript alef and tatweel carry no meaning for search. */
-const marks = /[\u0610-\u061A\u064B-\u065F\u0670\u06D6-\u06ED\u0640]/g
-/** Zero-width characters: ZWNJ joins or splits Persian words at the writer's whim. */
-const zeroWidth = /[\u200B-\u200F\u2060\uFEFF]/g
-
-const digitsOf = (text: string): string =>
-  text.replace(/[\u0660-\u0669\u06F0-\u06F9]/g, (digit) => {
-    const code = digit.charCodeAt(0)
-    return String(code >= 0x06F0 ? code - 0x06F0 : code - 0x0660)
-  })
+/**
+ * Each character that folds, and what it folds to: Arabic/Persian letter variants, harakat, Quranic marks,
+ * superscript alef and tatweel (no meaning for search), zero-width characters (ZWNJ joins or splits Persian
+ * words at the writer's whim), and Arabic-Indic and Persian digits. One character in, at most one out, none
+ * of the outputs folds again: a single pass does all.
+ */
+const folds = new Map<string, string>([
+  ...[..."\u064A\u0649\u06D2"].map((c) => [c, "\u06CC"] as const), // Arabic yeh, alef maksura, yeh barree → Persian yeh
+  ["\u0643", "\u06A9"], // Arabic kaf → Persian keheh
+  ["\u0629", "\u0647"], // teh marbuta → heh
+  ...[..."\u0623\u0625\u0622\u0671"].map((c) => [c, "\u0627"] as const), // alef with hamza or madda, wasla → alef
+  ["\u0624", "\u0648"], // waw with hamza → waw
+  ["\u0626", "\u06CC"], // yeh with hamza → yeh
+  ["\u06C0", "\u0647"], // heh with yeh above → heh
+  ...Array.from({ length: 10 }, (_, d) => [String.fromCharCode(0x0660 + d), String(d)] as const),
+  ...Array.from({ length: 10 }, (_, d) => [String.fromCharCode(0x06F0 + d), String(d)] as const)
+])
+const folded =
+  /[\u0610-\u061A\u064B-\u065F\u0670\u06D6-\u06ED\u0640\u064A\u0649\u06D2\u0643\u0629\u0623\u0625\u0622\u0671\u0624\u0626\u06C0\u0660-\u0669\u06F0-\u06F9\u200B-\u200F\u2060\uFEFF]/g
+const fold = (c: string): string => folds.get(c) ?? ""
 
 /** Any character the folds below may change beyond case and spaces (everything outside ASCII). */
 const beyondAscii = /[^\u0000-\u007F]/
 
+/** Case and the folds above, whitespace as it was. ASCII text has nothing to fold but case. */
+const foldText = (text: string): string =>
+  beyondAscii.test(text) ? text.normalize("NFKC").toLowerCase().replace(folded, fold) : text.toLowerCase()
+
 /** Normal form of free text: words stay apart, everything else above is folded. */
-export const normalizeText = (text: string): string => {
-  // ASCII text has nothing to fold but case and spaces (the common case of an English catalog's import).
-  if (!beyondAscii.test(text)) return text.toLowerCase().replace(/\s+/g, " ").trim()
-  let result = text.normalize("NFKC").toLowerCase()
-  for (const [pattern, replacement] of letterForms) result = result.replace(pattern, replacement)
-  return digitsOf(result.replace(marks, "").replace(zeroWidth, "")).replace(/\s+/g, " ").trim()
-}
+export const normalizeText = (text: string): string => foldText(text).replace(/\s+/g, " ").trim()
 
 /** Key of a category-like value: the normal form with all whitespace removed, so matching is strict otherwise. */
 export const categoryKey = (text: string): string => normalizeText(text).replace(/\s+/g, "")
 
-/** Words of normalised text: letters and digits of any script (punctuation, Persian included, splits). */
-export const wordsOf = (text: string): ReadonlyArray<string> => normalizeText(text).match(/[\p{L}\p{N}]+/gu) ?? []
+const letterOrDigit = /^[\p{L}\p{N}]$/u
+/** Per UTF-16 code unit outside the surrogates: 0 not yet seen, 1 a letter or digit, 2 not. */
+const unitKinds = new Uint8Array(0x10000)
+const isLetterOrDigitUnit = (code: number): boolean => {
+  let kind = unitKinds[code] ?? 0
+  if (kind === 0) {
+    kind = letterOrDigit.test(String.fromCharCode(code)) ? 1 : 2
+    unitKinds[code] = kind
+  }
+  return kind === 1
+}
+
+/**
+ * Words of normalised text: letters and digits of any script (punctuation, Persian included, splits), the
+ * maximal runs that `/[\p{L}\p{N}]+/gu` finds. Scanned with a table of the code units seen (the regular
+ * expression took most of this function's time, and this runs twice for every chunk of a document).
+ */
+export const wordsOf = (text: string): ReadonlyArray<string> => {
+  // Whitespace only separates words here: the normal form's spaces need not be made.
+  const normal = foldText(text)
+  const words: Array<string> = []
+  let start = -1
+  for (let i = 0; i < normal.length; i++) {
+    const code = normal.charCodeAt(i)
+    let word: boolean
+    let width = 1
+    if (code >= 0xd800 && code <= 0xdfff) {
+      // A surrogate pair is one character beyond the BMP (rare): asked of the regular expression as is.
+      const next = normal.charCodeAt(i + 1)
+      width = code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff ? 2 : 1
+      word = letterOrDigit.test(normal.slice(i, i + width))
+    } else {
+      word = isLetterOrDigitUnit(code)
+    }
+    if (word) {
+      if (start < 0) start = i
+    } else if (start >= 0) {
+      words.push(normal.slice(start, i))
+      start = -1
+    }
+    i += width - 1
+  }
+  if (start >= 0) words.push(normal.slice(start))
+  return words
+}

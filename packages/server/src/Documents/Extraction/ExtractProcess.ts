@@ -6,24 +6,31 @@
  */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
+import * as fs from "node:fs/promises"
 import { permanent } from "../IngestFailure"
 import { extractPdf } from "./Pdf"
 import { ExtractionReply, ExtractionRequest } from "./Protocol"
 import { extractText } from "./Text"
 import { extractDoc, extractDocx } from "./Word"
 
-const extract = (request: ExtractionRequest) => {
+const extractBytes = (request: ExtractionRequest, bytes: Uint8Array) => {
   switch (request.kind) {
     case "pdf":
-      return extractPdf(request.bytes, request.budget)
+      return extractPdf(bytes, request.budget)
     case "docx":
-      return extractDocx(request.bytes, request.budget)
+      return extractDocx(bytes, request.budget)
     case "doc":
-      return extractDoc(request.bytes)
+      return extractDoc(bytes)
     case "text":
-      return Effect.sync(() => extractText(request.bytes, request.mimeType))
+      return Effect.sync(() => extractText(bytes, request.mimeType))
   }
 }
+
+const extract = (request: ExtractionRequest) =>
+  Effect.tryPromise({
+    try: () => fs.readFile(request.path),
+    catch: (error) => permanent("ingest_failed", `the file to read is missing: ${String(error)}`)
+  }).pipe(Effect.flatMap((bytes) => extractBytes(request, bytes)))
 
 const reply = (message: unknown) =>
   Effect.gen(function*() {

@@ -1,6 +1,6 @@
 /**
  * Reads the text of an uploaded file in a child process: a reader started
- * with a heap limit, given the bytes, and killed when it runs out of time,
+ * with a heap limit, given a copy of the file, and killed when it runs out of time,
  * dies, or fails a file. A hostile file (a decompression bomb, a parser loop)
  * then fails its own job with `too_large` while the server, and every other
  * tenant on it, keeps answering; heavy parsers (PDF.js, mammoth) never load
@@ -139,10 +139,11 @@ export class Extraction extends Effect.Service<Extraction>()("Extraction", {
       if (idle.length === 0) keep(start())
     })
 
+    /** Reads the file at `path` (which the caller keeps until this ends) in a reader process. */
     const extract = Effect.fn("Documents.extractInChild")(
-      function*(kind: IsolatedKind, bytes: Uint8Array, mimeType: string) {
-        yield* Effect.annotateCurrentSpan({ "dastyar.file_kind": kind, "dastyar.size_bytes": bytes.length })
-        return yield* read({ kind, bytes, mimeType, budget: settings.budget })
+      function*(kind: IsolatedKind, path: string, mimeType: string) {
+        yield* Effect.annotateCurrentSpan({ "dastyar.file_kind": kind })
+        return yield* read({ kind, path, mimeType, budget: settings.budget })
       }
     )
 

@@ -10,7 +10,11 @@ export type IsolatedKind = typeof IsolatedKind.Type
 export const ExtractionRequest = Schema.Struct({
   kind: IsolatedKind,
   mimeType: Schema.String,
-  bytes: Schema.Uint8ArrayFromSelf,
+  /**
+   * The file to read: a copy the parent wrote for this request. A path, not the bytes: sent through the
+   * channel, a 25 MB file was serialised whole into one more copy held by the server until the reader took it.
+   */
+  path: Schema.String,
   budget: ExtractionBudget
 })
 export type ExtractionRequest = typeof ExtractionRequest.Type

@@ -16,12 +16,13 @@ import { fileURLToPath } from "node:url"
 import { definePDFJSModule, extractText as unpdfText, getDocumentProxy } from "unpdf"
 import { chunkText } from "../../../src/Documents/Chunker"
 import { ChunkSearch } from "../../../src/Documents/ChunkSearch"
+import { DocumentsRepo } from "../../../src/Documents/DocumentsRepo"
 import type { ExtractionBudget } from "../../../src/Documents/Extraction/Budget"
 import { extractPdf } from "../../../src/Documents/Extraction/Pdf"
 import { extractDocx } from "../../../src/Documents/Extraction/Word"
 import { searchWords } from "../../../src/Documents/HybridChunkSearch"
 import { Embedder, vectorLiteral } from "../../../src/Search/Embedder"
-import { normalizeText } from "../../../src/Search/TextNormalization"
+import { normalizeText, wordsOf } from "../../../src/Search/TextNormalization"
 import { TestApp } from "../../../src/Testing"
 import { jobIdsOf, upload, waitForJob } from "../../Documents/support"
 import { call, pick, pickString, setupAccount } from "../../support/TestApp"
@@ -199,8 +200,10 @@ const evaluation = ({ floor, heldAside, showMisses }: Options) =>
             )
           }`
         }
+        const repo = yield* DocumentsRepo
+        yield* repo.addTerms(baseline.assistantId, [...new Set(windows.flatMap((window) => wordsOf(window)))])
         yield* sql`UPDATE documents SET n_chunks = ${windows.length} WHERE id = ${document.id}`
-      }).pipe(Effect.orDie)
+      }).pipe(Effect.provide(DocumentsRepo.Default), Effect.orDie)
       ingestLines.push(
         `${file.padEnd(26)}${`${(bytes.length / 1024).toFixed(0)} KB`.padStart(7)}${
           `${(readyMs / 1000).toFixed(2)} s`.padStart(10)
