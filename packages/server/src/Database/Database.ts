@@ -14,7 +14,9 @@ import * as Redacted from "effect/Redacted"
 import * as String from "effect/String"
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"
+import { createRequire } from "node:module"
 import * as path from "node:path"
+import { pathToFileURL } from "node:url"
 import pg from "pg"
 import { AppConfig } from "../Config"
 
@@ -42,7 +44,8 @@ const initializeInChild = (dataDir: string) =>
       "--input-type=module",
       "--eval",
       `const { PGlite } = await import(process.argv[1]); await (await PGlite.create(process.argv[2])).close()`,
-      import.meta.resolve("@electric-sql/pglite"),
+      // Not `import.meta.resolve`, which vitest does not provide; the CommonJS build works as well there.
+      pathToFileURL(createRequire(import.meta.url).resolve("@electric-sql/pglite")).href,
       dataDir
     ], { stdio: ["ignore", "ignore", "pipe"] })
     let stderr = ""
