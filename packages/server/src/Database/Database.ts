@@ -95,7 +95,10 @@ export const layerPglite = (dataDir: string | undefined) =>
   PgClient.layerFromPool({
     acquire: Effect.flatMap(openPglite(dataDir), ({ config }) =>
       Effect.acquireRelease(
-        Effect.sync(() => new pg.Pool(config)),
+        // One client, never closed when idle: every client of PGlite's config shares its one connection object
+        // (one backend session), so a second client's answers reached the first one's listeners, and closing an
+        // idle client removed every client's listeners (requests then hung; 166 of 1,376 timed out under load).
+        Effect.sync(() => new pg.Pool({ ...config, max: 1, idleTimeoutMillis: 0 })),
         (pool) => Effect.promise(() => pool.end())
       )),
     applicationName: "dastyar",
