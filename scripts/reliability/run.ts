@@ -1,9 +1,10 @@
 /**
  * `pnpm test:reliability`: the long form of the reliability suite
  * (`packages/server/test/Reliability` and the hostile files): 100,000 fuzz
- * requests, the tenant isolation pass with more bodies per route, 60 s of
- * load, 50 SIGKILLs in the chaos run, and `/health` held to 500 ms during the
- * hostile set. Each part prints one `reliability <part>: … failures=…` line;
+ * requests, the tenant isolation pass with more bodies per route, 10 s of
+ * warm-up and two rounds of 60 s of load (on Postgres and embedded), 50
+ * SIGKILLs in the chaos run, and `/health` held to 500 ms during the hostile
+ * set. Each part prints one `reliability <part>: … failures=…` line;
  * they are gathered and printed again at the end. Arguments go to vitest
  * (e.g. a single file). Chaos and the Postgres restart need `DATABASE_URL`.
  */
@@ -14,6 +15,8 @@ const env = {
   RELIABILITY_FUZZ_REQUESTS: process.env.RELIABILITY_FUZZ_REQUESTS ?? "100000",
   RELIABILITY_TENANT_BODIES: process.env.RELIABILITY_TENANT_BODIES ?? "20",
   RELIABILITY_LOAD_SECONDS: process.env.RELIABILITY_LOAD_SECONDS ?? "60",
+  RELIABILITY_LOAD_WARMUP_SECONDS: process.env.RELIABILITY_LOAD_WARMUP_SECONDS ?? "10",
+  RELIABILITY_LOAD_ROUNDS: process.env.RELIABILITY_LOAD_ROUNDS ?? "2",
   RELIABILITY_CHAOS_KILLS: process.env.RELIABILITY_CHAOS_KILLS ?? "50",
   RELIABILITY_MAX_HEALTH_MS: process.env.RELIABILITY_MAX_HEALTH_MS ?? "500",
   RELIABILITY_SEED: process.env.RELIABILITY_SEED ?? String(Date.now() % 100_000)

@@ -13,8 +13,11 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as String from "effect/String"
+import { spawn } from "node:child_process"
 import * as fs from "node:fs"
+import { createRequire } from "node:module"
 import * as path from "node:path"
+import { pathToFileURL } from "node:url"
 import pg from "pg"
 import { AppConfig } from "../Config"
 
@@ -43,6 +46,34 @@ const naming = {
 } as const
 
 /**
+ * Creates the database cluster in an empty `dataDir` (initdb) in a child
+ * process. PGlite runs initdb in a second WASM instance (its memory grows to
+ * about 190 MB) and copies the new cluster through a dump; in the server's
+ * own process those stay resident until a major GC, which an idle server may
+ * not run for minutes, and even then the allocator keeps most of the freed
+ * memory (in a worker thread, 200 MB stayed in its malloc arenas). A child
+ * process gives all of it back when it exits. It runs Liftoff only: for a
+ * process of a few seconds, optimizing the WASM costs more CPU than it saves.
+ */
+const initializeInChild = (dataDir: string) =>
+  new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, [
+      "--liftoff-only",
+      "--input-type=module",
+      "--eval",
+      `const { PGlite } = await import(process.argv[1]); await (await PGlite.create(process.argv[2])).close()`,
+      // Not `import.meta.resolve`, which vitest does not provide; the CommonJS build works as well there.
+      pathToFileURL(createRequire(import.meta.url).resolve("@electric-sql/pglite")).href,
+      dataDir
+    ], { stdio: ["ignore", "ignore", "pipe"] })
+    let stderr = ""
+    child.stderr.on("data", (data: Buffer) => (stderr = (stderr + data.toString("utf8")).slice(-2000)))
+    child.once("error", reject)
+    child.once("exit", (code) =>
+      code === 0 ? resolve() : reject(new Error(`initdb of the embedded database exited with ${code}: ${stderr}`)))
+  })
+
+/**
  * Opens PGlite in `dataDir` (or in memory) and closes it with the scope.
  * Loaded here, not at the top, so a server on Postgres never loads it.
  */
@@ -50,7 +81,10 @@ const openPglite = (dataDir: string | undefined) =>
   Effect.acquireRelease(
     Effect.tryPromise({
       try: async () => {
-        if (dataDir !== undefined) fs.mkdirSync(dataDir, { recursive: true })
+        if (dataDir !== undefined) {
+          fs.mkdirSync(dataDir, { recursive: true })
+          if (!fs.existsSync(path.join(dataDir, "PG_VERSION"))) await initializeInChild(dataDir)
+        }
         const [{ PGlite }, { vector }, { fuzzystrmatch }, { pg_trgm }, { createPgConfig }] = await Promise.all([
           import("@electric-sql/pglite"),
           import("@electric-sql/pglite-pgvector"),
@@ -87,7 +121,10 @@ export const layerPglite = (dataDir: string | undefined) =>
   PgClient.layerFromPool({
     acquire: Effect.flatMap(openPglite(dataDir), ({ config }) =>
       Effect.acquireRelease(
-        Effect.sync(() => new pg.Pool(config)),
+        // One client, never closed when idle: every client of PGlite's config shares its one connection object
+        // (one backend session), so a second client's answers reached the first one's listeners, and closing an
+        // idle client removed every client's listeners (requests then hung; 166 of 1,376 timed out under load).
+        Effect.sync(() => new pg.Pool({ ...config, max: 1, idleTimeoutMillis: 0 })),
         (pool) => Effect.promise(() => pool.end())
       )),
     applicationName: "dastyar",

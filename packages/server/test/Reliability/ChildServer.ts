@@ -23,6 +23,15 @@ export interface Storage {
   readonly databaseUrl: string | undefined
 }
 
+/** An empty embedded data directory, removed afterwards. */
+export const embeddedStorage = Effect.map(
+  Effect.acquireRelease(
+    Effect.sync(() => fs.mkdtempSync(path.join(os.tmpdir(), "dastyar-child-"))),
+    (dir) => Effect.sync(() => fs.rmSync(dir, { recursive: true, force: true }))
+  ),
+  (dir): Storage => ({ env: { DASTYAR_DATA_DIR: dir }, databaseUrl: undefined })
+)
+
 /** A fresh database for the child servers of one test, removed afterwards. */
 export const storage = Effect.gen(function*() {
   const baseUrl = process.env.DATABASE_URL
@@ -30,11 +39,7 @@ export const storage = Effect.gen(function*() {
     const db = yield* freshPostgresDatabase(baseUrl)
     return { env: { DATABASE_URL: db.url }, databaseUrl: db.url } satisfies Storage
   }
-  const dir = yield* Effect.acquireRelease(
-    Effect.sync(() => fs.mkdtempSync(path.join(os.tmpdir(), "dastyar-child-"))),
-    (dir) => Effect.sync(() => fs.rmSync(dir, { recursive: true, force: true }))
-  )
-  return { env: { DASTYAR_DATA_DIR: dir }, databaseUrl: undefined } satisfies Storage
+  return yield* embeddedStorage
 })
 
 export interface ChildServer {
@@ -61,14 +66,17 @@ export const whenExited = (child: ChildProcess) =>
 export const startServer = (
   storage: Storage,
   env: Readonly<Record<string, string>> = {},
-  port?: number
+  port?: number,
+  nodeArgs: ReadonlyArray<string> = ["--enable-source-maps"]
 ) =>
   Effect.gen(function*() {
     const chosen = port ?? (yield* Effect.promise(freePort))
-    const child = spawn(process.execPath, ["--enable-source-maps", "dist/js/main.js"], {
+    const child = spawn(process.execPath, [...nodeArgs, "dist/js/main.js"], {
       cwd: serverDir,
       env: {
         ...process.env,
+        // An embedded storage must not inherit the suite's Postgres.
+        ...(storage.databaseUrl === undefined ? { DATABASE_URL: undefined } : {}),
         PORT: String(chosen),
         HOST: "127.0.0.1",
         DASTYAR_ADMIN_TOKEN: adminToken,
@@ -107,5 +115,18 @@ export const kill = (server: ChildServer) =>
   })
 
 /** A started server killed when the scope closes. */
-export const scopedServer = (storage: Storage, env: Readonly<Record<string, string>> = {}) =>
-  Effect.acquireRelease(startServer(storage, env), kill)
+export const scopedServer = (
+  storage: Storage,
+  env: Readonly<Record<string, string>> = {},
+  nodeArgs?: ReadonlyArray<string>
+) => Effect.acquireRelease(startServer(storage, env, undefined, nodeArgs), kill)
+
+/** The child's resident memory in MB (Linux: `/proc`), or NaN where it cannot be read. */
+export const rssMb = (server: ChildServer): number => {
+  try {
+    const status = fs.readFileSync(`/proc/${server.child.pid}/status`, "utf8")
+    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN) / 1024
+  } catch {
+    return Number.NaN
+  }
+}

@@ -1,98 +1,198 @@
 /**
  * Load: 64 concurrent clients for `RELIABILITY_LOAD_SECONDS` (CI: 5; the long
- * run: 60) on product search, product list with `q`, chat and text uploads.
- * The check is zero errors (every answer a 2xx, no reset); p50/p99 and the
- * process RSS before and after are printed as figures, not asserted (the
- * client shares the process and the two cores with the server).
+ * run: 60) on product search, product list with `q`, chat and text uploads,
+ * against the compiled server in its own process as it is started in
+ * production (no `--enable-source-maps`), on Postgres when `DATABASE_URL` is
+ * set and always on embedded PGlite. The check is zero errors (every answer a
+ * 2xx, no reset). Figures, not asserted (client, server and database share the
+ * cores): p50/p99 per route and the server's RSS idle, after a warm-up of the
+ * same mix (`RELIABILITY_LOAD_WARMUP_SECONDS`), after each load round
+ * (`RELIABILITY_LOAD_ROUNDS`: a second round that grows again would be a leak)
+ * and once the uploads' ingest jobs have settled. `RELIABILITY_LOAD_NODE_ARGS`
+ * passes node flags to the server (e.g. `--heapsnapshot-signal=SIGUSR2`).
  */
-import { expect, layer } from "@effect/vitest"
+import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import * as Schedule from "effect/Schedule"
+import type * as Scope from "effect/Scope"
 import * as http from "node:http"
-import { call } from "../support/TestApp"
-import { makeFixture, portOf, ReliabilityApp, report, setting } from "./Fixture"
+import { adminToken } from "../support/TestApp"
+import { type ChildServer, embeddedStorage, rssMb, scopedServer, type Storage, storage } from "./ChildServer"
+import { report, setting } from "./Fixture"
 import { type RawRequest, send } from "./Routes"
 
 const seconds = setting("RELIABILITY_LOAD_SECONDS", 5)
+const warmupSeconds = setting("RELIABILITY_LOAD_WARMUP_SECONDS", 2)
+const rounds = setting("RELIABILITY_LOAD_ROUNDS", 1)
 const concurrency = 64
 
 const percentile = (sorted: ReadonlyArray<number>, p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0
 
-layer(ReliabilityApp(), { excludeTestServices: true, timeout: 600_000 })("reliability: load", (it) => {
-  it.effect(
-    `${concurrency} clients for ${seconds} s on search, list, chat and uploads: zero errors`,
-    () =>
-      Effect.gen(function*() {
-        const port = yield* portOf
-        const fixture = yield* makeFixture("load")
-        const base = `/v1/assistants/${fixture.assistantId}`
-        const products = Array.from({ length: 200 }, (_, index) => ({
-          externalId: `load-${index}`,
-          title: `${["Blue", "Red", "Green", "کتاب"][index % 4]} item ${index}`,
-          category: ["shoes", "books"][index % 2]
-        }))
-        yield* call("POST", `${base}/products/import`, { token: fixture.key, body: { products } })
-        const json = (method: string, path: string, body?: unknown): RawRequest => ({
-          method,
-          path,
-          headers: {
-            authorization: `Bearer ${fixture.key}`,
-            ...(body === undefined ? {} : { "content-type": "application/json" })
-          },
-          body: body === undefined ? undefined : Buffer.from(JSON.stringify(body)),
-          mutation: path
+const mb = (value: number) => value.toFixed(0)
+
+/** One JSON call that must succeed; its `data`. */
+const api = (server: ChildServer, method: string, path: string, token: string, body?: unknown) =>
+  Effect.promise(async () => {
+    const response = await fetch(`${server.base}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { "content-type": "application/json" })
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) })
+    })
+    const text = await response.text()
+    if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${text.slice(0, 300)}`)
+    const parsed: { readonly data: unknown; readonly count?: number } = JSON.parse(text)
+    return parsed
+  })
+
+const field = (value: unknown, name: string): string => {
+  const found: unknown = typeof value === "object" && value !== null ? Reflect.get(value, name) : undefined
+  if (typeof found !== "string") throw new Error(`expected a string ${name} in ${JSON.stringify(value)}`)
+  return found
+}
+
+/** An account, a key and an active assistant with 200 products, made through the API. */
+const setup = (server: ChildServer) =>
+  Effect.gen(function*() {
+    const account = yield* api(server, "POST", "/admin/v1/accounts", adminToken, { name: "Load" })
+    const accountId = field(account.data, "id")
+    const key = field(
+      (yield* api(server, "POST", `/admin/v1/accounts/${accountId}/keys`, adminToken, { name: "load" })).data,
+      "key"
+    )
+    const assistant = yield* api(server, "POST", `/admin/v1/accounts/${accountId}/assistants`, adminToken, {
+      name: "Load"
+    })
+    const assistantId = field(assistant.data, "id")
+    yield* api(server, "GET", `/admin/v1/assistants/${assistantId}`, adminToken).pipe(
+      Effect.repeat({
+        until: (reply) => field(reply.data, "status") !== "provisioning",
+        schedule: Schedule.spaced("50 millis")
+      })
+    )
+    const products = Array.from({ length: 200 }, (_, index) => ({
+      externalId: `load-${index}`,
+      title: `${["Blue", "Red", "Green", "کتاب"][index % 4]} item ${index}`,
+      category: ["shoes", "books"][index % 2]
+    }))
+    yield* api(server, "POST", `/v1/assistants/${assistantId}/products/import`, key, { products })
+    return { key, assistantId }
+  })
+
+const names = ["search", "list", "chat", "upload"]
+
+/** 64 clients on the mix until `durationMs` has passed: requests, errors and latencies per route. */
+const drive = (port: number, key: string, assistantId: string, durationMs: number, first: number) =>
+  Effect.promise(async () => {
+    const base = `/v1/assistants/${assistantId}`
+    const json = (method: string, path: string, body?: unknown): RawRequest => ({
+      method,
+      path,
+      headers: {
+        authorization: `Bearer ${key}`,
+        ...(body === undefined ? {} : { "content-type": "application/json" })
+      },
+      body: body === undefined ? undefined : Buffer.from(JSON.stringify(body)),
+      mutation: path
+    })
+    const mixes: ReadonlyArray<(n: number) => RawRequest> = [
+      (n) => json("POST", `${base}/products/search`, { query: ["blue item", "کتاب", "red shoes"][n % 3] }),
+      (n) => json("GET", `${base}/products?q=item&limit=${1 + (n % 50)}`),
+      (n) => json("POST", `${base}/chat`, { principal: `load-${n % 16}`, message: "Do you have blue items?" }),
+      (n) =>
+        json("POST", `${base}/documents/text`, {
+          filename: `load-${n}.md`,
+          content: `# Note ${n}\nShipping takes two days.`
         })
-        const mixes: ReadonlyArray<(n: number) => RawRequest> = [
-          (n) => json("POST", `${base}/products/search`, { query: ["blue item", "کتاب", "red shoes"][n % 3] }),
-          (n) => json("GET", `${base}/products?q=item&limit=${1 + (n % 50)}`),
-          (n) => json("POST", `${base}/chat`, { principal: `load-${n % 16}`, message: "Do you have blue items?" }),
-          (n) =>
-            json("POST", `${base}/documents/text`, {
-              filename: `load-${n}.md`,
-              content: `# Note ${n}\nShipping takes two days.`
-            })
-        ]
-        const names = ["search", "list", "chat", "upload"]
-        const latencies = names.map((): Array<number> => [])
-        const errors: Array<string> = []
-        const rssBefore = process.memoryUsage().rss
-        const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency })
-        const deadline = Date.now() + seconds * 1000
-        let counter = 0
-        const client = async () => {
-          while (Date.now() < deadline) {
-            const n = counter++
-            const kind = n % mixes.length
-            const make = mixes[kind]
-            if (make === undefined) return
-            const startedAt = performance.now()
-            const reply = await send(agent, port, make(n))
-            latencies[kind]?.push(performance.now() - startedAt)
-            if ("error" in reply) errors.push(`${names[kind]}: ${reply.error}`)
-            else if (reply.status >= 300) errors.push(`${names[kind]}: ${reply.status} ${reply.body.slice(0, 120)}`)
-          }
-        }
-        yield* Effect.promise(() => Promise.all(Array.from({ length: concurrency }, client)))
-        agent.destroy()
-        const rssAfter = process.memoryUsage().rss
-        const figures: Record<string, string | number> = {
-          seconds,
-          concurrency,
-          requests: counter,
-          failures: errors.length,
-          rssBeforeMb: (rssBefore / 2 ** 20).toFixed(0),
-          rssAfterMb: (rssAfter / 2 ** 20).toFixed(0)
-        }
+    ]
+    const latencies = names.map((): Array<number> => [])
+    const errors: Array<string> = []
+    const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency })
+    const deadline = Date.now() + durationMs
+    let counter = first
+    const client = async () => {
+      while (Date.now() < deadline) {
+        const n = counter++
+        const kind = n % mixes.length
+        const make = mixes[kind]
+        if (make === undefined) return
+        const startedAt = performance.now()
+        const reply = await send(agent, port, make(n))
+        latencies[kind]?.push(performance.now() - startedAt)
+        if ("error" in reply) errors.push(`${names[kind]}: ${reply.error}`)
+        else if (reply.status >= 300) errors.push(`${names[kind]}: ${reply.status} ${reply.body.slice(0, 120)}`)
+      }
+    }
+    await Promise.all(Array.from({ length: concurrency }, client))
+    agent.destroy()
+    return { requests: counter - first, errors, latencies }
+  })
+
+/** Waits (up to 5 minutes) until no ingest job of the assistant is queued or processing. */
+const settle = (server: ChildServer, key: string, assistantId: string) =>
+  Effect.gen(function*() {
+    const open = (status: string) =>
+      Effect.map(
+        api(server, "GET", `/v1/assistants/${assistantId}/documents/jobs?status=${status}&limit=1`, key),
+        (reply) => reply.count ?? 0
+      )
+    const deadline = Date.now() + 300_000
+    while (Date.now() < deadline && (yield* open("queued")) + (yield* open("processing")) > 0) {
+      yield* Effect.sleep("500 millis")
+    }
+  })
+
+const load = (mode: string, store: Effect.Effect<Storage, never, Scope.Scope>) =>
+  Effect.gen(function*() {
+    // Started as `pnpm start` starts it: no `--enable-source-maps`, whose decoded map is resident memory.
+    const nodeArgs = (process.env.RELIABILITY_LOAD_NODE_ARGS ?? "").split(" ").filter((arg) => arg !== "")
+    const server = yield* scopedServer(yield* store, {}, nodeArgs)
+    const { key, assistantId } = yield* setup(server)
+    const figures: Record<string, string | number> = { mode, seconds, concurrency, rssIdleMb: mb(rssMb(server)) }
+    const warmup = yield* drive(server.port, key, assistantId, warmupSeconds * 1000, 0)
+    figures.rssWarmMb = mb(rssMb(server))
+    const errors = [...warmup.errors]
+    let requests = 0
+    let next = warmup.requests
+    for (let round = 1; round <= rounds; round++) {
+      const result = yield* drive(server.port, key, assistantId, seconds * 1000, next)
+      next += result.requests
+      requests += result.requests
+      errors.push(...result.errors)
+      figures[`rssAfter${rounds > 1 ? `Round${round}` : "Load"}Mb`] = mb(rssMb(server))
+      if (round === 1) {
         names.forEach((name, index) => {
-          const sorted = [...(latencies[index] ?? [])].sort((a, b) => a - b)
+          const sorted = [...(result.latencies[index] ?? [])].sort((a, b) => a - b)
           figures[name] = `${sorted.length}req/p50=${percentile(sorted, 0.5).toFixed(0)}ms/p99=${
             percentile(sorted, 0.99).toFixed(0)
           }ms`
         })
-        yield* report("load", figures)
-        for (const error of errors.slice(0, 20)) console.log(`  load failure: ${error}`)
-        expect(errors.slice(0, 20)).toEqual([])
-      }),
-    600_000
+      }
+    }
+    yield* settle(server, key, assistantId)
+    figures.rssSettledMb = mb(rssMb(server))
+    figures.requests = requests
+    figures.warmupRequests = warmup.requests
+    figures.failures = errors.length
+    yield* report("load", figures)
+    for (const error of errors.slice(0, 20)) console.log(`  load failure (${mode}): ${error}`)
+    expect(errors.slice(0, 20)).toEqual([])
+  })
+
+describe("reliability: load", () => {
+  if (process.env.DATABASE_URL) {
+    it.scopedLive(
+      `Postgres: ${concurrency} clients for ${seconds} s on search, list, chat and uploads: zero errors`,
+      () => load("postgres", storage),
+      900_000
+    )
+  }
+  it.scopedLive(
+    `embedded: ${concurrency} clients for ${seconds} s on search, list, chat and uploads: zero errors`,
+    () => load("embedded", embeddedStorage),
+    900_000
   )
 })
