@@ -12,6 +12,7 @@ import search from "./migrations/0007_search"
 import jobList from "./migrations/0008_job_list"
 import chunkHeadings from "./migrations/0009_chunk_headings"
 import searchScale from "./migrations/0010_search_scale"
+import searchFieldsInline from "./migrations/0011_search_fields_inline"
 
 const migrationRecord = {
   "0001_core": core,
@@ -23,7 +24,8 @@ const migrationRecord = {
   "0007_search": search,
   "0008_job_list": jobList,
   "0009_chunk_headings": chunkHeadings,
-  "0010_search_scale": searchScale
+  "0010_search_scale": searchScale,
+  "0011_search_fields_inline": searchFieldsInline
 }
 
 export const migrations = Migrator.fromRecord(migrationRecord)
