@@ -31,9 +31,9 @@ export const meaningStatement = (query: BenchQuery, dims: number, column = "id")
     WHERE assistant_id = $1${filterSql(query)} AND embedding_model = $3 ORDER BY ${distance} LIMIT $4`
 }
 
-/** The meaning side's session settings, as the service sets them for its transaction. */
-export const meaningSettings = `SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true),
-  set_config('hnsw.ef_search', '${efSearch}', true)`
+/** The meaning side's transaction with its HNSW settings, begun as the service begins it (one message). */
+export const meaningBegin =
+  `BEGIN; SET LOCAL hnsw.iterative_scan = relaxed_order; SET LOCAL hnsw.ef_search = ${efSearch}`
 
 export interface RecallFigures {
   readonly k: number
@@ -80,8 +80,7 @@ export const measureRecall = async (
 ): Promise<RecallFigures> => {
   const { assistantId, embeddingModel, dims, k } = options
   const unfiltered = options.queries.find((query) => filterSql(query) === "") ?? { query: "kettle" }
-  await db.query("BEGIN")
-  await db.query(meaningSettings)
+  await db.query(meaningBegin)
   const explained = await db.query<{ "QUERY PLAN": unknown }>(
     `EXPLAIN (FORMAT JSON) ${meaningStatement(unfiltered, dims)}`,
     [assistantId, vectorLiteral(embedOne(unfiltered.query)), embeddingModel, 100]

@@ -13,6 +13,7 @@ import jobList from "./migrations/0008_job_list"
 import chunkHeadings from "./migrations/0009_chunk_headings"
 import searchScale from "./migrations/0010_search_scale"
 import chunkStorage from "./migrations/0011_chunk_storage"
+import searchFieldsInline from "./migrations/0012_search_fields_inline"
 
 const migrationRecord = {
   "0001_core": core,
@@ -25,7 +26,8 @@ const migrationRecord = {
   "0008_job_list": jobList,
   "0009_chunk_headings": chunkHeadings,
   "0010_search_scale": searchScale,
-  "0011_chunk_storage": chunkStorage
+  "0011_chunk_storage": chunkStorage,
+  "0012_search_fields_inline": searchFieldsInline
 }
 
 export const migrations = Migrator.fromRecord(migrationRecord)
