@@ -14,7 +14,7 @@ import { newId } from "../Ids"
 import { ModelCatalog } from "../Models/ModelCatalog"
 import { elementId } from "../Queue/Queue"
 import { currentTraceLink, linksTo, TraceLink, withSpanWhenTracing } from "../Telemetry"
-import { type AssistantRow, type AssistantSettings, AssistantsRepo } from "./AssistantsRepo"
+import { type AssistantRow, type AssistantSettings, AssistantsRepo, type ListedAssistantRow } from "./AssistantsRepo"
 
 export const LifecycleTask = Schema.Union(
   Schema.TaggedStruct("Provision", { assistantId: Schema.String, queuedBy: Schema.optional(TraceLink) }),
@@ -67,7 +67,9 @@ export class Assistants extends Effect.Service<Assistants>()("Assistants", {
 
     /** The public view: the row without its account and status reason, plus the plan's limits. */
     const toResponse = (
-      { accountId: _accountId, statusReason: _statusReason, ...assistant }: AssistantRow,
+      { accountId: _accountId, statusReason: _statusReason, ...assistant }:
+        & ListedAssistantRow
+        & Partial<Pick<AssistantRow, "accountId" | "statusReason">>,
       planLimits: Domain.Assistant["planLimits"]
     ): Domain.Assistant => ({ ...assistant, planLimits })
 
@@ -95,7 +97,7 @@ export class Assistants extends Effect.Service<Assistants>()("Assistants", {
       // On the API's most frequent request: a span only when tracing is on (`Effect.fn` makes one, and an `Error`).
       listForAccount: (accountId: string) =>
         repo.listByAccount(accountId).pipe(
-          Effect.map((rows) => rows.map((row): Domain.Assistant => ({ ...row, planLimits: null }))),
+          Effect.map((rows) => rows.map((row) => toResponse(row, null))),
           withSpanWhenTracing("Assistants.list", { captureStackTrace: false })
         ),
 

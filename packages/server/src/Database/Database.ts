@@ -21,7 +21,6 @@ import { pathToFileURL } from "node:url"
 import pg from "pg"
 import { AppConfig } from "../Config"
 
-/** Column names map between snake_case and camelCase; JSON values (product attributes) keep their keys. */
 /**
  * A name transform that remembers its answers: it runs on every column of every
  * row read, and a schema has few names. Building each name again character by
@@ -39,6 +38,7 @@ const remembered = (transform: (name: string) => string) => {
   }
 }
 
+/** Column names map between snake_case and camelCase; JSON values (product attributes) keep their keys. */
 const naming = {
   transformQueryNames: remembered(String.camelToSnake),
   transformResultNames: remembered(String.snakeToCamel),
@@ -108,7 +108,6 @@ const openPglite = (dataDir: string | undefined) =>
     ({ db }) => Effect.promise(() => db.close()).pipe(Effect.ignore)
   )
 
-/** A `PgClient` over one PGlite instance; `dataDir` undefined means in memory (tests). */
 /**
  * `column AS "field"` for each field name, for a frequent query run `.withoutTransform`:
  * its rows come back with the fields' names, and no name is transformed per column of every row
@@ -117,6 +116,7 @@ const openPglite = (dataDir: string | undefined) =>
 export const selectAs = (sql: SqlClient.SqlClient, fields: ReadonlyArray<string>) =>
   sql.csv(fields.map((field) => sql`${sql(naming.transformQueryNames(field))} AS ${sql(field)}`))
 
+/** A `PgClient` over one PGlite instance; `dataDir` undefined means in memory (tests). */
 export const layerPglite = (dataDir: string | undefined) =>
   PgClient.layerFromPool({
     acquire: Effect.flatMap(openPglite(dataDir), ({ config }) =>

@@ -3,9 +3,9 @@
  * (offline, by kind), chunk it, embed the chunks in batches into a staged
  * document (a batch is inserted while the next is embedded), add the
  * document's words to the term dictionary, then swap it in (see
- * `DocumentsRepo.finish`). Transient failures
- * (embeddings or transcription provider down) are retried with exponential
- * backoff; everything else ends the job `failed` with its `errorMessage`.
+ * `DocumentsRepo.finish`). Transient failures (embeddings or transcription
+ * provider down) are retried with exponential backoff; everything else ends
+ * the job `failed` with its `errorMessage`.
  */
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"

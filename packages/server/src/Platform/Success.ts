@@ -1,8 +1,9 @@
 /**
  * Success responses built without the API's schema encode, for data the
- * service made itself, put in wire form by `WireEncoder`: the encode re-checks every field and runs as
- * many small effects, a large share of a cheap request's time. The body is the
- * one `Envelope.success` encodes to (tests pin it byte for byte).
+ * service made itself and put in wire form with `WireEncoder`: the encode
+ * re-checks every field through many small effects, a large share of a cheap
+ * request's time. The body is the one `Envelope.success` encodes to
+ * (`test/Http/WireEncoding.test.ts` pins it byte for byte).
  */
 import { Envelope, I18n } from "@dastyar/domain"
 import { HttpServerResponse } from "@effect/platform"

@@ -3,8 +3,8 @@
  * way Meilisearch and Typesense do, on Postgres:
  *
  * 1. Each query word is expanded against the assistant's term dictionary
- *    (`search_terms`, filled from what is indexed: by a trigger for products, per document by the ingest for
- *    chunks): the word itself,
+ *    (`search_terms`, filled from what is indexed: by a trigger for products,
+ *    once per document by the ingest for chunks): the word itself,
  *    words of the same stem ("kettles" → "kettle"), words within its typo
  *    budget (Damerau–Levenshtein: 1 typo from 5 letters, 2 from 9, a transposition counts as one,
  *    never on a word with digits, never on the first letter), and for the last
