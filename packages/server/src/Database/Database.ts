@@ -101,6 +101,13 @@ const openPglite = (dataDir: string | undefined) =>
             ...["-c", "shared_buffers=8MB", "-c", "maintenance_work_mem=8MB", "-c", "work_mem=4MB"]
           ]
         })
+        // PGlite runs a statement synchronously at the end of a promise chain, so a backlog of statements ran in
+        // one microtask drain and starved the event loop: under load new connections were accepted one per drain,
+        // about 0.8 s apart, and requests on them went unanswered for 30 s. Each protocol message now waits for
+        // a turn of the loop, so I/O (accepts, reads) is served between statements.
+        const execute = db.execProtocolStream.bind(db)
+        db.execProtocolStream = (message, options) =>
+          new Promise<void>((resolve) => setImmediate(resolve)).then(() => execute(message, options))
         return { db, config: createPgConfig(db) }
       },
       catch: (cause) => new SqlError({ cause, message: "Failed to open the embedded database" })

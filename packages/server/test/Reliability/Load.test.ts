@@ -112,6 +112,7 @@ const drive = (port: number, key: string, assistantId: string, durationMs: numbe
     const errors: Array<string> = []
     const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency })
     const deadline = Date.now() + durationMs
+    const roundStart = performance.now()
     let counter = first
     const client = async () => {
       while (Date.now() < deadline) {
@@ -120,10 +121,16 @@ const drive = (port: number, key: string, assistantId: string, durationMs: numbe
         const make = mixes[kind]
         if (make === undefined) return
         const startedAt = performance.now()
-        const reply = await send(agent, port, make(n))
+        const request = make(n)
+        const reply = await send(agent, port, request)
         latencies[kind]?.push(performance.now() - startedAt)
-        if ("error" in reply) errors.push(`${names[kind]}: ${reply.error}`)
-        else if (reply.status >= 300) errors.push(`${names[kind]}: ${reply.status} ${reply.body.slice(0, 120)}`)
+        if ("error" in reply) {
+          errors.push(
+            `${names[kind]}: ${reply.error} sent at ${
+              (startedAt - roundStart).toFixed(0)
+            } ms ${request.method} ${request.path}`
+          )
+        } else if (reply.status >= 300) errors.push(`${names[kind]}: ${reply.status} ${reply.body.slice(0, 120)}`)
       }
     }
     await Promise.all(Array.from({ length: concurrency }, client))

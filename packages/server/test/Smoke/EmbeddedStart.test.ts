@@ -47,11 +47,26 @@ const start = (dataDir: string, port: number) =>
     child.on("exit", (code) => reject(new Error(`server exited with ${code}:\n${output}`)))
   })
 
-const stop = (started: Started) =>
-  new Promise<void>((resolve) => {
-    started.child.once("exit", () => resolve())
-    if (started.child.pid !== undefined) process.kill(-started.child.pid, "SIGTERM")
-  })
+/** Whether any process of the group (pnpm and the server it started) is still running. */
+const groupAlive = (pid: number) => {
+  try {
+    process.kill(-pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Stops pnpm and the server and waits until both are gone: pnpm can exit while the server is still
+ * closing the embedded database, and a second server opening that data directory then fails.
+ */
+const stop = async (started: Started) => {
+  const pid = started.child.pid
+  if (pid === undefined) return
+  process.kill(-pid, "SIGTERM")
+  while (groupAlive(pid)) await new Promise((resolve) => setTimeout(resolve, 20))
+}
 
 const printed = (output: string, label: string) => {
   const match = new RegExp(`${label}:\\s+(\\S+)`).exec(output)
