@@ -19,6 +19,12 @@ const localBaseUrl = (host: string, port: number) => {
   return `http://${reachable}:${port}`
 }
 
+const exitWith = (message: string) =>
+  Effect.sync(() => {
+    console.error(message)
+    process.exit(1)
+  })
+
 const main = Effect.gen(function*() {
   yield* Layer.build(AppLive.pipe(Layer.provide(Serving.layer)))
   // Registered after the app, so it runs first at stop, while the services are still up.
@@ -39,11 +45,11 @@ const main = Effect.gen(function*() {
 }).pipe(
   Effect.scoped,
   Telemetry.tracingOffWhenUnexported,
-  Effect.catchTag("ListenError", (error) =>
-    Effect.sync(() => {
-      console.error(error.message)
-      process.exit(1)
-    })),
+  // Start failures a user fixes by hand are one line, not a stack trace.
+  Effect.catchTags({
+    ListenError: (error) => exitWith(error.message),
+    EmbeddedDatabaseInUse: (error) => exitWith(error.message)
+  }),
   Effect.provide([Serving.NodeServer.Default, NodeHttpServer.layerContext])
 )
 

@@ -12,6 +12,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
+import * as Schema from "effect/Schema"
 import * as String from "effect/String"
 import { spawn } from "node:child_process"
 import * as fs from "node:fs"
@@ -73,6 +74,65 @@ const initializeInChild = (dataDir: string) =>
       code === 0 ? resolve() : reject(new Error(`initdb of the embedded database exited with ${code}: ${stderr}`)))
   })
 
+/** Another server process (or this one) has the embedded database open; a second writer would corrupt it. */
+export class EmbeddedDatabaseInUse extends Schema.TaggedError<EmbeddedDatabaseInUse>()("EmbeddedDatabaseInUse", {
+  dataDir: Schema.String,
+  pid: Schema.Number
+}) {
+  override get message() {
+    return `The embedded database in ${this.dataDir} is in use by another Dastyar process (pid ${this.pid}). ` +
+      "Stop that process first, or set DASTYAR_DATA_DIR to another directory."
+  }
+}
+
+const processRunning = (pid: number) => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    // EPERM: it exists but belongs to another user.
+    return error instanceof Error && "code" in error && error.code === "EPERM"
+  }
+}
+
+/** Data directories this process holds open (its own pid in a lock file is otherwise a stale lock). */
+const heldHere = new Set<string>()
+
+/**
+ * PGlite does not lock its data directory: a second server started on it (another `pnpm start`, or a
+ * restart while the old process is still closing) opened it and wrote alongside the first. A lock file
+ * beside it holds the owner's pid; a lock whose process is gone (killed, crashed) is taken over, and so is
+ * one naming this process's own pid (a container restarts with the same pid) unless this process holds it.
+ */
+const lockDataDir = (dataDir: string) =>
+  Effect.acquireRelease(
+    Effect.suspend(() => {
+      const lockPath = `${dataDir}.lock`
+      if (heldHere.has(lockPath)) return Effect.fail(new EmbeddedDatabaseInUse({ dataDir, pid: process.pid }))
+      fs.mkdirSync(path.dirname(lockPath), { recursive: true })
+      for (let attempt = 0; attempt < 3; attempt++) {
+        try {
+          fs.writeFileSync(lockPath, `${process.pid}`, { flag: "wx" })
+          heldHere.add(lockPath)
+          return Effect.succeed(lockPath)
+        } catch (error) {
+          if (!(error instanceof Error && "code" in error && error.code === "EEXIST")) return Effect.die(error)
+        }
+        const holder = Number.parseInt(fs.readFileSync(lockPath, "utf8"), 10)
+        if (Number.isInteger(holder) && holder !== process.pid && processRunning(holder)) {
+          return Effect.fail(new EmbeddedDatabaseInUse({ dataDir, pid: holder }))
+        }
+        fs.rmSync(lockPath, { force: true })
+      }
+      return Effect.die(new Error(`Could not take the lock ${lockPath}`))
+    }),
+    (lockPath) =>
+      Effect.sync(() => {
+        heldHere.delete(lockPath)
+        fs.rmSync(lockPath, { force: true })
+      })
+  )
+
 /**
  * Opens PGlite in `dataDir` (or in memory) and closes it with the scope.
  * Loaded here, not at the top, so a server on Postgres never loads it.
@@ -125,6 +185,9 @@ export const selectAs = (sql: SqlClient.SqlClient, fields: ReadonlyArray<string>
 
 /** A `PgClient` over one PGlite instance; `dataDir` undefined means in memory (tests). */
 export const layerPglite = (dataDir: string | undefined) =>
+  Layer.unwrapScoped(Effect.as(dataDir === undefined ? Effect.void : lockDataDir(dataDir), layerPgliteClient(dataDir)))
+
+const layerPgliteClient = (dataDir: string | undefined) =>
   PgClient.layerFromPool({
     acquire: Effect.flatMap(openPglite(dataDir), ({ config }) =>
       Effect.acquireRelease(
