@@ -22,6 +22,7 @@ import * as SearchEngine from "../Search/SearchEngine"
 import { categoryKey } from "../Search/TextNormalization"
 import { ProductSearch, type ProductSearchShape } from "./ProductSearch"
 import { ProductsRepo, toProduct } from "./ProductsRepo"
+import { TermExpansions } from "./TermExpansions"
 
 /**
  * The meaning side's weight when the request does not say: chosen by the
@@ -44,6 +45,7 @@ export const layer = Layer.effect(
     const sql = yield* SqlClient.SqlClient
     const embedder = yield* Embedder
     const repo = yield* ProductsRepo
+    const expansions = yield* TermExpansions
     const { searchEnabled } = yield* AppConfig
 
     /** The request's optional filters (category, attributes, price, stock), as SQL conditions. */
@@ -84,16 +86,16 @@ export const layer = Layer.effect(
 
     /**
      * A candidate with its searched fields as one string, a line per field
-     * (fields are words and single spaces): splitting it is cheaper than
-     * parsing a text[] literal (7% of the service's CPU in a profile of
-     * searches at 100k products).
+     * (fields are words and single spaces), as the ranking reads them:
+     * cheaper than parsing a text[] literal (7% of the service's CPU in a
+     * profile of searches at 100k products).
      */
     type Candidate = { readonly id: string; readonly fields: string; readonly position: string }
     const candidateColumns = sql.literal(`id, array_to_string(search_fields, E'\\n', '') AS fields, position`)
 
     /** The products matching every group (holding one of its terms), in catalog order. */
     const matchingAll = (params: SearchParams, assistantId: string, groups: ReadonlyArray<ReadonlyArray<string>>) =>
-      sql<Candidate>`
+      sql`
         SELECT ${candidateColumns} FROM products
         WHERE ${sql.and([...optionalFilters(params), ...groups.map((terms) => holdsAny(assistantId, terms))])}
         ORDER BY position
@@ -114,7 +116,7 @@ export const layer = Layer.effect(
       groups: ReadonlyArray<ReadonlyArray<string>>,
       perGroup: number
     ) =>
-      sql<Candidate>`
+      sql`
         SELECT DISTINCT ON (position) id, fields, position FROM (${
         sql.join(" UNION ALL ", false)(groups.map((terms) =>
           sql`(SELECT ${candidateColumns} FROM products
@@ -123,6 +125,30 @@ export const layer = Layer.effect(
         ))
       }) c
         ORDER BY position`
+
+    /**
+     * The products matching every group, and those matching any group when
+     * the first are fewer than `needed`, in one statement (the second read
+     * is behind a one-time filter on the first's count, so Postgres skips it
+     * when the first fill the page): one round trip instead of two for a
+     * query whose every-word matches do not fill the page.
+     */
+    const matchingAllThenAny = (
+      params: SearchParams,
+      assistantId: string,
+      required: ReadonlyArray<ReadonlyArray<string>>,
+      groups: ReadonlyArray<ReadonlyArray<string>>,
+      needed: number,
+      perGroup: number
+    ) =>
+      sql<Candidate & { readonly every: boolean }>`
+        WITH every AS MATERIALIZED (${matchingAll(params, assistantId, required)})
+        SELECT true AS every, id, fields, position FROM every
+        UNION ALL
+        SELECT false, id, fields, position FROM (${matchingAny(params, assistantId, groups, perGroup)}) a
+        WHERE (SELECT count(*) FROM every) < ${needed}`.pipe(
+        Effect.map((rows) => merged(rows.filter((row) => row.every), rows.filter((row) => !row.every)))
+      )
 
     /** Candidates of two reads as one list, each product once, in catalog order. */
     const merged = (first: ReadonlyArray<Candidate>, second: ReadonlyArray<Candidate>): ReadonlyArray<Candidate> => {
@@ -145,21 +171,17 @@ export const layer = Layer.effect(
       function*(assistantId: string, params: SearchParams, ratio: number, needed: number) {
         const words = SearchEngine.parseQuery(params.query)
         if (words.length === 0) return []
-        const expansion = yield* SearchEngine.expand(sql, assistantId, words)
+        const expansion = yield* expansions.expand(sql, assistantId, words)
         const groups = expansion.map((terms) => [...terms.keys()])
         const required = groups.filter((_, i) => words[i]?.counts === true)
-        let rows = required.length >= 2 && ratio < 0.5 ? yield* matchingAll(params, assistantId, required) : []
-        if (rows.length < needed) {
-          const perGroup = Math.max(needed, Math.ceil(maxCandidates / groups.length))
-          rows = merged(rows, yield* matchingAny(params, assistantId, groups, perGroup))
-        }
+        const perGroup = Math.max(needed, Math.ceil(maxCandidates / groups.length))
+        const rows = required.length >= 2 && ratio < 0.5
+          ? yield* matchingAllThenAny(params, assistantId, required, groups, needed, perGroup)
+          : yield* sql<Candidate>`${matchingAny(params, assistantId, groups, perGroup)}`
         return SearchEngine.rankDocuments(
           words,
           expansion,
-          rows.map((row) => ({
-            id: row.id,
-            fields: row.fields.split("\n").map((field) => field === "" ? [] : field.split(" "))
-          })),
+          rows,
           yield* catalogSizes.get(assistantId)
         )
       }
@@ -259,4 +281,4 @@ export const layer = Layer.effect(
 
     return { search } satisfies ProductSearchShape
   })
-).pipe(Layer.provide(ProductsRepo.Default))
+).pipe(Layer.provide(Layer.mergeAll(ProductsRepo.Default, TermExpansions.Default)))

@@ -147,6 +147,18 @@ layer(TestApp(), { excludeTestServices: true })("products: search", (it) => {
       yield* productCall(s, "DELETE", "/tmp-1")
       expect(hitIds(yield* search({ query: "walnut board" }))).not.toContain("tmp-1")
     }))
+
+  it.effect("a typo or prefix of a word new to the catalog finds it once synced, right after the same search found nothing", () =>
+    Effect.gen(function*() {
+      const s = yield* shop
+      // Keyword side only: the expansions of both words are now kept for a few seconds (SearchEngine.expansionCache).
+      const query = { query: "obsidain paperwe", semanticRatio: 0 }
+      expect(hitIds(yield* search(query))).not.toContain("obs-1")
+      yield* productCall(s, "PUT", "/obs-1", { title: "Obsidian paperweight" })
+      yield* waitUntilSynced(s)
+      // This instance's indexer forgot them when it stored the new terms.
+      expect(hitIds(yield* search(query))[0]).toBe("obs-1")
+    }))
 })
 
 layer(TestApp({ DASTYAR_SEARCH_ENABLED: "false" }), { excludeTestServices: true })(
