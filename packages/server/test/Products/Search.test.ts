@@ -148,6 +148,18 @@ layer(TestApp(), { excludeTestServices: true })("products: search", (it) => {
       expect(hitIds(yield* search({ query: "walnut board" }))).not.toContain("tmp-1")
     }))
 
+  it.effect("filters with quotes and backslashes reach the meaning side's read intact", () =>
+    Effect.gen(function*() {
+      const s = yield* shop
+      const category = "Kid's \\ corner"
+      const attributes = { note: "it's '' \\' done" }
+      yield* productCall(s, "PUT", "/quote-1", { title: "Quoted shelf", category, attributes })
+      yield* waitUntilSynced(s)
+      // Meaning side only: its values are written into the statement as literals (HybridSearch.withVectorSettings).
+      expect(hitIds(yield* search({ query: "shelf", category, attributes, semanticRatio: 1 }))).toEqual(["quote-1"])
+      expect(hitIds(yield* search({ query: "shelf", category: "Kid's", semanticRatio: 1 }))).toEqual([])
+    }))
+
   it.effect("a typo or prefix of a word new to the catalog finds it once synced, right after the same search found nothing", () =>
     Effect.gen(function*() {
       const s = yield* shop
