@@ -21,14 +21,7 @@ import { embedOne, modelId as offlineModelId } from "../../packages/server/src/S
 import { stopWords } from "../../packages/server/src/Search/SearchEngine"
 import { wordsOf } from "../../packages/server/src/Search/TextNormalization"
 import { type BenchProduct, type BenchQuery, generateProducts, generateQueries, random } from "./catalog/products"
-import {
-  efSearch,
-  filterSql,
-  meaningBegin,
-  meaningStatement,
-  measureRecall,
-  type RecallFigures
-} from "./catalog/recall"
+import { efSearch, filterSql, meaningMessage, measureRecall, type RecallFigures } from "./catalog/recall"
 import { replicate } from "./catalog/replicate"
 import {
   cleanUp,
@@ -230,8 +223,8 @@ const searchLatency = async (
  * HTTP figures, in the statements the service sends: the keyword candidates
  * (the products holding every content word of the query, through the GIN
  * over the assistant's scoped terms, filters applied; when fewer than a page,
- * those holding any word, each word's share of the 2,000 at most) and the meaning side's top 100 (its transaction
- * with the HNSW settings; the assistant's own index when it has one), one
+ * those holding any word, each word's share of the 2,000 at most, in one statement) and the meaning side's top 100
+ * (its HNSW settings and the read in one message; the assistant's own index when it has one), one
  * after the other on one connection. What this leaves out is the service's
  * own cost: HTTP, JSON, the dictionary lookup (typos, prefixes, stems),
  * ranking in TypeScript, embedding the query and reading the page.
@@ -250,23 +243,32 @@ const bareSqlLatency = async (
   const scoped = (groups: ReadonlyArray<ReadonlyArray<string>>) =>
     groups.map((terms) => terms.map((term) => `${assistantId} ${term}`))
   const everyWord = (query: BenchQuery, groups: ReadonlyArray<ReadonlyArray<string>>) =>
-    db.query(
-      `SELECT ${columns} FROM products WHERE ${groups.map((_, i) => holds(i)).join(" AND ")}${
-        filterSql(query)
-      } ORDER BY position LIMIT 2000`,
-      scoped(groups)
+    `SELECT ${columns} FROM products WHERE ${groups.map((_, i) => holds(i)).join(" AND ")}${
+      filterSql(query)
+    } ORDER BY position LIMIT 2000`
+  /** Parameters from `$(first + 1)`. */
+  const anyWord = (query: BenchQuery, groups: ReadonlyArray<ReadonlyArray<string>>, first = 0) =>
+    `SELECT DISTINCT ON (position) id, fields, position FROM (${
+      groups.map((_, i) =>
+        `(SELECT ${columns} FROM products WHERE ${holds(first + i)}${filterSql(query)} LIMIT ${
+          Math.max(searchLimit, Math.ceil(2000 / groups.length))
+        })`
+      ).join(" UNION ALL ")
+    }) c ORDER BY position`
+  /** As the service reads them: every word's products, and any word's behind a one-time filter, one statement. */
+  const candidates = (query: BenchQuery, content: ReadonlyArray<string>, words: ReadonlyArray<string>) => {
+    const all = words.map((word) => [word])
+    if (content.length < 2) return db.query(anyWord(query, all), scoped(all))
+    const required = content.map((word) => [word])
+    return db.query(
+      `WITH every AS MATERIALIZED (${everyWord(query, required)})
+       SELECT true AS every, id, fields, position FROM every
+       UNION ALL
+       SELECT false, id, fields, position FROM (${anyWord(query, all, required.length)}) a
+       WHERE (SELECT count(*) FROM every) < ${searchLimit}`,
+      [...scoped(required), ...scoped(all)]
     )
-  const anyWord = (query: BenchQuery, groups: ReadonlyArray<ReadonlyArray<string>>) =>
-    db.query(
-      `SELECT DISTINCT ON (position) id, fields, position FROM (${
-        groups.map((_, i) =>
-          `(SELECT ${columns} FROM products WHERE ${holds(i)}${filterSql(query)} LIMIT ${
-            Math.max(searchLimit, Math.ceil(2000 / groups.length))
-          })`
-        ).join(" UNION ALL ")
-      }) c ORDER BY position`,
-      scoped(groups)
-    )
+  }
   for (const [i, query] of queries.entries()) {
     if (i === options.warmup) measuring = performance.now()
     if (i > options.warmup && samples.length >= 10 && since(measuring) > options.budgetMs) break
@@ -274,13 +276,9 @@ const bareSqlLatency = async (
     const content = words.filter((word) => !stopWords.has(word))
     const vector = vectorLiteral(embedOne(query.query))
     const start = performance.now()
-    const every = content.length >= 2 ? (await everyWord(query, content.map((word) => [word]))).rows : []
-    if (every.length < searchLimit) await anyWord(query, words.map((word) => [word]))
-    await db.query(meaningBegin)
-    await db.query(meaningStatement(query, dims), [assistantId, vector, offlineModelId, 100])
+    await candidates(query, content, words)
+    await db.query(meaningMessage(query, dims, { assistantId, vector, model: offlineModelId, limit: 100 }))
     if (i >= options.warmup) samples.push(since(start))
-    // The service sends the COMMIT after it has the answer.
-    await db.query("COMMIT")
   }
   return summarize(samples)
 }

@@ -31,9 +31,27 @@ export const meaningStatement = (query: BenchQuery, dims: number, column = "id")
     WHERE assistant_id = $1${filterSql(query)} AND embedding_model = $3 ORDER BY ${distance} LIMIT $4`
 }
 
-/** The meaning side's transaction with its HNSW settings, begun as the service begins it (one message). */
+/** A transaction with the meaning side's HNSW settings (for EXPLAIN). */
 export const meaningBegin =
   `BEGIN; SET LOCAL hnsw.iterative_scan = relaxed_order; SET LOCAL hnsw.ef_search = ${efSearch}`
+
+/**
+ * The meaning side as the service sends it: both settings and the read in one simple-protocol message (one
+ * implicit transaction), its values written in.
+ */
+export const meaningMessage = (
+  query: BenchQuery,
+  dims: number,
+  values: { readonly assistantId: string; readonly vector: string; readonly model: string; readonly limit: number }
+) => {
+  const quoted = (value: string) => `'${value.replace(/'/g, "''")}'`
+  const read = meaningStatement(query, dims)
+    .replaceAll("$1", quoted(values.assistantId))
+    .replaceAll("$2", quoted(values.vector))
+    .replaceAll("$3", quoted(values.model))
+    .replaceAll("$4", String(values.limit))
+  return `SET LOCAL hnsw.iterative_scan = relaxed_order; SET LOCAL hnsw.ef_search = ${efSearch}; ${read}`
+}
 
 export interface RecallFigures {
   readonly k: number

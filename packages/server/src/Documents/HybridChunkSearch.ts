@@ -58,7 +58,7 @@ export const make = Effect.gen(function*() {
     const ranked = SearchEngine.rankDocuments(
       words,
       expansion,
-      rows.map((row) => ({ id: `${row.fileId}:${row.chunk}`, fields: [row.searchText.split(" ")] })),
+      rows.map((row) => ({ id: `${row.fileId}:${row.chunk}`, fields: row.searchText })),
       yield* collectionSizes.get(assistantId)
     )
     return { ranked: ranked.slice(0, pool), counted: words.filter((word) => word.counts).length }

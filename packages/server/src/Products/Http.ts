@@ -44,8 +44,15 @@ export const ProductsHttpLive = HttpApiBuilder.group(DastyarApi, "products", (ha
           Effect.flatMap((owner) => catalog.bulkDelete(owner.assistantId, payload.externalIds))
         ))
       .handle("search", ({ path, payload }) =>
-        ownerOf(path.assistantCode).pipe(
-          Effect.flatMap((owner) => products.search(owner.assistantId, payload)),
+        // The search runs beside the ownership check (the path's code is the assistant's id), one round trip
+        // less on the hottest read; nothing of it is answered, not even its failure, unless the check passes.
+        Effect.zipWith(
+          ownerOf(path.assistantCode),
+          Effect.exit(products.search(path.assistantCode, payload)),
+          (_owner, result) => result,
+          { concurrent: true }
+        ).pipe(
+          Effect.flatten,
           Effect.flatMap((list) => Success.json(encodeHits({ list, count: list.length })))
         ))
       .handle("get", ({ path }) =>

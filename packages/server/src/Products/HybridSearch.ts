@@ -11,17 +11,17 @@
  * weighted reciprocal rank (`semanticRatio`); filters apply to both sides.
  */
 import { Products } from "@dastyar/domain"
-import { SqlClient } from "@effect/sql"
+import { SqlClient, type Statement } from "@effect/sql"
 import * as Effect from "effect/Effect"
-import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
-import * as Scope from "effect/Scope"
+import * as Schema from "effect/Schema"
 import { AppConfig } from "../Config"
 import { Embedder, vectorLiteral } from "../Search/Embedder"
 import * as SearchEngine from "../Search/SearchEngine"
 import { categoryKey } from "../Search/TextNormalization"
 import { ProductSearch, type ProductSearchShape } from "./ProductSearch"
 import { ProductsRepo, toProduct } from "./ProductsRepo"
+import { TermExpansions } from "./TermExpansions"
 
 /**
  * The meaning side's weight when the request does not say: chosen by the
@@ -44,6 +44,7 @@ export const layer = Layer.effect(
     const sql = yield* SqlClient.SqlClient
     const embedder = yield* Embedder
     const repo = yield* ProductsRepo
+    const expansions = yield* TermExpansions
     const { searchEnabled } = yield* AppConfig
 
     /** The request's optional filters (category, attributes, price, stock), as SQL conditions. */
@@ -84,16 +85,16 @@ export const layer = Layer.effect(
 
     /**
      * A candidate with its searched fields as one string, a line per field
-     * (fields are words and single spaces): splitting it is cheaper than
-     * parsing a text[] literal (7% of the service's CPU in a profile of
-     * searches at 100k products).
+     * (fields are words and single spaces), as the ranking reads them:
+     * cheaper than parsing a text[] literal (7% of the service's CPU in a
+     * profile of searches at 100k products).
      */
     type Candidate = { readonly id: string; readonly fields: string; readonly position: string }
     const candidateColumns = sql.literal(`id, array_to_string(search_fields, E'\\n', '') AS fields, position`)
 
     /** The products matching every group (holding one of its terms), in catalog order. */
     const matchingAll = (params: SearchParams, assistantId: string, groups: ReadonlyArray<ReadonlyArray<string>>) =>
-      sql<Candidate>`
+      sql`
         SELECT ${candidateColumns} FROM products
         WHERE ${sql.and([...optionalFilters(params), ...groups.map((terms) => holdsAny(assistantId, terms))])}
         ORDER BY position
@@ -114,7 +115,7 @@ export const layer = Layer.effect(
       groups: ReadonlyArray<ReadonlyArray<string>>,
       perGroup: number
     ) =>
-      sql<Candidate>`
+      sql`
         SELECT DISTINCT ON (position) id, fields, position FROM (${
         sql.join(" UNION ALL ", false)(groups.map((terms) =>
           sql`(SELECT ${candidateColumns} FROM products
@@ -123,6 +124,30 @@ export const layer = Layer.effect(
         ))
       }) c
         ORDER BY position`
+
+    /**
+     * The products matching every group, and those matching any group when
+     * the first are fewer than `needed`, in one statement (the second read
+     * is behind a one-time filter on the first's count, so Postgres skips it
+     * when the first fill the page): one round trip instead of two for a
+     * query whose every-word matches do not fill the page.
+     */
+    const matchingAllThenAny = (
+      params: SearchParams,
+      assistantId: string,
+      required: ReadonlyArray<ReadonlyArray<string>>,
+      groups: ReadonlyArray<ReadonlyArray<string>>,
+      needed: number,
+      perGroup: number
+    ) =>
+      sql<Candidate & { readonly every: boolean }>`
+        WITH every AS MATERIALIZED (${matchingAll(params, assistantId, required)})
+        SELECT true AS every, id, fields, position FROM every
+        UNION ALL
+        SELECT false, id, fields, position FROM (${matchingAny(params, assistantId, groups, perGroup)}) a
+        WHERE (SELECT count(*) FROM every) < ${needed}`.pipe(
+        Effect.map((rows) => merged(rows.filter((row) => row.every), rows.filter((row) => !row.every)))
+      )
 
     /** Candidates of two reads as one list, each product once, in catalog order. */
     const merged = (first: ReadonlyArray<Candidate>, second: ReadonlyArray<Candidate>): ReadonlyArray<Candidate> => {
@@ -145,59 +170,63 @@ export const layer = Layer.effect(
       function*(assistantId: string, params: SearchParams, ratio: number, needed: number) {
         const words = SearchEngine.parseQuery(params.query)
         if (words.length === 0) return []
-        const expansion = yield* SearchEngine.expand(sql, assistantId, words)
+        const expansion = yield* expansions.expand(sql, assistantId, words)
         const groups = expansion.map((terms) => [...terms.keys()])
         const required = groups.filter((_, i) => words[i]?.counts === true)
-        let rows = required.length >= 2 && ratio < 0.5 ? yield* matchingAll(params, assistantId, required) : []
-        if (rows.length < needed) {
-          const perGroup = Math.max(needed, Math.ceil(maxCandidates / groups.length))
-          rows = merged(rows, yield* matchingAny(params, assistantId, groups, perGroup))
-        }
+        const perGroup = Math.max(needed, Math.ceil(maxCandidates / groups.length))
+        const rows = required.length >= 2 && ratio < 0.5
+          ? yield* matchingAllThenAny(params, assistantId, required, groups, needed, perGroup)
+          : yield* sql<Candidate>`${matchingAny(params, assistantId, groups, perGroup)}`
         return SearchEngine.rankDocuments(
           words,
           expansion,
-          rows.map((row) => ({
-            id: row.id,
-            fields: row.fields.split("\n").map((field) => field === "" ? [] : field.split(" "))
-          })),
+          rows,
           yield* catalogSizes.get(assistantId)
         )
       }
     )
 
     /**
-     * Runs a read in a transaction with the HNSW settings of the meaning side
-     * (local to the transaction, so they hold behind a transaction-mode pooler
-     * too and never leak into the pool). What `sql.withTransaction` sends in
-     * four round trips takes two on the request's path: BEGIN and both
-     * settings as one simple-protocol message, then the read; the COMMIT of
-     * the finished read-only transaction is sent after the answer is in hand
-     * (a forked fiber, which then releases the connection). Each round trip
-     * cost 1–3 ms of the meaning side's 16 ms at a load average of 6.
+     * A parameter of the meaning side's read as an SQL literal: E'' quoting
+     * escapes backslashes and quotes whatever `standard_conforming_strings`
+     * says; numbers must be finite.
      */
-    const withVectorSettings = <A, E, R>(read: Effect.Effect<A, E, R>) =>
-      Effect.uninterruptibleMask((restore) =>
-        Effect.gen(function*() {
-          const scope = yield* Scope.make()
-          const connection = yield* Scope.extend(sql.reserve, scope).pipe(
-            Effect.onError(() => Scope.close(scope, Exit.void))
-          )
-          const end = (command: "COMMIT" | "ROLLBACK") =>
-            connection.executeRaw(command, []).pipe(
-              Effect.catchAll((error) => Effect.logWarning(`vector search ${command} failed`, error.message)),
-              Effect.ensuring(Scope.close(scope, Exit.void))
-            )
-          const result = yield* restore(
-            connection.executeRaw(
-              `BEGIN; SET LOCAL hnsw.iterative_scan = relaxed_order; SET LOCAL hnsw.ef_search = ${efSearch}`,
-              []
-            ).pipe(Effect.zipRight(Effect.provideService(read, SqlClient.TransactionConnection, [connection, 0])))
-          ).pipe(Effect.exit)
-          if (Exit.isSuccess(result)) yield* Effect.forkDaemon(end("COMMIT"))
-          else yield* end("ROLLBACK")
-          return yield* result
-        })
-      )
+    const literalOf = (value: unknown): string => {
+      if (typeof value === "string") return `E'${value.replaceAll("\\", "\\\\").replaceAll("'", "''")}'`
+      if (typeof value === "number" && Number.isFinite(value)) return String(value)
+      if (typeof value === "boolean") return value ? "true" : "false"
+      throw new Error(`no SQL literal for a parameter of type ${typeof value}`)
+    }
+
+    const MeaningRow = Schema.Struct({ id: Schema.String, distance: Schema.Number })
+    /** The results of the message below: two SETs, then the read's rows. */
+    const decodeMeaning = Schema.decodeUnknown(
+      Schema.Tuple(Schema.Unknown, Schema.Unknown, Schema.Struct({ rows: Schema.Array(MeaningRow) }))
+    )
+
+    /**
+     * Runs the meaning side's read with its HNSW settings in one message:
+     * both settings with SET LOCAL, then the read, as one simple-protocol
+     * query (the only way to send several statements in one round trip;
+     * the read's parameters are written in as literals). Postgres runs such
+     * a message as one implicit transaction, so the settings hold for the
+     * read alone, behind a transaction-mode pooler too, never leak into the
+     * pool, and an error rolls it all back. One round trip and one socket
+     * write, where BEGIN with the settings, the read and the COMMIT took
+     * three: a CPU profile of searches on 2 shared cores spent more time in
+     * the socket writes of statements (each wakes a Postgres backend) than
+     * in ranking.
+     */
+    const withVectorSettings = (read: Statement.Statement<{ readonly id: string; readonly distance: number }>) =>
+      Effect.gen(function*() {
+        const [text, params] = read.compile()
+        const inlined = text.replace(/\$(\d+)/g, (_, n: string) => literalOf(params[Number(n) - 1]))
+        const results = yield* sql.unsafe(
+          `SET LOCAL hnsw.iterative_scan = relaxed_order; SET LOCAL hnsw.ef_search = ${efSearch}; ${inlined}`
+        ).raw
+        const [, , { rows }] = yield* decodeMeaning(results).pipe(Effect.orDie)
+        return rows
+      })
 
     /**
      * The nearest products by cosine distance over the halfvecs. A large
@@ -259,4 +288,4 @@ export const layer = Layer.effect(
 
     return { search } satisfies ProductSearchShape
   })
-).pipe(Layer.provide(ProductsRepo.Default))
+).pipe(Layer.provide(Layer.mergeAll(ProductsRepo.Default, TermExpansions.Default)))

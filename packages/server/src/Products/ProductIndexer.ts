@@ -13,6 +13,7 @@ import * as Worker from "../Platform/Worker"
 import { Embedder, vectorLiteral } from "../Search/Embedder"
 import * as IndexQueue from "./IndexQueue"
 import { embeddingText, type ProductFields, searchFields } from "./SearchKeys"
+import { TermExpansions } from "./TermExpansions"
 import { VectorIndexes } from "./VectorIndexes"
 
 const batchSize = 256
@@ -31,12 +32,13 @@ interface DueProduct {
 }
 
 export class ProductIndexer extends Effect.Service<ProductIndexer>()("ProductIndexer", {
-  dependencies: [VectorIndexes.Default],
+  dependencies: [VectorIndexes.Default, TermExpansions.Default],
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const embedder = yield* Embedder
     const queue = yield* IndexQueue.make
     const vectorIndexes = yield* VectorIndexes
+    const expansions = yield* TermExpansions
 
     /** Takes up to a batch of due products (of one assistant, or any) under a lease. */
     const claim = (assistantId: string | null) =>
@@ -91,7 +93,8 @@ export class ProductIndexer extends Effect.Service<ProductIndexer>()("ProductInd
 
     const indexBatch = (products: ReadonlyArray<DueProduct>) =>
       embedder.embed(products.map((product) => embeddingText({ ...product, ...noDisplayFields }))).pipe(
-        Effect.flatMap(({ vectors }) => store(products, vectors)),
+        // The statement has committed its terms (and the dictionary's, by trigger): searches see them from now on.
+        Effect.flatMap(({ vectors }) => Effect.zipRight(store(products, vectors), expansions.invalidate)),
         Effect.catchTag(
           "EmbedderError",
           (error) =>

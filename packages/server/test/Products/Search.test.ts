@@ -147,6 +147,30 @@ layer(TestApp(), { excludeTestServices: true })("products: search", (it) => {
       yield* productCall(s, "DELETE", "/tmp-1")
       expect(hitIds(yield* search({ query: "walnut board" }))).not.toContain("tmp-1")
     }))
+
+  it.effect("filters with quotes and backslashes reach the meaning side's read intact", () =>
+    Effect.gen(function*() {
+      const s = yield* shop
+      const category = "Kid's \\ corner"
+      const attributes = { note: "it's '' \\' done" }
+      yield* productCall(s, "PUT", "/quote-1", { title: "Quoted shelf", category, attributes })
+      yield* waitUntilSynced(s)
+      // Meaning side only: its values are written into the statement as literals (HybridSearch.withVectorSettings).
+      expect(hitIds(yield* search({ query: "shelf", category, attributes, semanticRatio: 1 }))).toEqual(["quote-1"])
+      expect(hitIds(yield* search({ query: "shelf", category: "Kid's", semanticRatio: 1 }))).toEqual([])
+    }))
+
+  it.effect("a typo or prefix of a word new to the catalog finds it once synced, right after the same search found nothing", () =>
+    Effect.gen(function*() {
+      const s = yield* shop
+      // Keyword side only: the expansions of both words are now kept for a few seconds (SearchEngine.expansionCache).
+      const query = { query: "obsidain paperwe", semanticRatio: 0 }
+      expect(hitIds(yield* search(query))).not.toContain("obs-1")
+      yield* productCall(s, "PUT", "/obs-1", { title: "Obsidian paperweight" })
+      yield* waitUntilSynced(s)
+      // This instance's indexer forgot them when it stored the new terms.
+      expect(hitIds(yield* search(query))[0]).toBe("obs-1")
+    }))
 })
 
 layer(TestApp({ DASTYAR_SEARCH_ENABLED: "false" }), { excludeTestServices: true })(

@@ -44,12 +44,31 @@ describe("search engine: typo rules", () => {
     const words = parseQuery("red shoes")
     const expansion = words.map((word) => new Map([[word.word, { typos: 0, exact: true }]]))
     const ranked = rankDocuments(words, expansion, [
-      { id: "red-hat", fields: [["red", "hat"]] },
-      { id: "shoes", fields: [["running", "shoes"]] },
-      { id: "red-hat-2", fields: [["red", "cap"]] },
-      { id: "both", fields: [["red", "running", "shoes"]] },
-      { id: "other", fields: [["blue", "cap"]] }
+      { id: "red-hat", fields: "red hat" },
+      { id: "shoes", fields: "running shoes" },
+      { id: "red-hat-2", fields: "red cap" },
+      { id: "both", fields: "red running shoes" },
+      { id: "other", fields: "blue cap" }
     ], 5)
     expect(ranked.map((result) => result.id)).toEqual(["both", "shoes", "red-hat", "red-hat-2"])
+  })
+
+  it("reads fields as lines of single-spaced words: positions, empty fields, fields matched, title words", () => {
+    const words = parseQuery("red shoes")
+    const exact = { typos: 0, exact: true }
+    const expansion = [new Map([["red", exact]]), new Map([["shoes", exact], ["shoe", { typos: 0, exact: false }]])]
+    const ranked = rankDocuments(words, expansion, [
+      // The title "running shoe red", an empty field, then "red shoes"; the title's words are the best hits.
+      { id: "lines", fields: "running shoe red\n\nred shoes" },
+      // A leading space makes an empty first word, as `split(" ")` does: "red" is the title's second of two words.
+      { id: "leading-space", fields: " red" },
+      { id: "none", fields: "blue\nhats" }
+    ], 10)
+    // Keys without the idf weight: words, typos, proximity, field, -fields matched, -exact, position,
+    // unmatched title words.
+    expect(ranked.map((result) => [result.id, result.key.filter((_, i) => i !== 1)])).toEqual([
+      ["lines", [-2, 0, 2, 0, -4, -1, 3, 1]],
+      ["leading-space", [-1, 0, 0, 0, -1, -1, 1, 1]]
+    ])
   })
 })
