@@ -149,16 +149,16 @@ export class Ingest extends Effect.Service<Ingest>()("Ingest", {
           nChunks: chunks.length,
           sizeBytes: job.sizeBytes
         }).pipe(Effect.orDie)
-        // Batches are written while the next ones are embedded, two at a time (two connections: Postgres has
-        // a core of its own for each), and the document's new words go to the term dictionary meanwhile, so
-        // this process and the database work at once. Each insert is its own statement, committed alone.
+        // Batches are written while the next ones are embedded, two at a time (two connections, so Postgres
+        // can use two cores), and the document's new words go to the term dictionary meanwhile: this process
+        // and the database work at once. Each insert is its own statement, committed alone.
         const inserting: Array<Fiber.Fiber<void>> = []
         const terms = new Set<string>()
         let newTerms: Array<string> = []
         let addingTerms: Fiber.Fiber<void> | undefined
         const flushTerms = Effect.gen(function*() {
           if (addingTerms !== undefined) yield* Fiber.join(addingTerms)
-          addingTerms = yield* Effect.fork(repo.addTerms(job.assistantId, newTerms).pipe(Effect.orDie))
+          addingTerms = yield* Effect.forkScoped(repo.addTerms(job.assistantId, newTerms).pipe(Effect.orDie))
           newTerms = []
         })
         for (let start = 0; start < chunks.length; start += embedBatchSize) {
@@ -186,17 +186,23 @@ export class Ingest extends Effect.Service<Ingest>()("Ingest", {
           }
           const oldest = inserting.length >= insertsInFlight ? inserting.shift() : undefined
           if (oldest !== undefined) yield* Fiber.join(oldest)
-          inserting.push(yield* Effect.fork(repo.insertChunks(fileId, rows).pipe(Effect.orDie)))
+          inserting.push(yield* Effect.forkScoped(repo.insertChunks(fileId, rows).pipe(Effect.orDie)))
           // While the dictionary's last statement runs, new words wait for the next one.
-          if (addingTerms === undefined || Option.isSome(yield* Fiber.poll(addingTerms))) yield* flushTerms
-          // The forked statements are sent before this fiber embeds the next batch (which does not yield).
+          const termsIdle = addingTerms === undefined || Option.isSome(yield* Fiber.poll(addingTerms))
+          if (newTerms.length > 0 && termsIdle) yield* flushTerms
+          // The forked statements are sent before this fiber embeds the next batch (the offline embedder does
+          // not yield until it is done).
           yield* Effect.yieldNow()
         }
         yield* Fiber.joinAll(inserting)
         if (newTerms.length > 0) yield* flushTerms
         if (addingTerms !== undefined) yield* Fiber.join(addingTerms)
         return yield* repo.finish(job, fileId, chunks.length).pipe(Effect.orDie)
-      })
+      }).pipe(
+        // A failed attempt's statements still in flight are interrupted and awaited before it is retried
+        // (the retry starts by removing what it wrote).
+        Effect.scoped
+      )
 
     const retryTransient = Schedule.exponential(settings.retryDelay, 2).pipe(
       Schedule.jittered,
