@@ -14,6 +14,7 @@ import chunkHeadings from "./migrations/0009_chunk_headings"
 import searchScale from "./migrations/0010_search_scale"
 import chunkStorage from "./migrations/0011_chunk_storage"
 import searchFieldsInline from "./migrations/0012_search_fields_inline"
+import chunkTermsBytewise from "./migrations/0013_chunk_terms_bytewise"
 
 const migrationRecord = {
   "0001_core": core,
@@ -27,7 +28,8 @@ const migrationRecord = {
   "0009_chunk_headings": chunkHeadings,
   "0010_search_scale": searchScale,
   "0011_chunk_storage": chunkStorage,
-  "0012_search_fields_inline": searchFieldsInline
+  "0012_search_fields_inline": searchFieldsInline,
+  "0013_chunk_terms_bytewise": chunkTermsBytewise
 }
 
 export const migrations = Migrator.fromRecord(migrationRecord)

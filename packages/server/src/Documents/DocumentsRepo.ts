@@ -251,8 +251,9 @@ export class DocumentsRepo extends Effect.Service<DocumentsRepo>()("DocumentsRep
           ),
 
       /**
-       * Adds a document's words to the assistant's term dictionary (see Search/SearchEngine.ts), once per
-       * document. Sorted, as the products' trigger does: concurrent writers insert in one order and never deadlock.
+       * Adds words to the assistant's term dictionary (see Search/SearchEngine.ts): the ingest sends each of
+       * a document's words once, in a few statements while its chunks are written. Sorted, as the products'
+       * trigger does: concurrent writers insert in one order and never deadlock.
        */
       addTerms: (assistantId: string, terms: ReadonlyArray<string>) =>
         terms.length === 0

@@ -1,9 +1,9 @@
 /**
  * One ingest job, start to end: read the uploaded bytes, extract the text
  * (offline, by kind), chunk it, embed the chunks in batches into a staged
- * document (a batch is inserted while the next is embedded), add the
- * document's words to the term dictionary, then swap it in (see
- * `DocumentsRepo.finish`). Transient failures (embeddings or transcription
+ * document (batches are inserted while the next are embedded, and the
+ * document's new words added to the term dictionary meanwhile), then swap it
+ * in (see `DocumentsRepo.finish`). Transient failures (embeddings or transcription
  * provider down) are retried with exponential backoff; everything else ends
  * the job `failed` with its `errorMessage`.
  */
@@ -18,6 +18,7 @@ import * as path from "node:path"
 import { AppConfig } from "../Config"
 import { newId } from "../Ids"
 import { Embedder, type EmbedderError, halfvecBinary } from "../Search/Embedder"
+import { wordsOf } from "../Search/TextNormalization"
 import { Transcriber, type TranscriptionError } from "../Transcription/Transcriber"
 import { chunkText } from "./Chunker"
 import { DocumentsRepo, type JobRow } from "./DocumentsRepo"
@@ -35,6 +36,8 @@ export const maxAttempts = 3
 /** Transient failures are retried this many times, the delay doubling from `DASTYAR_INGEST_RETRY_DELAY`. */
 const transientRetries = 5
 const embedBatchSize = 64
+/** Chunk batches being inserted at once, each on its own connection. */
+const insertsInFlight = 2
 
 const fromTranscription = (error: TranscriptionError) =>
   error.reason === "not_configured"
@@ -146,9 +149,18 @@ export class Ingest extends Effect.Service<Ingest>()("Ingest", {
           nChunks: chunks.length,
           sizeBytes: job.sizeBytes
         }).pipe(Effect.orDie)
+        // Batches are written while the next ones are embedded, two at a time (two connections, so Postgres
+        // can use two cores), and the document's new words go to the term dictionary meanwhile: this process
+        // and the database work at once. Each insert is its own statement, committed alone.
+        const inserting: Array<Fiber.Fiber<void>> = []
         const terms = new Set<string>()
-        // One batch is inserted while the next is embedded: the database and this process work at once.
-        let inserting: Fiber.Fiber<void> | undefined
+        let newTerms: Array<string> = []
+        let addingTerms: Fiber.Fiber<void> | undefined
+        const flushTerms = Effect.gen(function*() {
+          if (addingTerms !== undefined) yield* Fiber.join(addingTerms)
+          addingTerms = yield* Effect.forkScoped(repo.addTerms(job.assistantId, newTerms).pipe(Effect.orDie))
+          newTerms = []
+        })
         for (let start = 0; start < chunks.length; start += embedBatchSize) {
           const batch = chunks.slice(start, start + embedBatchSize)
           const { vectors } = yield* embedder.embed(batch.map((chunk) => chunk.text)).pipe(
@@ -163,16 +175,34 @@ export class Ingest extends Effect.Service<Ingest>()("Ingest", {
             modelId: embedder.modelId,
             embedding: halfvecBinary(vectors[i] ?? [])
           }))
-          for (const row of rows) {
-            for (const term of row.searchText.split(" ")) if (term !== "") terms.add(term)
+          // The words the search texts were made of (`wordsOf` still holds them), not split out of them again.
+          for (const { text } of batch) {
+            for (const term of wordsOf(text)) {
+              if (!terms.has(term)) {
+                terms.add(term)
+                newTerms.push(term)
+              }
+            }
           }
-          if (inserting !== undefined) yield* Fiber.join(inserting)
-          inserting = yield* Effect.fork(repo.insertChunks(fileId, rows).pipe(Effect.orDie))
+          const oldest = inserting.length >= insertsInFlight ? inserting.shift() : undefined
+          if (oldest !== undefined) yield* Fiber.join(oldest)
+          inserting.push(yield* Effect.forkScoped(repo.insertChunks(fileId, rows).pipe(Effect.orDie)))
+          // While the dictionary's last statement runs, new words wait for the next one.
+          const termsIdle = addingTerms === undefined || Option.isSome(yield* Fiber.poll(addingTerms))
+          if (newTerms.length > 0 && termsIdle) yield* flushTerms
+          // The forked statements are sent before this fiber embeds the next batch (the offline embedder does
+          // not yield until it is done).
+          yield* Effect.yieldNow()
         }
-        if (inserting !== undefined) yield* Fiber.join(inserting)
-        yield* repo.addTerms(job.assistantId, [...terms]).pipe(Effect.orDie)
+        yield* Fiber.joinAll(inserting)
+        if (newTerms.length > 0) yield* flushTerms
+        if (addingTerms !== undefined) yield* Fiber.join(addingTerms)
         return yield* repo.finish(job, fileId, chunks.length).pipe(Effect.orDie)
-      })
+      }).pipe(
+        // A failed attempt's statements still in flight are interrupted and awaited before it is retried
+        // (the retry starts by removing what it wrote).
+        Effect.scoped
+      )
 
     const retryTransient = Schedule.exponential(settings.retryDelay, 2).pipe(
       Schedule.jittered,

@@ -79,9 +79,12 @@ export const halfvecBinary = (vector: ReadonlyArray<number>): Buffer => {
   const bytes = Buffer.allocUnsafe(4 + 2 * vector.length)
   bytes.writeUInt16BE(vector.length, 0)
   bytes.writeUInt16BE(0, 2)
-  for (let i = 0; i < vector.length; i++) {
+  // Byte by byte: `writeUInt16BE` checked its arguments for each of a document's millions of components.
+  for (let i = 0, at = 4; i < vector.length; i++, at += 2) {
     const x = vector[i] ?? 0
-    bytes.writeUInt16BE(x === 0 || !Number.isFinite(x) ? 0 : halfBits(x), 4 + 2 * i)
+    const half = x === 0 || !Number.isFinite(x) ? 0 : halfBits(x)
+    bytes[at] = half >>> 8
+    bytes[at + 1] = half & 0xff
   }
   return bytes
 }

@@ -84,7 +84,10 @@ const embedWords = (words: ReadonlyArray<string>): ReadonlyArray<number> => {
     norm = 1
   }
   const scale = 1 / Math.sqrt(norm)
-  return Array.from(vector, (x) => x * scale)
+  // A plain loop: `Array.from` with a mapping function called it for each of a document's millions of components.
+  const scaled = new Array<number>(dimensions)
+  for (let i = 0; i < dimensions; i++) scaled[i] = (vector[i] ?? 0) * scale
+  return scaled
 }
 
 export const embedOne = (text: string): ReadonlyArray<number> => embedWords(wordsOf(text))

@@ -57,6 +57,25 @@ const isLetterOrDigitUnit = (code: number): boolean => {
  * expression took most of this function's time, and this runs twice for every chunk of a document).
  */
 export const wordsOf = (text: string): ReadonlyArray<string> => {
+  if (text.length < rememberedMinChars) return scanWords(text)
+  const known = remembered.get(text)
+  if (known !== undefined) return known
+  if (remembered.size >= rememberedLimit) remembered.clear()
+  const words = scanWords(text)
+  remembered.set(text, words)
+  return words
+}
+
+/**
+ * The words of the latest long texts: the ingest asks for each chunk's words twice, for its embedding and
+ * for its keyword side (the same string, whose hash V8 keeps, so the second look-up costs little). Short
+ * texts (queries, product fields) are scanned again, as cheaply as they are looked up.
+ */
+const remembered = new Map<string, ReadonlyArray<string>>()
+const rememberedLimit = 64
+const rememberedMinChars = 200
+
+const scanWords = (text: string): ReadonlyArray<string> => {
   // Whitespace only separates words here: the normal form's spaces need not be made.
   const normal = foldText(text)
   const words: Array<string> = []

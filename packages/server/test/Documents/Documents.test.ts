@@ -419,20 +419,24 @@ layer(App, { excludeTestServices: true, timeout: 120_000 })("documents", (it) =>
 
   it.effect("replace: kind replace, the old version stays searchable until the new one swaps in atomically", () =>
     Effect.gen(function*() {
+      const server = transcription.current
+      if (server === undefined) return yield* Effect.die(new Error("no transcription server"))
       const { assistantId, key } = yield* setupAccount()
-      const first = yield* uploadText(key, assistantId, {
-        filename: "hours.txt",
-        content: "Opening hours: nine to five."
-      })
+      // Recordings: a job starts as soon as it is queued, and the new version's waits on a busy transcription
+      // provider (retried with backoff), so reads made meanwhile are sure to come before it swaps in.
+      const spokenBefore = server.text
+      server.text = "Opening hours: nine to five."
+      const first = yield* upload(key, assistantId, [{ name: "hours.wav", bytes: makeWav(), type: "audio/wav" }])
       const v1 = yield* waitForJob(key, assistantId, jobIdsOf(first)[0] ?? "")
       const oldFileId = pickString(v1, "resultFileId")
 
-      // A large new version, so it takes a while to process.
-      const long = Array.from(
+      // A long new version, ready only after the provider has answered "busy" three times.
+      server.text = Array.from(
         { length: 400 },
         (_, i) => `Paragraph ${i}: opening hours are now eight to eight on day ${i}.`
       ).join("\n\n")
-      const second = yield* uploadText(key, assistantId, { filename: "hours.txt", content: long })
+      server.failuresBeforeSuccess = 3
+      const second = yield* upload(key, assistantId, [{ name: "hours.wav", bytes: makeWav(), type: "audio/wav" }])
       expect(pick(second.json, "data", "list", 0, "kind")).toBe("replace")
       const secondJob = jobIdsOf(second)[0] ?? ""
 
@@ -452,11 +456,12 @@ layer(App, { excludeTestServices: true, timeout: 120_000 })("documents", (it) =>
       const newFileId = pickString(v2, "resultFileId")
       expect(seen.has(oldFileId)).toBe(true)
       const after = yield* listDocuments(key, assistantId)
-      expect(after.json).toMatchObject({ data: { count: 1, list: [{ fileId: newFileId, path: "hours.txt" }] } })
+      expect(after.json).toMatchObject({ data: { count: 1, list: [{ fileId: newFileId, path: "hours.wav" }] } })
       expect((yield* searchFor(assistantId, "nine to five")).every((hit) => hit.fileId === newFileId)).toBe(true)
       expect(pick(v2, "resultNChunks")).toBeGreaterThan(1)
+      server.text = spokenBefore
       // A third upload while nothing is in flight is a replace too.
-      const third = yield* uploadText(key, assistantId, { filename: "hours.txt", content: "Closed." })
+      const third = yield* uploadText(key, assistantId, { filename: "hours.wav", content: "Closed." })
       expect(pick(third.json, "data", "list", 0, "kind")).toBe("replace")
     }))
 
