@@ -54,10 +54,14 @@ export class AppConfig extends Effect.Service<AppConfig>()("AppConfig", {
     logLevel: Config.logLevel("DASTYAR_LOG_LEVEL").pipe(Config.withDefault(LogLevel.Info)),
     /** Product search on or off for the deployment; writes and reads work either way. */
     searchEnabled: Config.boolean("DASTYAR_SEARCH_ENABLED").pipe(Config.withDefault(true)),
-    /** Assistants with at least this many products get an HNSW index of their own (Products/VectorIndexes.ts). */
-    vectorIndexMinProducts: Config.integer("DASTYAR_VECTOR_INDEX_MIN_PRODUCTS").pipe(
-      Config.validate({ message: "must be a positive integer", validation: (n) => n > 0 }),
-      Config.withDefault(5_000)
+    /**
+     * Assistants with at least this many products get an HNSW index of their own (Products/VectorIndexes.ts);
+     * unset: 5,000 on Postgres, none in embedded mode.
+     */
+    vectorIndexMinProducts: Config.option(
+      Config.integer("DASTYAR_VECTOR_INDEX_MIN_PRODUCTS").pipe(
+        Config.validate({ message: "must be a positive integer", validation: (n) => n > 0 })
+      )
     ),
     /** An OpenAI-compatible `/v1/embeddings` provider; the built-in offline embedder when unset. */
     embeddings: Config.all({

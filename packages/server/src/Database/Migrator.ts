@@ -15,6 +15,7 @@ import searchScale from "./migrations/0010_search_scale"
 import chunkStorage from "./migrations/0011_chunk_storage"
 import searchFieldsInline from "./migrations/0012_search_fields_inline"
 import chunkTermsBytewise from "./migrations/0013_chunk_terms_bytewise"
+import uploadPiecesUncompressed from "./migrations/0014_upload_pieces_uncompressed"
 
 const migrationRecord = {
   "0001_core": core,
@@ -29,7 +30,8 @@ const migrationRecord = {
   "0010_search_scale": searchScale,
   "0011_chunk_storage": chunkStorage,
   "0012_search_fields_inline": searchFieldsInline,
-  "0013_chunk_terms_bytewise": chunkTermsBytewise
+  "0013_chunk_terms_bytewise": chunkTermsBytewise,
+  "0014_upload_pieces_uncompressed": uploadPiecesUncompressed
 }
 
 export const migrations = Migrator.fromRecord(migrationRecord)

@@ -26,6 +26,7 @@
 import { SqlClient } from "@effect/sql"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Option from "effect/Option"
 import * as Queue from "effect/Queue"
 import { createHash } from "node:crypto"
 import { AppConfig } from "../Config"
@@ -54,20 +55,26 @@ export class VectorIndexes extends Effect.Service<VectorIndexes>()("VectorIndexe
     const sql = yield* SqlClient.SqlClient
     const embedder = yield* Embedder
     const { vectorIndexMinProducts } = yield* AppConfig
+    const embedded = yield* isEmbedded
+    // In embedded mode PGlite runs on the server's own thread: a build of 10k products' graph stopped every
+    // request for seconds (keep-alive connections were reset behind it), and its build memory stayed in the
+    // WASM memory for good. Small embedded catalogs are scanned exactly; an index is built only when asked for.
+    const minProducts = Option.getOrElse(vectorIndexMinProducts, () => embedded ? Infinity : 5_000)
     // PGlite is one session: there is nothing to build concurrently with.
-    const concurrently = (yield* isEmbedded) ? "" : "CONCURRENTLY"
+    const concurrently = embedded ? "" : "CONCURRENTLY"
 
     const build = (name: string, assistantId: string, dimensions: number) =>
       Effect.scoped(Effect.gen(function*() {
         const connection = yield* sql.reserve
-        yield* connection.executeRaw(`SET maintenance_work_mem = '${buildMemory}'`, [])
+        // Not in embedded mode, whose WASM memory never gives it back.
+        if (!embedded) yield* connection.executeRaw(`SET maintenance_work_mem = '${buildMemory}'`, [])
         yield* connection.executeRaw(
           `CREATE INDEX ${concurrently} IF NOT EXISTS ${name} ON products
            USING hnsw ((embedding::halfvec(${dimensions})) halfvec_cosine_ops)
            WHERE assistant_id = ${quoted(assistantId)} AND embedding_model = ${quoted(embedder.modelId)}`,
           []
         )
-        yield* connection.executeRaw(`RESET maintenance_work_mem`, [])
+        if (!embedded) yield* connection.executeRaw(`RESET maintenance_work_mem`, [])
         yield* Effect.logInfo("built a vector index", { assistantId, name })
       }))
 
@@ -128,7 +135,7 @@ export class VectorIndexes extends Effect.Service<VectorIndexes>()("VectorIndexe
 
     /** Builds the missing indexes of large assistants; drops the unwanted ones (all assistants, or one). */
     const pass = Effect.fn("VectorIndexes.reconcile")(function*(assistantId: string | null) {
-      const min = vectorIndexMinProducts
+      const min = minProducts
       const dims = yield* dimensions
       const present = yield* existing
       const valid = new Set(present.filter((index) => index.valid).map((index) => index.name))
