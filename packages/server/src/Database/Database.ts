@@ -21,23 +21,15 @@ import * as path from "node:path"
 import { pathToFileURL } from "node:url"
 import pg from "pg"
 import { AppConfig } from "../Config"
+import { boundedMemo } from "../Platform/Memo"
 
 /**
  * A name transform that remembers its answers: it runs on every column of every
  * row read, and a schema has few names. Building each name again character by
- * character was a tenth of a cheap query's CPU time.
+ * character was a tenth of a cheap query's CPU time. Bounded, in case some
+ * query names its columns from data.
  */
-const remembered = (transform: (name: string) => string) => {
-  const known = new Map<string, string>()
-  return (name: string): string => {
-    const hit = known.get(name)
-    if (hit !== undefined) return hit
-    const fresh = transform(name)
-    // Bounded, in case some query names its columns from data.
-    if (known.size < 10_000) known.set(name, fresh)
-    return fresh
-  }
-}
+const remembered = (transform: (name: string) => string) => boundedMemo(10_000, transform)
 
 /** Column names map between snake_case and camelCase; JSON values (product attributes) keep their keys. */
 const naming = {

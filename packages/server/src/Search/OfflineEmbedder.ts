@@ -5,6 +5,7 @@
  * It knows nothing of synonyms or translation (see the README).
  */
 import * as Effect from "effect/Effect"
+import { boundedMemo } from "../Platform/Memo"
 import type { EmbedderShape } from "./Embedder"
 import { stem } from "./Stemmer"
 import { wordsOf } from "./TextNormalization"
@@ -58,17 +59,7 @@ const featuresOf = (word: string): Features => {
  * Features of recent words: a text repeats most of its words (stemming and hashing them was most of the
  * embedder's time). Bounded (a few MB at most); emptied when full.
  */
-const cache = new Map<string, Features>()
-const cacheLimit = 20_000
-
-const cachedFeatures = (word: string): Features => {
-  const known = cache.get(word)
-  if (known !== undefined) return known
-  if (cache.size >= cacheLimit) cache.clear()
-  const features = featuresOf(word)
-  cache.set(word, features)
-  return features
-}
+const cachedFeatures = boundedMemo(20_000, featuresOf)
 
 const embedWords = (words: ReadonlyArray<string>): ReadonlyArray<number> => {
   const vector = new Float64Array(dimensions)

@@ -4,12 +4,12 @@
  * (ي/ی, ك/ک, ة/ه, hamza seats), diacritics, tatweel, ZWNJ and Arabic-Indic or
  * Persian digits all compare equal.
  */
+import { boundedMemo } from "../Platform/Memo"
 
 /**
- * Each character that folds, and what it folds to: Arabic/Persian letter variants, harakat, Quranic marks,
- * superscript alef and tatweel (no meaning for search), zero-width characters (ZWNJ joins or splits Persian
- * words at the writer's whim), and Arabic-Indic and Persian digits. One character in, at most one out, none
- * of the outputs folds again: a single pass does all.
+ * Each character that folds to another, and what it folds to: Arabic/Persian letter variants, and
+ * Arabic-Indic and Persian digits. One character in, one out, none of the outputs folds again: a single
+ * pass (with `dropped` below) does all.
  */
 const folds = new Map<string, string>([
   ...[..."\u064A\u0649\u06D2"].map((c) => [c, "\u06CC"] as const), // Arabic yeh, alef maksura, yeh barree → Persian yeh
@@ -22,8 +22,12 @@ const folds = new Map<string, string>([
   ...Array.from({ length: 10 }, (_, d) => [String.fromCharCode(0x0660 + d), String(d)] as const),
   ...Array.from({ length: 10 }, (_, d) => [String.fromCharCode(0x06F0 + d), String(d)] as const)
 ])
-const folded =
-  /[\u0610-\u061A\u064B-\u065F\u0670\u06D6-\u06ED\u0640\u064A\u0649\u06D2\u0643\u0629\u0623\u0625\u0622\u0671\u0624\u0626\u06C0\u0660-\u0669\u06F0-\u06F9\u200B-\u200F\u2060\uFEFF]/g
+/**
+ * Characters that fold to nothing: harakat, Quranic marks, superscript alef and tatweel (no meaning for
+ * search), and zero-width characters (ZWNJ joins or splits Persian words at the writer's whim).
+ */
+const dropped = "\u0610-\u061A\u064B-\u065F\u0670\u06D6-\u06ED\u0640\u200B-\u200F\u2060\uFEFF"
+const folded = new RegExp(`[${dropped}${[...folds.keys()].join("")}]`, "g")
 const fold = (c: string): string => folds.get(c) ?? ""
 
 /** Any character the folds below may change beyond case and spaces (everything outside ASCII). */
@@ -56,24 +60,16 @@ const isLetterOrDigitUnit = (code: number): boolean => {
  * maximal runs that `/[\p{L}\p{N}]+/gu` finds. Scanned with a table of the code units seen (the regular
  * expression took most of this function's time, and this runs twice for every chunk of a document).
  */
-export const wordsOf = (text: string): ReadonlyArray<string> => {
-  if (text.length < rememberedMinChars) return scanWords(text)
-  const known = remembered.get(text)
-  if (known !== undefined) return known
-  if (remembered.size >= rememberedLimit) remembered.clear()
-  const words = scanWords(text)
-  remembered.set(text, words)
-  return words
-}
+export const wordsOf = (text: string): ReadonlyArray<string> =>
+  text.length < rememberedMinChars ? scanWords(text) : rememberedWords(text)
 
 /**
  * The words of the latest long texts: the ingest asks for each chunk's words twice, for its embedding and
  * for its keyword side (the same string, whose hash V8 keeps, so the second look-up costs little). Short
  * texts (queries, product fields) are scanned again, as cheaply as they are looked up.
  */
-const remembered = new Map<string, ReadonlyArray<string>>()
-const rememberedLimit = 64
 const rememberedMinChars = 200
+const rememberedWords = boundedMemo(64, (text) => scanWords(text))
 
 const scanWords = (text: string): ReadonlyArray<string> => {
   // Whitespace only separates words here: the normal form's spaces need not be made.
