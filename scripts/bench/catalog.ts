@@ -21,7 +21,14 @@ import { embedOne, modelId as offlineModelId } from "../../packages/server/src/S
 import { stopWords } from "../../packages/server/src/Search/SearchEngine"
 import { wordsOf } from "../../packages/server/src/Search/TextNormalization"
 import { type BenchProduct, type BenchQuery, generateProducts, generateQueries, random } from "./catalog/products"
-import { efSearch, filterSql, meaningMessage, measureRecall, type RecallFigures } from "./catalog/recall"
+import {
+  efSearchFor,
+  filterSql,
+  meaningMessage,
+  meaningPool,
+  measureRecall,
+  type RecallFigures
+} from "./catalog/recall"
 import { replicate } from "./catalog/replicate"
 import {
   cleanUp,
@@ -233,6 +240,8 @@ const bareSqlLatency = async (
   db: Client,
   assistantId: string,
   dims: number,
+  /** The assistant's catalog size (the meaning side's `hnsw.ef_search` follows it). */
+  products: number,
   queries: ReadonlyArray<BenchQuery>,
   options: { readonly warmup: number; readonly budgetMs: number }
 ): Promise<Latency> => {
@@ -277,7 +286,9 @@ const bareSqlLatency = async (
     const vector = vectorLiteral(embedOne(query.query))
     const start = performance.now()
     await candidates(query, content, words)
-    await db.query(meaningMessage(query, dims, { assistantId, vector, model: offlineModelId, limit: 100 }))
+    await db.query(
+      meaningMessage(query, dims, { assistantId, vector, model: offlineModelId, limit: meaningPool, products })
+    )
     if (i >= options.warmup) samples.push(since(start))
   }
   return summarize(samples)
@@ -377,7 +388,7 @@ const main = async () => {
   }
   search.push(await searchLatency(service, medium, "10k in one assistant", 10_000, baseRows, queries, latencyOptions))
 
-  const recall: Array<RecallFigures & { readonly label: string }> = []
+  const recall: Array<RecallFigures & { readonly label: string; readonly efSearch: number }> = []
   let pgvectorVersion = "?"
   if (db !== null) {
     pgvectorVersion =
@@ -391,14 +402,16 @@ const main = async () => {
       throw new Error(`expected every product embedded by ${offlineModelId}, found ${JSON.stringify(models)}`)
     }
     const dims = model.dims
-    const recallOf = async (label: string, shop: Shop) => {
+    const recallOf = async (label: string, shop: Shop, products: number) => {
       progress(`recall@${recallK} of the meaning side: ${label}, up to ${options.recallQueries} queries…`)
       recall.push({
         label,
+        efSearch: efSearchFor(products),
         ...(await measureRecall(db, meaningOnly(shop), {
           assistantId: shop.assistantIds[0] ?? "",
           embeddingModel: offlineModelId,
           dims,
+          products,
           queries: recallQueries,
           k: recallK,
           warmup: recallWarmup,
@@ -408,9 +421,10 @@ const main = async () => {
     }
 
     const source = medium.assistantIds[0] ?? ""
-    const bare = (assistantId: string) => bareSqlLatency(db, assistantId, dims, queries, latencyOptions)
+    const bare = (assistantId: string, products: number) =>
+      bareSqlLatency(db, assistantId, dims, products, queries, latencyOptions)
     const tenK = search[1]
-    if (tenK !== undefined) tenK.bare = await bare(source)
+    if (tenK !== undefined) tenK.bare = await bare(source, 10_000)
     const big = await createShop(service, "bench 100k", "pro")
     progress("copying the 10k catalog 10 times into one assistant (100k)…")
     let start = performance.now()
@@ -434,9 +448,9 @@ const main = async () => {
       queries,
       latencyOptions
     )
-    hundredK.bare = await bare(big.assistantIds[0] ?? "")
+    hundredK.bare = await bare(big.assistantIds[0] ?? "", 100_000)
     search.push(hundredK)
-    await recallOf("100k in one assistant", big)
+    await recallOf("100k in one assistant", big, 100_000)
 
     // The measured assistant is a noisy copy like its neighbours: none is nearer to the queries by design.
     const others = await createShop(service, "bench others", "pro", 9)
@@ -466,9 +480,9 @@ const main = async () => {
       queries,
       latencyOptions
     )
-    amongOthers.bare = await bare(among.assistantIds[0] ?? "")
+    amongOthers.bare = await bare(among.assistantIds[0] ?? "", 10_000)
     search.push(amongOthers)
-    await recallOf(`10k among ${totalRows - 10_000} others`, among)
+    await recallOf(`10k among ${totalRows - 10_000} others`, among, 10_000)
 
     const sizes = (await db.query<{ heap: string; toast: string; indexes: string; hnsw: string; embedding: number }>(
       `SELECT pg_size_pretty(pg_relation_size('products')) AS heap,
@@ -600,7 +614,7 @@ const main = async () => {
       "",
       `Meaning side: recall@${
         first?.k ?? recallK
-      } of POST /products/search with semanticRatio 1 (the assistant's own HNSW index, hnsw.ef_search ${efSearch}, iterative scans) against the exact top ${
+      } of POST /products/search with semanticRatio 1 (the assistant's own HNSW index, iterative scans, hnsw.ef_search by catalog size) against the exact top ${
         first?.k ?? recallK
       } in SQL (index scans off), the same queries and filters`
     )
@@ -608,6 +622,7 @@ const main = async () => {
       [
         "catalog",
         "queries",
+        "ef_search",
         `recall@${first?.k ?? recallK}`,
         "all right",
         "HTTP p50 ms",
@@ -618,6 +633,7 @@ const main = async () => {
       recall.map((r) => [
         r.label,
         String(r.queries),
+        String(r.efSearch),
         r.recall.toFixed(3),
         `${r.perfect}/${r.queries}`,
         ms(r.latency.p50),

@@ -7,14 +7,14 @@
  * Postgres, written as the service writes them.
  */
 import type { Client } from "pg"
-import { efSearch } from "../../../packages/server/src/Products/HybridSearch"
+import { efSearchFor, meaningPool } from "../../../packages/server/src/Products/HybridSearch"
 import { vectorLiteral } from "../../../packages/server/src/Search/Embedder"
 import { embedOne } from "../../../packages/server/src/Search/OfflineEmbedder"
 import { categoryKey } from "../../../packages/server/src/Search/TextNormalization"
 import type { BenchQuery } from "./products"
 import { type Latency, round, since, summarize } from "./stats"
 
-export { efSearch }
+export { efSearchFor, meaningPool }
 
 /** The query's filters as SQL, as the service applies them (category key, price bounds). */
 export const filterSql = (query: BenchQuery): string =>
@@ -32,8 +32,8 @@ export const meaningStatement = (query: BenchQuery, dims: number, column = "id")
 }
 
 /** A transaction with the meaning side's HNSW settings (for EXPLAIN). */
-export const meaningBegin =
-  `BEGIN; SET LOCAL hnsw.iterative_scan = relaxed_order; SET LOCAL hnsw.ef_search = ${efSearch}`
+export const meaningBegin = (products: number) =>
+  `BEGIN; SET LOCAL hnsw.iterative_scan = relaxed_order; SET LOCAL hnsw.ef_search = ${efSearchFor(products)}`
 
 /**
  * The meaning side as the service sends it: both settings and the read in one simple-protocol message (one
@@ -42,7 +42,14 @@ export const meaningBegin =
 export const meaningMessage = (
   query: BenchQuery,
   dims: number,
-  values: { readonly assistantId: string; readonly vector: string; readonly model: string; readonly limit: number }
+  values: {
+    readonly assistantId: string
+    readonly vector: string
+    readonly model: string
+    readonly limit: number
+    /** The assistant's catalog size, which sets `hnsw.ef_search` as the service does. */
+    readonly products: number
+  }
 ) => {
   const quoted = (value: string) => `'${value.replace(/'/g, "''")}'`
   const read = meaningStatement(query, dims)
@@ -50,7 +57,7 @@ export const meaningMessage = (
     .replaceAll("$2", quoted(values.vector))
     .replaceAll("$3", quoted(values.model))
     .replaceAll("$4", String(values.limit))
-  return `SET LOCAL hnsw.iterative_scan = relaxed_order; SET LOCAL hnsw.ef_search = ${efSearch}; ${read}`
+  return `SET LOCAL hnsw.iterative_scan = relaxed_order; SET LOCAL hnsw.ef_search = ${efSearchFor(values.products)}; ${read}`
 }
 
 export interface RecallFigures {
@@ -90,6 +97,8 @@ export const measureRecall = async (
     readonly assistantId: string
     readonly embeddingModel: string
     readonly dims: number
+    /** The assistant's catalog size (sets `hnsw.ef_search` as the service does). */
+    readonly products: number
     readonly queries: ReadonlyArray<BenchQuery>
     readonly k: number
     readonly warmup: number
@@ -98,10 +107,10 @@ export const measureRecall = async (
 ): Promise<RecallFigures> => {
   const { assistantId, embeddingModel, dims, k } = options
   const unfiltered = options.queries.find((query) => filterSql(query) === "") ?? { query: "kettle" }
-  await db.query(meaningBegin)
+  await db.query(meaningBegin(options.products))
   const explained = await db.query<{ "QUERY PLAN": unknown }>(
     `EXPLAIN (FORMAT JSON) ${meaningStatement(unfiltered, dims)}`,
-    [assistantId, vectorLiteral(embedOne(unfiltered.query)), embeddingModel, 100]
+    [assistantId, vectorLiteral(embedOne(unfiltered.query)), embeddingModel, meaningPool]
   )
   await db.query("COMMIT")
   const root: unknown = explained.rows[0]?.["QUERY PLAN"]
