@@ -6,10 +6,12 @@
 import { Admin, Assistants as Domain, Errors } from "@dastyar/domain"
 import { PersistedQueue } from "@effect/experimental"
 import { SqlClient } from "@effect/sql"
+import * as Cache from "effect/Cache"
+import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
-import { AccountsRepo } from "../Accounts/AccountsRepo"
+import { AccountsRepo, ownerCacheTtl } from "../Accounts/AccountsRepo"
 import { newId } from "../Ids"
 import { ModelCatalog } from "../Models/ModelCatalog"
 import { elementId } from "../Queue/Queue"
@@ -84,6 +86,21 @@ export class Assistants extends Effect.Service<Assistants>()("Assistants", {
         Effect.flatMap(Option.match({ onNone: () => Effect.fail(new Admin.AccountNotFound()), onSome: Effect.succeed }))
       )
 
+    /**
+     * Account and assistant pairs found owned, for `ownerCacheTtl` (as keys are): the catalog's routes need
+     * no more than that, and a search paid a statement for it. Only owned pairs are kept; a deletion on this
+     * instance forgets the assistant at once, one on another instance within the same time (its products go
+     * with it at once).
+     */
+    const ownedPairs = yield* Cache.make({
+      capacity: 10_000,
+      timeToLive: ownerCacheTtl,
+      lookup: (pair: { readonly accountId: string; readonly assistantId: string }) =>
+        repo.findOwned(pair.accountId, pair.assistantId).pipe(Effect.map(Option.isSome))
+    })
+    // Compared by value (Data), as the cache's keys must be.
+    const pairKey = (accountId: string, assistantId: string) => Data.struct({ accountId, assistantId })
+
     const findForOperator = (id: string) =>
       repo.findById(id).pipe(
         Effect.flatMap(Option.match({
@@ -109,6 +126,15 @@ export class Assistants extends Effect.Service<Assistants>()("Assistants", {
           onSome: Effect.succeed
         })
       }),
+
+      /** As `requireOwned` for a caller that needs the assistant's id only (see `ownedPairs`). */
+      requireOwnership: (accountId: string, assistantCode: string) =>
+        Effect.gen(function*() {
+          const pair = pairKey(accountId, assistantCode)
+          if (yield* ownedPairs.get(pair)) return assistantCode
+          yield* ownedPairs.invalidate(pair)
+          return yield* new Errors.AssistantNotFound()
+        }),
 
       create: Effect.fn("Assistants.create")(function*(accountId: string, input: Admin.AssistantCreate) {
         const plan = yield* accountPlan(accountId)
@@ -163,6 +189,7 @@ export class Assistants extends Effect.Service<Assistants>()("Assistants", {
           if (task._tag === "Delete") {
             // Dependent data (documents, products, conversations) goes with the row (ON DELETE CASCADE).
             yield* repo.remove(assistant.id)
+            yield* ownedPairs.invalidate(pairKey(assistant.accountId, assistant.id))
             yield* Effect.logInfo("assistant deleted").pipe(Effect.annotateLogs({ assistantId: assistant.id }))
             return
           }

@@ -21,8 +21,8 @@ export const ProductsHttpLive = HttpApiBuilder.group(DastyarApi, "products", (ha
     const ownerOf = (assistantCode: string) =>
       Effect.gen(function*() {
         const { accountId } = yield* Auth.CurrentAccount
-        const assistant = yield* assistants.requireOwned(accountId, assistantCode)
-        return { accountId, assistantId: assistant.id } satisfies CatalogOwner
+        const assistantId = yield* assistants.requireOwnership(accountId, assistantCode)
+        return { accountId, assistantId } satisfies CatalogOwner
       })
 
     return handlers

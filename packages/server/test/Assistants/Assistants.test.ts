@@ -97,6 +97,26 @@ layer(TestApp({ OPENAI_API_KEY: "sk-test" }), { excludeTestServices: true })("as
       expect(pick(gone.json, "response", "code")).toBe("assistants.not_found")
     }))
 
+  it.effect("product routes remember an owned assistant, and forget it when it is deleted here", () =>
+    Effect.gen(function*() {
+      const { assistantId, key } = yield* setupAccount()
+      const other = yield* setupAccount()
+      const search = (token: string) =>
+        call("POST", `/v1/assistants/${assistantId}/products/search`, { token, body: { query: "kettle" } })
+      expect((yield* search(key)).status).toBe(200)
+      // The owner's pair is remembered; another account's is not owned, then or after.
+      const foreign = yield* search(other.key)
+      expect(foreign.status).toBe(404)
+      expect(pick(foreign.json, "response", "code")).toBe("assistants.not_found")
+      expect((yield* search(other.key)).status).toBe(404)
+      expect((yield* admin("DELETE", `/assistants/${assistantId}`)).status).toBe(202)
+      expect(yield* waitForStatus(assistantId, (s) => s === undefined)).toBeUndefined()
+      // Removed by this instance's worker: not found at once, not after the cache's time.
+      const gone = yield* search(key)
+      expect(gone.status).toBe(404)
+      expect(pick(gone.json, "response", "code")).toBe("assistants.not_found")
+    }))
+
   it.effect("deleting an account stops its keys at once", () =>
     Effect.gen(function*() {
       const { accountId, key } = yield* setupAccount()
