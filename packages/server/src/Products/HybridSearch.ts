@@ -116,22 +116,49 @@ export const layer = Layer.effect(
      * 100k products, 75 ms); the products it adds here are those matching it
      * alone, which rank below every product matching a rarer word (idf), so
      * a sample of them fills a page as well.
+     *
+     * With `fill` (the strong keyword rules rank, every group a counted word)
+     * that goes further: the products matching only the commonest word rank
+     * below every product matching another (a smaller idf weight, or fewer
+     * words), so they are not sent at all when another word's products alone
+     * fill the page. The commonest group is the one with more rows than any
+     * other; the others are then below the sample size, so their counts are
+     * their frequencies. Its own count comes
+     * with the rows (`dropped`, `frequency`) as the floor of its frequency
+     * for idf. For a colour and a product type at 10k products this sends
+     * about 100 rows instead of 1,000: the reads of the slowest searches.
      */
     const matchingAny = (
       params: SearchParams,
       assistantId: string,
       groups: ReadonlyArray<ReadonlyArray<string>>,
-      perGroup: number
-    ) =>
-      sql`
-        SELECT DISTINCT ON (position) id, fields, position FROM (${
-        sql.join(" UNION ALL ", false)(groups.map((terms) =>
-          sql`(SELECT ${candidateColumns} FROM products
-               WHERE ${sql.and([...optionalFilters(params), holdsAny(assistantId, terms)])}
-               LIMIT ${perGroup})`
-        ))
-      }) c
+      perGroup: number,
+      fill?: { readonly needed: number }
+    ) => {
+      const reads = groups.map((terms, i) =>
+        sql`(SELECT ${sql.literal(String(i))} AS g, ${candidateColumns} FROM products
+             WHERE ${sql.and([...optionalFilters(params), holdsAny(assistantId, terms)])}
+             LIMIT ${perGroup})`
+      )
+      if (fill === undefined || groups.length < 2) {
+        return sql`
+          SELECT DISTINCT ON (position) id, fields, position, NULL::int AS dropped, NULL::int AS frequency
+          FROM (${sql.join(" UNION ALL ", false)(reads)}) c
+          ORDER BY position`
+      }
+      return sql`
+        SELECT DISTINCT ON (position) id, fields, position, dropped, frequency FROM (
+          WITH found AS MATERIALIZED (${sql.join(" UNION ALL ", false)(reads)}),
+            sizes AS MATERIALIZED (SELECT g, count(*)::int AS n FROM found GROUP BY g),
+            commonest AS MATERIALIZED (
+              SELECT g, n FROM sizes s
+              WHERE n > ALL (SELECT n FROM sizes o WHERE o.g <> s.g)
+                AND (SELECT max(n) FROM sizes o WHERE o.g <> s.g) >= ${fill.needed})
+          SELECT id, fields, position, (SELECT g FROM commonest) AS dropped, (SELECT n FROM commonest) AS frequency
+          FROM found WHERE g IS DISTINCT FROM (SELECT g FROM commonest)
+        ) c
         ORDER BY position`
+    }
 
     /**
      * The products matching every group, and those matching any group when
@@ -146,16 +173,18 @@ export const layer = Layer.effect(
       required: ReadonlyArray<ReadonlyArray<string>>,
       groups: ReadonlyArray<ReadonlyArray<string>>,
       needed: number,
-      perGroup: number
+      perGroup: number,
+      /** Whether the commonest word's own products may be left out (see `matchingAny`). */
+      leaveOutCommonest: boolean
     ) =>
-      sql<Candidate & { readonly every: boolean }>`
+      sql`
         WITH every AS MATERIALIZED (${matchingAll(params, assistantId, required)})
-        SELECT true AS every, id, fields, position FROM every
+        SELECT true AS every, id, fields, position, NULL::int AS dropped, NULL::int AS frequency FROM every
         UNION ALL
-        SELECT false, id, fields, position FROM (${matchingAny(params, assistantId, groups, perGroup)}) a
-        WHERE (SELECT count(*) FROM every) < ${needed}`.pipe(
-        Effect.map((rows) => merged(rows.filter((row) => row.every), rows.filter((row) => !row.every)))
-      )
+        SELECT false, id, fields, position, dropped, frequency FROM (${
+        matchingAny(params, assistantId, groups, perGroup, leaveOutCommonest ? { needed } : undefined)
+      }) a
+        WHERE (SELECT count(*) FROM every) < ${needed}`
 
     /** Candidates of two reads as one list, each product once, in catalog order. */
     const merged = (first: ReadonlyArray<Candidate>, second: ReadonlyArray<Candidate>): ReadonlyArray<Candidate> => {
@@ -165,34 +194,114 @@ export const layer = Layer.effect(
         .sort((a, b) => Number(a.position) - Number(b.position))
     }
 
-    /**
-     * Ranked keyword matches. When the fusion keeps the strong keyword rules
-     * (ratio below one half), the products matching every counted query word
-     * rank above all others (more words, then their idf weight, come first),
-     * and their order among themselves does not depend on the others; so when
-     * they alone fill the page, they are all that is fetched and ranked; only
-     * a page they cannot fill reads the products matching any word (and keeps
-     * these first ones, which a common word's sample may have left out).
-     */
-    const keywordSide = Effect.fn("ProductSearch.keyword")(
-      function*(assistantId: string, params: SearchParams, ratio: number, needed: number) {
-        const words = SearchEngine.parseQuery(params.query)
-        if (words.length === 0) return []
-        const expansion = yield* expansions.expand(sql, assistantId, words)
-        const groups = expansion.map((terms) => [...terms.keys()])
-        const required = groups.filter((_, i) => words[i]?.counts === true)
-        const perGroup = Math.max(needed, Math.ceil(maxCandidates / groups.length))
-        const rows = required.length >= 2 && ratio < 0.5
-          ? yield* matchingAllThenAny(params, assistantId, required, groups, needed, perGroup)
-          : yield* sql<Candidate>`${matchingAny(params, assistantId, groups, perGroup)}`
-        return SearchEngine.rankDocuments(
-          words,
-          expansion,
-          rows,
-          yield* catalogSizes.get(assistantId)
-        )
+    /** A row of the keyword read (`every` only when it reads every word's products first). */
+    const isCandidate = (row: unknown): row is Candidate & { readonly every?: boolean } =>
+      typeof row === "object" && row !== null && typeof Reflect.get(row, "id") === "string" &&
+      typeof Reflect.get(row, "fields") === "string" && typeof Reflect.get(row, "position") === "string"
+
+    /** Per query word, the least number of products holding it: the count of a word left out of the rows. */
+    const frequencyFloors = (rows: ReadonlyArray<unknown>, words: number): ReadonlyArray<number> => {
+      const floors = new Array<number>(words).fill(0)
+      for (const row of rows) {
+        if (typeof row !== "object" || row === null) continue
+        const word = Reflect.get(row, "dropped")
+        const frequency = Reflect.get(row, "frequency")
+        // Every row of the any-word read names the same word (or none); rows of the every-word read name none.
+        if (typeof word === "number" && typeof frequency === "number" && word < words) {
+          floors[word] = frequency
+          break
+        }
       }
-    )
+      return floors
+    }
+
+    /**
+     * The keyword side's read and how its rows become candidates. When the
+     * fusion keeps the strong keyword rules (ratio below one half), the
+     * products matching every counted query word rank above all others (more
+     * words, then their idf weight, come first), and their order among
+     * themselves does not depend on the others; so when they alone fill the
+     * page, they are all that is fetched and ranked; only a page they cannot
+     * fill reads the products matching any word (and keeps these first ones,
+     * which a common word's sample may have left out), and leaves out those
+     * matching the commonest word alone when the others fill it.
+     */
+    const keywordRead = (
+      assistantId: string,
+      params: SearchParams,
+      expansion: SearchEngine.Expansion,
+      words: ReadonlyArray<SearchEngine.QueryWord>,
+      ratio: number,
+      needed: number
+    ) => {
+      const groups = expansion.map((terms) => [...terms.keys()])
+      const required = groups.filter((_, i) => words[i]?.counts === true)
+      const perGroup = Math.max(needed, Math.ceil(maxCandidates / groups.length))
+      // Products matching only an uncounted word rank below those matching the commonest counted one.
+      const leaveOutCommonest = ratio < 0.5 && required.length === groups.length
+      const read = (rows: ReadonlyArray<unknown>) => {
+        const candidates = rows.filter(isCandidate)
+        return {
+          candidates: candidates.some((row) => row.every === true)
+            ? merged(candidates.filter((row) => row.every === true), candidates.filter((row) => row.every !== true))
+            : candidates,
+          frequencyFloors: frequencyFloors(rows, words.length)
+        }
+      }
+      return {
+        statement: required.length >= 2 && ratio < 0.5
+          ? matchingAllThenAny(params, assistantId, required, groups, needed, perGroup, leaveOutCommonest)
+          : matchingAny(
+            params,
+            assistantId,
+            groups,
+            perGroup,
+            leaveOutCommonest ? { needed } : undefined
+          ),
+        read
+      }
+    }
+
+    /**
+     * The meaning side's read: the nearest products by cosine distance over
+     * the halfvecs. A large assistant's own HNSW index (VectorIndexes.ts)
+     * matches the cast and the predicate of this statement, so the planner
+     * takes it; a small assistant's rows are scanned exactly. Iterative scans
+     * keep an index scan going until the filters leave `pool` rows (their
+     * order may be slightly relaxed, hence the sort of `nearest`).
+     */
+    const meaningRead = (assistantId: string, params: SearchParams, vector: ReadonlyArray<number>, pool: number) => {
+      const dims = sql.literal(String(vector.length))
+      const distance = sql`embedding::halfvec(${dims}) <=> ${vectorLiteral(vector)}::halfvec(${dims})`
+      return sql`
+        SELECT id, ${distance} AS distance FROM products
+        WHERE ${sql.and([...filtersOf(assistantId, params), sql`embedding_model = ${embedder.modelId}`])}
+        ORDER BY ${distance}
+        LIMIT ${pool}`
+    }
+
+    const MeaningRow = Schema.Struct({ id: Schema.String, distance: Schema.Number })
+    const decodeNeighbours = Schema.decodeUnknown(Schema.Array(MeaningRow))
+    /** The meaning side's rows, nearest first, with their cosine similarity. */
+    const nearest = (rows: ReadonlyArray<unknown>) =>
+      decodeNeighbours(rows).pipe(
+        Effect.orDie,
+        Effect.map((neighbours) =>
+          [...neighbours].sort((a, b) => a.distance - b.distance)
+            .map((row) => ({ id: row.id, similarity: 1 - row.distance }))
+        )
+      )
+
+    /** The query's vector, or none when the embedder fails: keyword results still answer. */
+    const queryVector = (query: string) =>
+      embedder.embed([query]).pipe(
+        Effect.map(({ vectors }) => {
+          const vector = vectors[0] ?? []
+          return vector.length === 0 ? null : vector
+        }),
+        Effect.catchTag("EmbedderError", (error) =>
+          Effect.logWarning("product search without its meaning side", error.message).pipe(Effect.as(null)))
+      )
 
     /**
      * A parameter of the meaning side's read as an SQL literal: E'' quoting
@@ -206,10 +315,9 @@ export const layer = Layer.effect(
       throw new Error(`no SQL literal for a parameter of type ${typeof value}`)
     }
 
-    const MeaningRow = Schema.Struct({ id: Schema.String, distance: Schema.Number })
     /** The results of the message below: two SETs, then the read's rows. */
     const decodeMeaning = Schema.decodeUnknown(
-      Schema.Tuple(Schema.Unknown, Schema.Unknown, Schema.Struct({ rows: Schema.Array(MeaningRow) }))
+      Schema.Tuple(Schema.Unknown, Schema.Unknown, Schema.Struct({ rows: Schema.Array(Schema.Unknown) }))
     )
 
     /**
@@ -223,12 +331,11 @@ export const layer = Layer.effect(
      * write, where BEGIN with the settings, the read and the COMMIT took
      * three: a CPU profile of searches on 2 shared cores spent more time in
      * the socket writes of statements (each wakes a Postgres backend) than
-     * in ranking.
+     * in ranking. (The keyword side's read goes on another connection: in
+     * the same message, the two reads ran one after the other and searches
+     * took longer.)
      */
-    const withVectorSettings = (
-      read: Statement.Statement<{ readonly id: string; readonly distance: number }>,
-      efSearch: number
-    ) =>
+    const withVectorSettings = (read: Statement.Statement<unknown>, efSearch: number) =>
       Effect.gen(function*() {
         const [text, params] = read.compile()
         const inlined = text.replace(/\$(\d+)/g, (_, n: string) => literalOf(params[Number(n) - 1]))
@@ -239,40 +346,25 @@ export const layer = Layer.effect(
         return rows
       })
 
-    /**
-     * The nearest products by cosine distance over the halfvecs. A large
-     * assistant's own HNSW index (VectorIndexes.ts) matches the cast and the
-     * predicate of this statement, so the planner takes it; a small
-     * assistant's rows are scanned exactly. Iterative scans keep an index
-     * scan going until the filters leave `pool` rows (their order may be
-     * slightly relaxed, hence the sort here); `ef_search` is set for recall@10
-     * ≥ 0.95 against the exact scan (bench:catalog measures it).
-     */
-    const meaningSide = (assistantId: string, params: SearchParams, pool: number) =>
-      Effect.zip(embedder.embed([params.query]), catalogSizes.get(assistantId)).pipe(
-        Effect.flatMap(([{ vectors }, products]) => {
-          const vector = vectors[0] ?? []
-          if (vector.length === 0) return Effect.succeed([])
-          const distance = sql`embedding::halfvec(${sql.literal(String(vector.length))}) <=> ${
-            vectorLiteral(vector)
-          }::halfvec(${sql.literal(String(vector.length))})`
-          return withVectorSettings(sql<{ readonly id: string; readonly distance: number }>`
-            SELECT id, ${distance} AS distance FROM products
-            WHERE ${sql.and([...filtersOf(assistantId, params), sql`embedding_model = ${embedder.modelId}`])}
-            ORDER BY ${distance}
-            LIMIT ${pool}`, efSearchFor(products))
-        }),
-        Effect.map((rows) =>
-          rows.map((row) => ({ id: row.id, distance: Number(row.distance) }))
-            .sort((a, b) => a.distance - b.distance)
-            .map((row) => ({ id: row.id, similarity: 1 - row.distance }))
-        ),
-        // Without the embedder, keyword results still answer.
-        Effect.catchTag(
-          "EmbedderError",
-          (error) => Effect.logWarning("product search without its meaning side", error.message).pipe(Effect.as([]))
-        )
-      )
+    /** Ranked keyword matches (see `keywordRead`). */
+    const keywordSide = Effect.fn("ProductSearch.keyword")(
+      function*(assistantId: string, params: SearchParams, ratio: number, needed: number, products: number) {
+        const words = SearchEngine.parseQuery(params.query)
+        if (words.length === 0) return []
+        const expansion = yield* expansions.expand(sql, assistantId, words)
+        const { read, statement } = keywordRead(assistantId, params, expansion, words, ratio, needed)
+        const found = read(yield* statement)
+        return SearchEngine.rankDocuments(words, expansion, found.candidates, products, found.frequencyFloors)
+      }
+    )
+
+    const meaningSide = (assistantId: string, params: SearchParams, pool: number, products: number) =>
+      Effect.flatMap(queryVector(params.query), (vector) =>
+        vector === null
+          ? Effect.succeed([])
+          : withVectorSettings(meaningRead(assistantId, params, vector, pool), efSearchFor(products)).pipe(
+            Effect.flatMap(nearest)
+          ))
 
     const search: ProductSearchShape["search"] = Effect.fn("ProductSearch.search")(
       function*(assistantId, params, options) {
@@ -281,14 +373,17 @@ export const layer = Layer.effect(
         const ratio = mode === "keyword" ? 0 : mode === "meaning" ? 1 : params.semanticRatio ?? defaultSemanticRatio
         const limit = params.limit ?? 20
         const offset = params.offset ?? 0
+        const products = yield* catalogSizes.get(assistantId).pipe(Effect.orDie)
         const [keyword, meaning] = yield* Effect.all([
-          ratio === 1 ? Effect.succeed([]) : keywordSide(assistantId, params, ratio, offset + limit),
-          ratio === 0 ? Effect.succeed([]) : meaningSide(assistantId, params, Math.max(meaningPool, offset + limit))
+          ratio === 1 ? Effect.succeed([]) : keywordSide(assistantId, params, ratio, offset + limit, products),
+          ratio === 0
+            ? Effect.succeed([])
+            : meaningSide(assistantId, params, Math.max(meaningPool, offset + limit), products)
         ], { concurrency: 2 }).pipe(Effect.orDie)
-        const ranked = SearchEngine.fuse(keyword, meaning, ratio).slice(offset, offset + limit)
-        const rows = yield* repo.byIds(ranked.map(({ id }) => id)).pipe(Effect.orDie)
+        const page = SearchEngine.fuse(keyword, meaning, ratio).slice(offset, offset + limit)
+        const rows = yield* repo.byIds(page.map(({ id }) => id)).pipe(Effect.orDie)
         const byId = new Map(rows.map((row) => [row.id, row]))
-        return ranked.flatMap(({ id, score }) => {
+        return page.flatMap(({ id, score }) => {
           const row = byId.get(id)
           // Deleted between the two reads: gone from search at once.
           if (row === undefined) return []

@@ -476,7 +476,9 @@ export const rankDocuments = (
   expansion: Expansion,
   documents: ReadonlyArray<RankInput>,
   /** Documents of the assistant (of its catalog), for idf; at least the documents given. */
-  collectionSize: number
+  collectionSize: number,
+  /** Per query word, documents known to hold it beyond those given (a sample's count), for idf. */
+  frequencyFloors: ReadonlyArray<number> = []
 ): ReadonlyArray<Ranked> => {
   const terms = new Map<string, Array<{ readonly word: number; readonly match: TermMatch }>>()
   const firsts = new Set<number>()
@@ -494,7 +496,9 @@ export const rankDocuments = (
   const hits = scanned.map(({ hits: perWord }) => expansion.map((_, w) => bestHits(perWord[w])))
   // BM25's idf within the assistant's documents: a word most of them have weighs little.
   const total = Math.max(collectionSize, documents.length)
-  const frequencies = expansion.map((_, w) => hits.reduce((n, perWord) => n + (perWord[w] === null ? 0 : 1), 0))
+  const frequencies = expansion.map((_, w) =>
+    Math.max(frequencyFloors[w] ?? 0, hits.reduce((n, perWord) => n + (perWord[w] === null ? 0 : 1), 0))
+  )
   const idf = frequencies.map((df) => Math.log(1 + (total - df + 0.5) / (df + 0.5)))
   // A word more than half the documents hold is a stop word of this collection, unless all are.
   const common = frequencies.map((df) => df > total / 2)

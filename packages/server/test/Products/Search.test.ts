@@ -208,3 +208,38 @@ layer(TestApp(), { excludeTestServices: true })("products: search with words too
       expect(longQuery.status).toBe(200)
     }))
 })
+
+layer(TestApp(), { excludeTestServices: true })(
+  "products: search leaving out the commonest word's own products",
+  (it) => {
+    it.effect("a page the rarer words fill has none of them; a page they do not fill follows with them", () =>
+      Effect.gen(function*() {
+        const s = yield* setupAccount()
+        // Written first, so that catalog order would put them ahead if they were read.
+        const shirts = Array.from({ length: 30 }, (_, i) => ({ externalId: `shirt-${i}`, title: `Red shirt ${i}` }))
+        const redKettles = Array.from({ length: 3 }, (_, i) => ({ externalId: `red-${i}`, title: `Red kettle ${i}` }))
+        const steelKettles = Array.from(
+          { length: 5 },
+          (_, i) => ({ externalId: `steel-${i}`, title: `Steel kettle ${i}` })
+        )
+        yield* productCall(s, "POST", "/import", { products: [...shirts, ...redKettles, ...steelKettles] })
+        yield* waitUntilSynced(s)
+        const search = (body: Record<string, unknown>) =>
+          productCall(s, "POST", "/search", { query: "red kettle", ...body }).pipe(Effect.map(hitIds))
+        for (const semanticRatio of [0, 0.3]) {
+          const short = yield* search({ limit: 5, semanticRatio })
+          expect(short.slice(0, 3).sort()).toEqual(["red-0", "red-1", "red-2"])
+          expect(short.slice(3).every((id) => id.startsWith("steel-"))).toBe(true)
+          expect(short).toHaveLength(5)
+          const long = yield* search({ limit: 20, semanticRatio })
+          expect(long.slice(0, 3).sort()).toEqual(["red-0", "red-1", "red-2"])
+          expect(long.slice(3, 8).sort()).toEqual(steelKettles.map(({ externalId }) => externalId))
+          expect(long.slice(8)).toHaveLength(12)
+          expect(long.slice(8).every((id) => id.startsWith("shirt-"))).toBe(true)
+          // The second page ranks as the first one's continuation.
+          const next = yield* search({ limit: 5, offset: 5, semanticRatio })
+          expect(next).toEqual(long.slice(5, 10))
+        }
+      }))
+  }
+)
