@@ -22,6 +22,7 @@ import { fileURLToPath } from "node:url"
 import { isDeepStrictEqual, parseArgs, promisify } from "node:util"
 import type PgModule from "pg"
 import type { Pool, QueryResultRow } from "pg"
+import { serverNodeFlags } from "../../packages/server/src/Platform/NodeFlags"
 
 const thisFile = fileURLToPath(import.meta.url)
 const repoRoot = path.resolve(path.dirname(thisFile), "../..")
@@ -727,6 +728,7 @@ const main = async () => {
   const service = startChild(
     "service",
     [
+      ...serverNodeFlags,
       ...options.serviceNodeArgs,
       "packages/server/dist/js/main.js"
     ],

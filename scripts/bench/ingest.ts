@@ -20,6 +20,7 @@ import { fileURLToPath } from "node:url"
 import * as zlib from "node:zlib"
 import type PgModule from "pg"
 import type * as PdfLibModule from "../../packages/server/node_modules/pdf-lib"
+import { serverNodeFlags } from "../../packages/server/src/Platform/NodeFlags"
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 const serverRequire = createRequire(path.join(repoRoot, "packages/server/package.json"))
@@ -182,7 +183,7 @@ const startServer = async (databaseUrl: string): Promise<Server> => {
   // The compiled server, as `pnpm start` runs it (built by main when needed).
   // BENCH_SERVER_NODE_ARGS adds node flags to the server alone, e.g. "--cpu-prof --cpu-prof-dir=…".
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? "").split(/\s+/).filter((arg) => arg !== "")
-  const child = spawn(process.execPath, [...nodeArgs, "dist/js/main.js"], {
+  const child = spawn(process.execPath, [...serverNodeFlags, ...nodeArgs, "dist/js/main.js"], {
     cwd: path.join(repoRoot, "packages/server"),
     env: {
       ...process.env,

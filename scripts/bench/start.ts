@@ -15,6 +15,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import type PgModule from "pg"
+import { serverNodeFlags } from "../../packages/server/src/Platform/NodeFlags"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 const serverDir = path.join(root, "packages/server")
@@ -98,8 +99,8 @@ const freshDatabase = async (baseUrl: string) => {
   }
 }
 
-const compiled = ["dist/js/main.js"]
-const fromSources = ["--import", "tsx", "src/main.ts"]
+const compiled = [...serverNodeFlags, "dist/js/main.js"]
+const fromSources = [...serverNodeFlags, "--import", "tsx", "src/main.ts"]
 
 const row = (label: string, service: Measured, baseline: Measured) =>
   console.log(

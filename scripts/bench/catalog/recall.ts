@@ -57,7 +57,9 @@ export const meaningMessage = (
     .replaceAll("$2", quoted(values.vector))
     .replaceAll("$3", quoted(values.model))
     .replaceAll("$4", String(values.limit))
-  return `SET LOCAL hnsw.iterative_scan = relaxed_order; SET LOCAL hnsw.ef_search = ${efSearchFor(values.products)}; ${read}`
+  return `SET LOCAL hnsw.iterative_scan = relaxed_order; SET LOCAL hnsw.ef_search = ${
+    efSearchFor(values.products)
+  }; ${read}`
 }
 
 export interface RecallFigures {

@@ -12,6 +12,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import type PgModule from "pg"
+import { serverNodeFlags } from "../../../packages/server/src/Platform/NodeFlags"
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..")
 // pnpm does not hoist `pg` to the root: load the server package's own copy, the driver the service runs.
@@ -137,7 +138,13 @@ export const startService = async (databaseBaseUrl: string | undefined): Promise
   delete env.DATABASE_URL
   // DASTYAR_BENCH_NODE_ARGS adds flags for the service's node (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
   const nodeArgs = (process.env.DASTYAR_BENCH_NODE_ARGS ?? "").split(" ").filter((arg) => arg !== "")
-  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "packages/server/src/main.ts"], {
+  const child = spawn(process.execPath, [
+    ...serverNodeFlags,
+    ...nodeArgs,
+    "--import",
+    "tsx",
+    "packages/server/src/main.ts"
+  ], {
     cwd: repoRoot,
     env: {
       ...env,

@@ -11,6 +11,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
+import { serverNodeFlags } from "../../src/Platform/NodeFlags"
 import { freshPostgresDatabase } from "../../src/Testing"
 import { freePort } from "../support/Ports"
 import { adminToken } from "../support/TestApp"
@@ -71,7 +72,7 @@ export const startServer = (
 ) =>
   Effect.gen(function*() {
     const chosen = port ?? (yield* Effect.promise(freePort))
-    const child = spawn(process.execPath, [...nodeArgs, "dist/js/main.js"], {
+    const child = spawn(process.execPath, [...serverNodeFlags, ...nodeArgs, "dist/js/main.js"], {
       cwd: serverDir,
       env: {
         ...process.env,

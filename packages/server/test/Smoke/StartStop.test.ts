@@ -11,9 +11,11 @@ import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { type ChildProcess, spawn } from "node:child_process"
+import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import pg from "pg"
+import { serverNodeFlags } from "../../src/Platform/NodeFlags"
 import { freshPostgresDatabase } from "../../src/Testing"
 import { adminCallAt, transcriptionServer, voiceJobInFlight, waitForJob } from "../Documents/support"
 import { freePort } from "../support/Ports"
@@ -43,7 +45,7 @@ const probe = async (url: string, init: RequestInit = {}): Promise<Answer> => {
 const startServer = (port: number, env: Record<string, string>) =>
   Effect.acquireRelease(
     Effect.sync(() => {
-      const child = spawn(process.execPath, ["dist/js/main.js"], {
+      const child = spawn(process.execPath, [...serverNodeFlags, "dist/js/main.js"], {
         cwd: serverDir,
         env: {
           ...process.env,
@@ -87,6 +89,21 @@ const probeUntilUp = (base: string) =>
   })
 
 describe("compiled server start and stop", () => {
+  it("`pnpm start` runs the server with its production node flags (Platform/NodeFlags.ts)", () => {
+    const startScript = (packageJson: string) => {
+      const parsed: unknown = JSON.parse(fs.readFileSync(packageJson, "utf8"))
+      const scripts: unknown = typeof parsed === "object" && parsed !== null
+        ? Reflect.get(parsed, "scripts")
+        : undefined
+      const start: unknown = typeof scripts === "object" && scripts !== null ? Reflect.get(scripts, "start") : undefined
+      return String(start)
+    }
+    for (const packageJson of [path.join(serverDir, "package.json"), path.join(serverDir, "../../package.json")]) {
+      const start = startScript(packageJson)
+      expect(start).toMatch(new RegExp(`node ${serverNodeFlags.join(" ")} (packages/server/)?dist/js/main\\.js`))
+    }
+  })
+
   it.live.skipIf(baseUrl === undefined)(
     "answers every request during start; SIGTERM cuts no request and exits 0",
     () =>
