@@ -16,6 +16,7 @@ import chunkStorage from "./migrations/0011_chunk_storage"
 import searchFieldsInline from "./migrations/0012_search_fields_inline"
 import chunkTermsBytewise from "./migrations/0013_chunk_terms_bytewise"
 import uploadPiecesUncompressed from "./migrations/0014_upload_pieces_uncompressed"
+import chunkRows from "./migrations/0015_chunk_rows"
 
 const migrationRecord = {
   "0001_core": core,
@@ -31,7 +32,8 @@ const migrationRecord = {
   "0011_chunk_storage": chunkStorage,
   "0012_search_fields_inline": searchFieldsInline,
   "0013_chunk_terms_bytewise": chunkTermsBytewise,
-  "0014_upload_pieces_uncompressed": uploadPiecesUncompressed
+  "0014_upload_pieces_uncompressed": uploadPiecesUncompressed,
+  "0015_chunk_rows": chunkRows
 }
 
 export const migrations = Migrator.fromRecord(migrationRecord)
