@@ -134,7 +134,7 @@ export class Assistants extends Effect.Service<Assistants>()("Assistants", {
           if (yield* ownedPairs.get(pair)) return assistantCode
           yield* ownedPairs.invalidate(pair)
           return yield* new Errors.AssistantNotFound()
-        }),
+        }).pipe(withSpanWhenTracing("Assistants.requireOwnership", { captureStackTrace: false })),
 
       create: Effect.fn("Assistants.create")(function*(accountId: string, input: Admin.AssistantCreate) {
         const plan = yield* accountPlan(accountId)

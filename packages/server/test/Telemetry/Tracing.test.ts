@@ -49,7 +49,7 @@ describe("tracing", () => {
             "ApiKeyAuth",
             "Accounts.authenticate",
             "RateLimit.consume",
-            "Assistants.requireOwned",
+            "Assistants.requireOwnership",
             "Catalog.list"
           ]
         ) {
