@@ -63,9 +63,12 @@ const cachedFeatures = boundedMemo(20_000, featuresOf)
 
 const embedWords = (words: ReadonlyArray<string>): ReadonlyArray<number> => {
   const vector = new Float64Array(dimensions)
-  for (const word of words) {
+  // Each distinct word's features once, times its count: a text repeats many of its words.
+  const counts = new Map<string, number>()
+  for (const word of words) counts.set(word, (counts.get(word) ?? 0) + 1)
+  for (const [word, count] of counts) {
     const { buckets, weights } = cachedFeatures(word)
-    for (let i = 0; i < buckets.length; i++) vector[buckets[i] ?? 0] += weights[i] ?? 0
+    for (let i = 0; i < buckets.length; i++) vector[buckets[i] ?? 0] += (weights[i] ?? 0) * count
   }
   let norm = 0
   for (const x of vector) norm += x * x
