@@ -248,7 +248,14 @@ const main = async () => {
         const reply: unknown =
           await (await fetch(`${documents}/jobs/${jobId}`, { headers: { authorization: `Bearer ${key}` } })).json()
         const status = field(reply, "data", "status")
-        if (status === "ready") return { resultNChunks: Number(field(reply, "data", "resultNChunks")) }
+        if (status === "ready") {
+          // When the job turned ready by its own record (the server's clock is this machine's), not when a
+          // poll saw it: polling every 50 ms added 25 ms on average to each figure.
+          return {
+            resultNChunks: Number(field(reply, "data", "resultNChunks")),
+            readyAt: Date.parse(text(reply, "data", "updatedAt"))
+          }
+        }
         if (status === "failed") throw new Error(`job ${jobId} failed: ${text(reply, "data", "errorMessage")}`)
         await new Promise((resolve) => setTimeout(resolve, 50))
       }
@@ -261,16 +268,19 @@ const main = async () => {
     const timed = async (name: string, files: ReadonlyArray<{ readonly name: string; readonly bytes: Buffer }>) => {
       const serverCpuBefore = cpuOf(pid)
       const postgresCpuBefore = await postgresCpu()
+      const startedAt = Date.now()
       const started = performance.now()
       const jobs = await uploadFiles(files)
       const uploaded = performance.now()
       const results = await Promise.all(jobs.map(waitReady))
-      const seconds = (performance.now() - started) / 1000
+      const polled = (performance.now() - started) / 1000
+      const seconds = (Math.max(...results.map((result) => result.readyAt)) - startedAt) / 1000
       const bytes = files.reduce((sum, file) => sum + file.bytes.length, 0)
       const chunks = results.reduce((sum, result) => sum + result.resultNChunks, 0)
       console.log(
         `${name.padEnd(34)} ${(bytes / MB).toFixed(1).padStart(6)} MB ${String(chunks).padStart(6)} chunks ` +
-          `${seconds.toFixed(2).padStart(7)} s to ready (upload ${((uploaded - started) / 1000).toFixed(2)} s)  ` +
+          `${seconds.toFixed(2).padStart(7)} s to ready (upload ${((uploaded - started) / 1000).toFixed(2)} s, ` +
+          `seen by polling after ${polled.toFixed(2)} s)  ` +
           `${(bytes / MB / seconds).toFixed(2).padStart(6)} MB/s ${
             (chunks / seconds).toFixed(0).padStart(6)
           } chunks/s  ` +
