@@ -373,19 +373,18 @@ const normalize = (text: string) =>
     // A word hyphenated at a line end is one word.
     .replace(/(\p{Ll})-\n[ \t]*(\p{Ll})/gu, "$1$2")
 
-/** The chunks of a document's extracted text, each with its heading path. */
-export const chunkText = (text: string, options: ChunkOptions = defaultChunkOptions): ReadonlyArray<Chunk> => {
-  const chunks: Array<Chunk> = []
+/**
+ * The chunks of a document's extracted text, each with its heading path, made
+ * as they are asked for: the ingest embeds and writes the first ones while the
+ * rest are being cut (only the text's blocks and sections are found first).
+ */
+export function* chunksOf(text: string, options: ChunkOptions = defaultChunkOptions): Generator<Chunk> {
   for (const section of sectionsOf(blocksOf(normalize(text)))) {
     const headingPath = section.path.join(headingSeparator)
     // The path goes in front of each chunk of the section, within the size bound.
     const prefix = headingPath.length === 0 ? "" : `${headingPath}\n\n`.slice(0, Math.floor(options.maxChars / 4))
     const room = options.maxChars - prefix.length
     let body = ""
-    const emit = () => {
-      if (body.trim().length > 0) chunks.push({ text: prefix + body, headingPath })
-      body = ""
-    }
     for (const unit of section.units) {
       for (const piece of piecesOf(unit, room)) {
         const joined = body.length === 0 ? piece : `${body}\n\n${piece}`
@@ -397,11 +396,15 @@ export const chunkText = (text: string, options: ChunkOptions = defaultChunkOpti
         const overlap = unit.separator === "\n"
           ? ""
           : tailOf(body, Math.min(options.overlapChars, room - piece.length - 2))
-        emit()
+        if (body.trim().length > 0) yield { text: prefix + body, headingPath }
         body = overlap.length > 0 ? `${overlap}\n\n${piece}` : piece
       }
     }
-    emit()
+    if (body.trim().length > 0) yield { text: prefix + body, headingPath }
   }
-  return chunks
 }
+
+/** All the chunks of a document's extracted text (see `chunksOf`). */
+export const chunkText = (text: string, options: ChunkOptions = defaultChunkOptions): ReadonlyArray<Chunk> => [
+  ...chunksOf(text, options)
+]

@@ -288,7 +288,7 @@ export class DocumentsRepo extends Effect.Service<DocumentsRepo>()("DocumentsRep
           yield* sql`
             DELETE FROM documents
             WHERE assistant_id = ${job.assistantId} AND path = ${job.path} AND state = 'ready'`
-          yield* sql`UPDATE documents SET state = 'ready', created_at = now() WHERE id = ${fileId}`
+          yield* sql`UPDATE documents SET state = 'ready', n_chunks = ${nChunks}, created_at = now() WHERE id = ${fileId}`
           yield* sql`
             UPDATE document_jobs
             SET status = 'ready', result_file_id = ${fileId}, result_n_chunks = ${nChunks},

@@ -20,7 +20,7 @@ import { newId } from "../Ids"
 import { Embedder, type EmbedderError, halfvecBinary } from "../Search/Embedder"
 import { wordsOf } from "../Search/TextNormalization"
 import { Transcriber, type TranscriptionError } from "../Transcription/Transcriber"
-import { chunkText } from "./Chunker"
+import { type Chunk, chunksOf } from "./Chunker"
 import { DocumentsRepo, type JobRow } from "./DocumentsRepo"
 import { Extraction } from "./Extraction/Extraction"
 import { looksLikeHtml } from "./Extraction/Html"
@@ -137,16 +137,27 @@ export class Ingest extends Effect.Service<Ingest>()("Ingest", {
       Effect.gen(function*() {
         yield* repo.removeStaging(job.id).pipe(Effect.orDie)
         const text = yield* extract(job)
-        const chunks = chunkText(text)
-        if (chunks.length === 0) return yield* permanent("no_text", "no text was found in the file")
+        // Chunks are cut a batch at a time, the next while the last is being inserted.
+        const chunks = chunksOf(text)
+        const nextBatch = () => {
+          const batch: Array<Chunk> = []
+          for (let next = chunks.next(); !next.done; next = chunks.next()) {
+            batch.push(next.value)
+            if (batch.length === embedBatchSize) break
+          }
+          return batch
+        }
+        let batch = nextBatch()
+        if (batch.length === 0) return yield* permanent("no_text", "no text was found in the file")
         const fileId = newId("file")
+        // Its number of chunks is written when it is swapped in (`finish`).
         yield* repo.insertStaging({
           id: fileId,
           assistantId: job.assistantId,
           folderId: job.folderId,
           jobId: job.id,
           path: job.path,
-          nChunks: chunks.length,
+          nChunks: 0,
           sizeBytes: job.sizeBytes
         }).pipe(Effect.orDie)
         // Batches are written while the next ones are embedded, two at a time (two connections, so Postgres
@@ -161,8 +172,8 @@ export class Ingest extends Effect.Service<Ingest>()("Ingest", {
           addingTerms = yield* Effect.forkScoped(repo.addTerms(job.assistantId, newTerms).pipe(Effect.orDie))
           newTerms = []
         })
-        for (let start = 0; start < chunks.length; start += embedBatchSize) {
-          const batch = chunks.slice(start, start + embedBatchSize)
+        let start = 0
+        for (; batch.length > 0; start += batch.length, batch = nextBatch()) {
           const { vectors } = yield* embedder.embed(batch.map((chunk) => chunk.text)).pipe(
             Effect.mapError(fromEmbedder)
           )
@@ -190,14 +201,14 @@ export class Ingest extends Effect.Service<Ingest>()("Ingest", {
           // While the dictionary's last statement runs, new words wait for the next one.
           const termsIdle = addingTerms === undefined || Option.isSome(yield* Fiber.poll(addingTerms))
           if (newTerms.length > 0 && termsIdle) yield* flushTerms
-          // The forked statements are sent before this fiber embeds the next batch (the offline embedder does
-          // not yield until it is done).
+          // The forked statements are sent before this fiber cuts and embeds the next batch (neither the chunker
+          // nor the offline embedder yields until it is done).
           yield* Effect.yieldNow()
         }
         yield* Fiber.joinAll(inserting)
         if (newTerms.length > 0) yield* flushTerms
         if (addingTerms !== undefined) yield* Fiber.join(addingTerms)
-        return yield* repo.finish(job, fileId, chunks.length).pipe(Effect.orDie)
+        return yield* repo.finish(job, fileId, start).pipe(Effect.orDie)
       }).pipe(
         // A failed attempt's statements still in flight are interrupted and awaited before it is retried
         // (the retry starts by removing what it wrote).
