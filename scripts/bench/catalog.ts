@@ -7,7 +7,7 @@
  *
  *   pnpm bench:catalog [-- --queries 200 --warmup 10 --budget 60 --recall-queries 100 --probes 10 --noise 0.2]
  *
- * The service runs as a child process (packages/server/src/main.ts, offline
+ * The service runs as a child process (the compiled server, as `pnpm start` runs it; offline
  * embedder) on a fresh database of `DATABASE_URL`, dropped at the end. Without
  * `DATABASE_URL` it runs on embedded PGlite and only the 1k and 10k steps run.
  * Prints a table, then one JSON line. See scripts/bench/README.md.

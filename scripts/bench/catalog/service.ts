@@ -1,10 +1,10 @@
 /**
- * The service under test for the catalog benchmark: `packages/server/src/main.ts`
+ * The service under test for the catalog benchmark: the compiled server (`packages/server/dist/js/main.js`)
  * in a child process (its own event loop, its own indexer, as in production)
  * on a fresh Postgres database, or on embedded PGlite in a temporary data
  * directory; a JSON client for its API; cleanup that runs once, whatever happens.
  */
-import { type ChildProcess, spawn } from "node:child_process"
+import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import * as fs from "node:fs"
 import { createRequire } from "node:module"
 import * as net from "node:net"
@@ -138,13 +138,9 @@ export const startService = async (databaseBaseUrl: string | undefined): Promise
   delete env.DATABASE_URL
   // DASTYAR_BENCH_NODE_ARGS adds flags for the service's node (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
   const nodeArgs = (process.env.DASTYAR_BENCH_NODE_ARGS ?? "").split(" ").filter((arg) => arg !== "")
-  const child = spawn(process.execPath, [
-    ...serverNodeFlags,
-    ...nodeArgs,
-    "--import",
-    "tsx",
-    "packages/server/src/main.ts"
-  ], {
+  // The compiled server, as `pnpm start` runs it (built first when its sources changed).
+  execFileSync(process.execPath, [path.join(repoRoot, "scripts/build.mjs"), "--if-needed"], { stdio: "inherit" })
+  const child = spawn(process.execPath, [...serverNodeFlags, ...nodeArgs, "packages/server/dist/js/main.js"], {
     cwd: repoRoot,
     env: {
       ...env,
