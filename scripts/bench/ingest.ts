@@ -21,6 +21,8 @@ import * as zlib from "node:zlib"
 import type PgModule from "pg"
 import type * as PdfLibModule from "../../packages/server/node_modules/pdf-lib"
 import { serverNodeFlags } from "../../packages/server/src/Platform/NodeFlags"
+import { halfvecBinary } from "../../packages/server/src/Search/Embedder"
+import { embedOne } from "../../packages/server/src/Search/OfflineEmbedder"
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 const serverRequire = createRequire(path.join(repoRoot, "packages/server/package.json"))
@@ -178,6 +180,55 @@ interface Server {
   readonly pid: number
 }
 
+/**
+ * The baseline for text ingest, in this process with bare `pg` on the same database: the text decoded, cut
+ * into fixed 1,200-character windows, each embedded by the same offline embedder (the same halfvec sent in
+ * binary) and its lower-cased words split on anything but letters and digits, inserted 64 rows a statement
+ * on one connection into a table with a GIN over the words. No upload, no job, no structure, no dictionary:
+ * the floor of what a text's chunks cost to embed and index here. Returns seconds, the CPU of this process
+ * and of its Postgres backend, and the chunk count.
+ */
+const bareTextIngest = async (databaseUrl: string, bytes: Buffer) => {
+  const client = new pg.Client({ connectionString: databaseUrl })
+  await client.connect()
+  try {
+    await client.query(`
+      CREATE TABLE bare_chunks (n integer PRIMARY KEY, text text NOT NULL, words text[] COLLATE "C" NOT NULL,
+        embedding halfvec(512) NOT NULL)`)
+    await client.query(`CREATE INDEX ON bare_chunks USING gin (words)`)
+    const backend = (await client.query<{ pid: number }>(`SELECT pg_backend_pid() AS pid`)).rows[0]?.pid ?? 0
+    const backendCpuBefore = cpuOf(backend)
+    const cpuBefore = process.cpuUsage()
+    const started = performance.now()
+    const text = new TextDecoder().decode(bytes)
+    const windowChars = 1200
+    const batch = 64
+    let n = 0
+    for (let at = 0; at < text.length; at += windowChars * batch) {
+      const values: Array<unknown> = []
+      const rows: Array<string> = []
+      for (let i = 0; i < batch && at + i * windowChars < text.length; i++, n++) {
+        const window = text.slice(at + i * windowChars, at + (i + 1) * windowChars)
+        values.push(
+          n,
+          window,
+          [...new Set(window.toLowerCase().split(/[^\p{L}\p{N}]+/u))],
+          halfvecBinary(embedOne(window))
+        )
+        const k = values.length
+        rows.push(`($${k - 3}, $${k - 2}, $${k - 1}, $${k})`)
+      }
+      await client.query(`INSERT INTO bare_chunks (n, text, words, embedding) VALUES ${rows.join(", ")}`, values)
+    }
+    const seconds = (performance.now() - started) / 1000
+    const cpu = process.cpuUsage(cpuBefore)
+    return { seconds, cpu: (cpu.user + cpu.system) / 1e6, postgresCpu: cpuOf(backend) - backendCpuBefore, chunks: n }
+  } finally {
+    await client.query(`DROP TABLE IF EXISTS bare_chunks`)
+    await client.end()
+  }
+}
+
 const startServer = async (databaseUrl: string): Promise<Server> => {
   const port = await freePort()
   // The compiled server, as `pnpm start` runs it (built by main when needed).
@@ -293,6 +344,19 @@ const main = async () => {
     console.log(`server pid ${server.pid}, RSS at rest ${(rssOf(server.pid) / MB).toFixed(0)} MB\n`)
     await timed("warm-up (small text)", [{ name: "warm.txt", bytes: makeText(64 * 1024) }])
     await timed("text, 5 MB", [{ name: "book.md", bytes: makeText(5 * MB) }])
+    {
+      const book = makeText(5 * MB)
+      const bare = await bareTextIngest(url.toString(), book)
+      console.log(
+        `${"baseline: bare pg, text, 5 MB".padEnd(34)} ${(book.length / MB).toFixed(1).padStart(6)} MB ${
+          String(bare.chunks).padStart(6)
+        } chunks ${bare.seconds.toFixed(2).padStart(7)} s (fixed windows, same embedder, GIN; no upload or job)  ` +
+          `${(book.length / MB / bare.seconds).toFixed(2).padStart(6)} MB/s ${
+            (bare.chunks / bare.seconds).toFixed(0).padStart(6)
+          } chunks/s  ` +
+          `CPU: this process ${bare.cpu.toFixed(2)} s, Postgres ${bare.postgresCpu.toFixed(2)} s`
+      )
+    }
     // BENCH_INGEST_TEXT_ONLY=1 stops here (e.g. to profile text ingest alone).
     if (process.env.BENCH_INGEST_TEXT_ONLY === "1") return
     await timed("PDF, 200 text pages", [{ name: "pages.pdf", bytes: await makePdf(200) }])
