@@ -212,7 +212,7 @@ const bareTextIngest = async (databaseUrl: string, bytes: Buffer) => {
         values.push(
           n,
           window,
-          [...new Set(window.toLowerCase().split(/[^\p{L}\p{N}]+/u))],
+          [...new Set(window.toLowerCase().split(/[^\p{L}\p{N}]+/u))].filter((word) => word !== ""),
           halfvecBinary(embedOne(window))
         )
         const k = values.length
@@ -343,9 +343,9 @@ const main = async () => {
 
     console.log(`server pid ${server.pid}, RSS at rest ${(rssOf(server.pid) / MB).toFixed(0)} MB\n`)
     await timed("warm-up (small text)", [{ name: "warm.txt", bytes: makeText(64 * 1024) }])
-    await timed("text, 5 MB", [{ name: "book.md", bytes: makeText(5 * MB) }])
+    const book = makeText(5 * MB)
+    await timed("text, 5 MB", [{ name: "book.md", bytes: book }])
     {
-      const book = makeText(5 * MB)
       const bare = await bareTextIngest(url.toString(), book)
       console.log(
         `${"baseline: bare pg, text, 5 MB".padEnd(34)} ${(book.length / MB).toFixed(1).padStart(6)} MB ${
