@@ -31,6 +31,15 @@ const compile = (ast: AST.AST): Encode => {
       return (value) => (compiled ??= compile(ast.f()))(value)
     }
     case "TypeLiteral": {
+      // A record of wire-form values (a product's attributes) is its own wire form: its string keys are
+      // written as they are, and JSON has no other keys. Encoding it by the schema was a tenth of what a
+      // search allocated.
+      if (
+        ast.propertySignatures.length === 0 &&
+        ast.indexSignatures.every((signature) =>
+          AST.isStringKeyword(signature.parameter) && compile(signature.type) === same
+        )
+      ) return same
       if (ast.indexSignatures.length > 0) return bySchema(ast)
       const properties = ast.propertySignatures.map((property) => ({
         name: property.name,

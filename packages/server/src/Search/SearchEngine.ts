@@ -459,8 +459,9 @@ const bestHits = (
   return best === null ? null : { best, fields: inFields }
 }
 
-const compareKeys = (a: ReadonlyArray<number>, b: ReadonlyArray<number>): number => {
-  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+/** Compares two bucket keys on their first `depth` rules (all by default). */
+const compareKeys = (a: ReadonlyArray<number>, b: ReadonlyArray<number>, depth = Infinity): number => {
+  for (let i = 0; i < Math.min(depth, Math.max(a.length, b.length)); i++) {
     const d = (a[i] ?? 0) - (b[i] ?? 0)
     if (d !== 0) return d
   }
@@ -537,8 +538,15 @@ export const rankDocuments = (
       previous = hit
     })
     const titleWords = scanned[index]?.titleWords ?? 0
-    const titleMatched =
-      new Set(perWord.flatMap((found) => (found !== null && found.best.field === 0 ? [found.best.position] : []))).size
+    // Title words matched, each once (two query words may match the same title word).
+    let titleMatched = 0
+    perWord.forEach((found, w) => {
+      if (found === null || found.best.field !== 0) return
+      const position = found.best.position
+      if (!perWord.some((other, v) => v < w && other !== null && other.best.field === 0 && other.best.position === position)) {
+        titleMatched++
+      }
+    })
     // Weights are rounded so that documents matching the same words tie and the next rule decides.
     const key = [
       -matched,
@@ -637,7 +645,7 @@ export const fuse = (
     const prior = keyword[i - 1]
     if (prior === undefined || compareKeys(prior.key, result.key) !== 0) rank = i
     const depth = ratio < 0.5 ? strongRules : 1
-    if (prior !== undefined && compareKeys(prior.key.slice(0, depth), result.key.slice(0, depth)) !== 0) bucket++
+    if (prior !== undefined && compareKeys(prior.key, result.key, depth) !== 0) bucket++
     entries.set(result.id, { score: (1 - ratio) / (rrfK + rank + 1), bucket: ratio === 1 ? 0 : bucket, order: i })
   })
   const best = meaning[0]?.similarity ?? 0
