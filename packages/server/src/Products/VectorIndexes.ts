@@ -38,7 +38,7 @@ const namePrefix = "products_hnsw_"
 /** Memory for one build: the graph of 100k 512-dimension halfvecs fits, so the build never spills to disk. */
 const buildMemory = "256MB"
 /** Rows read to estimate every assistant's size in a full pass. */
-const sampleRows = 10_000
+const sampleRows = 2_000
 /** How long after the indexer caught up on an assistant its size is looked at. */
 const quietPeriod = "2 seconds"
 
@@ -90,12 +90,17 @@ export class VectorIndexes extends Effect.Service<VectorIndexes>()("VectorIndexe
       )
 
     /**
-     * Every assistant's size, estimated from a sample of about 10,000 rows
+     * Every assistant's size, estimated from a sample of about 2,000 rows
      * (whole pages, TABLESAMPLE SYSTEM): counting all rows of a 200k-row table
      * read its whole heap every pass (0.4 s) and pushed searches' pages out of
-     * the cache. An assistant of 5,000 products is about 50 sampled rows even
-     * at a million rows, so one near the threshold is not missed; the
-     * decisions are taken on exact counts (below).
+     * the cache; a sample of 10,000 rows still read 2,000 pages from outside
+     * the buffer cache every pass (16 ms at 211k rows, up to 110 ms under
+     * load: the searches running meanwhile paid for it), 2,000 rows read 400
+     * (6 ms). An assistant of 5,000 products at a million rows is about 10
+     * sampled rows, or a few pages when its rows lie together; a pass that
+     * misses one (a few percent of passes then) is followed by another 30 s
+     * later, and an assistant grown through the indexer is looked at as soon
+     * as it catches up. The decisions are taken on exact counts (below).
      */
     const estimatedSizes = Effect.gen(function*() {
       const [table] = yield* sql<{ readonly rows: number }>`
