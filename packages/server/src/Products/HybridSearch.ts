@@ -37,12 +37,13 @@ const maxCandidates = 2000
 export const meaningPool = 40
 /**
  * HNSW candidates per query (pgvector's `hnsw.ef_search`) for an assistant's catalog size: a graph's recall
- * at a given `ef_search` falls as it grows, and each doubling costs the scan about 1.5 ms. Recall@10 against
- * the exact scan (bench:catalog's catalogs, the meaning pool of 40 read with iterative scans): 10k products
- * 0.976–0.979 at 64, 0.984–0.994 at 100 and 0.988 at 200 (64 saves a fifth of the read); 100k products
- * 0.913 at 100 and 0.957 at 200.
+ * at a given `ef_search` falls as it grows, and each doubling costs the scan about 1.5 ms at 10k products
+ * (4 ms at 100k). Recall@10 of the 40-neighbour read against the exact scan (bench:catalog's catalogs; it
+ * varies by a point or two from one build of a graph to the next): 10k products 0.956–0.979 at 64,
+ * 0.978–0.994 at 100; 100k products 0.913 at 100, 0.942–0.967 at 200, 0.978 at 300, 0.985 at 400.
  */
-export const efSearchFor = (products: number): number => products <= 12_500 ? 64 : products <= 25_000 ? 100 : 200
+export const efSearchFor = (products: number): number =>
+  products <= 25_000 ? 100 : products <= 50_000 ? 200 : 400
 
 type SearchParams = typeof Products.ProductSearch.Type
 
