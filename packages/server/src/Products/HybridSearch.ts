@@ -40,11 +40,10 @@ export const meaningPool = 40
  * at a given `ef_search` falls as it grows, and each doubling costs the scan about 1.5 ms at 10k products
  * (4 ms at 100k). Recall@10 of the 40-neighbour read against the exact scan (bench:catalog's catalogs; it
  * varies by a point or two from one build of a graph to the next): 10k products 0.956–0.979 at 64,
- * 0.978–0.994 at 100; 100k products 0.913 at 100, 0.942–0.967 at 200, 0.978 at 300, 0.978–0.986 at 400 (which cost the 100k
- * search 6 ms of p50 over 200 and brought its p99 to 38–45 ms of the 50 allowed).
+ * 0.978–0.994 at 100; 100k products 0.913 at 100, 0.942–0.967 at 200, 0.978–0.979 at 300, 0.978–0.986
+ * at 400 (which cost the 100k search 6 ms of p50 over 200 and brought its p99 to 38–45 ms of the 50 allowed).
  */
-export const efSearchFor = (products: number): number =>
-  products <= 25_000 ? 100 : products <= 50_000 ? 200 : 300
+export const efSearchFor = (products: number): number => products <= 25_000 ? 100 : products <= 50_000 ? 200 : 300
 
 type SearchParams = typeof Products.ProductSearch.Type
 
@@ -282,7 +281,7 @@ export const layer = Layer.effect(
         LIMIT ${pool}`
     }
 
-    /** A row of the meaning side's read (checked by hand: a schema decode of 40 rows cost more than the read's handling). */
+    /** A row of the meaning side's read (checked by hand: a schema decode of 40 rows cost more than the rest of it). */
     const isNeighbour = (row: unknown): row is { readonly id: string; readonly distance: number } =>
       typeof row === "object" && row !== null && typeof Reflect.get(row, "id") === "string" &&
       typeof Reflect.get(row, "distance") === "number"

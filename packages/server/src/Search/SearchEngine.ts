@@ -543,7 +543,11 @@ export const rankDocuments = (
     perWord.forEach((found, w) => {
       if (found === null || found.best.field !== 0) return
       const position = found.best.position
-      if (!perWord.some((other, v) => v < w && other !== null && other.best.field === 0 && other.best.position === position)) {
+      if (
+        !perWord.some((other, v) =>
+          v < w && other !== null && other.best.field === 0 && other.best.position === position
+        )
+      ) {
         titleMatched++
       }
     })
