@@ -33,7 +33,7 @@ const compile = (ast: AST.AST): Encode => {
     case "TypeLiteral": {
       // A record of wire-form values (a product's attributes) is its own wire form: its string keys are
       // written as they are, and JSON has no other keys. Encoding it by the schema was a tenth of what a
-      // search allocated.
+      // search allocated. (A struct without fields is any object to the schema, which keeps it whole too.)
       if (
         ast.propertySignatures.length === 0 &&
         ast.indexSignatures.every((signature) =>

@@ -101,4 +101,15 @@ describe("wire encoding without the schema encode", () => {
   sameAsSchema("DocumentIngestJob", Documents.DocumentIngestJob)
   sameAsSchema("ChatReply", Chat.ChatReply)
   sameAsSchema("Article", Content.Article)
+
+  // A record of wire-form values, and a struct without fields (any object to the schema), go through as they are.
+  it("passes a record of plain values and an empty struct's value through, as the schema encodes them", () => {
+    const attributes = Products.Product.fields.attributes
+    const value = { color: "red", "رنگ": "قرمز", capacityMl: 1000, dishwasherSafe: true }
+    expect(WireEncoder.make(attributes)(value)).toBe(value)
+    expect(JSON.stringify(value)).toBe(JSON.stringify(Schema.encodeSync(attributes)(value)))
+    const empty = Schema.Struct({})
+    const withExtra = { extra: 1 }
+    expect(JSON.stringify(WireEncoder.make(empty)(withExtra))).toBe(JSON.stringify(Schema.encodeSync(empty)(withExtra)))
+  })
 })
