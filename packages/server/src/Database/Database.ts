@@ -4,7 +4,7 @@
  * Both go through the same `@effect/sql-pg` client, so one set of migrations
  * and one SQL dialect serve both.
  */
-import type { SqlClient } from "@effect/sql"
+import type { SqlClient, Statement } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { SqlError } from "@effect/sql/SqlError"
 import type { PGlite } from "@electric-sql/pglite"
@@ -193,8 +193,91 @@ const layerPgliteClient = (dataDir: string | undefined) =>
     ...naming
   })
 
+/**
+ * The start of a statement's text that asks for it to run as a named prepared
+ * statement on Postgres (`prepared`).
+ */
+const preparedMarker = "/* prepared */ "
+
+/**
+ * Marks a frequent statement of a fixed shape (the search reads) to run as a
+ * named prepared statement on Postgres: each connection parses it once, and
+ * after five runs Postgres keeps a generic plan when it costs no more than the
+ * custom ones. Only for statements whose plan does not depend on their values:
+ * a partial index is not used by a generic plan. The keyword read of a product
+ * search spent 1.2 ms of its 2.8 ms in parse and plan (bench:catalog, 10k
+ * products among 211k rows); prepared, 0.03 ms. Statements run unnamed as
+ * before in embedded mode, and past `maxPreparedTexts`.
+ */
+export const prepared = <A extends object>(sql: SqlClient.SqlClient, statement: Statement.Statement<A>) =>
+  sql<A>`${sql.literal(preparedMarker)}${statement}`
+
+/**
+ * Distinct statement texts given a name, at most: each connection keeps a
+ * plan per name for its life, so the count is bounded whatever shapes of
+ * query (words, filters) arrive; later texts run unnamed.
+ */
+const maxPreparedTexts = 200
+const preparedNames = new Map<string, string>()
+
+const queryConfigFor = (text: string): string | { readonly name: string; readonly text: string } => {
+  if (!text.startsWith(preparedMarker)) return text
+  const known = preparedNames.get(text)
+  if (known !== undefined) return { name: known, text }
+  if (preparedNames.size >= maxPreparedTexts) return text
+  const name = `dastyar_${preparedNames.size}`
+  preparedNames.set(text, name)
+  return { name, text }
+}
+
+/**
+ * `@effect/sql-pg` sends every statement unnamed (parsed and planned each
+ * time) and has no option for names; `pg` prepares a statement given a name
+ * once per connection. This gives the marked texts their names as each new
+ * connection is handed out (`pg.Pool`'s `connect` event); the rest of the
+ * call is `pg`'s own.
+ */
+const namePreparedStatements = (client: pg.PoolClient) => {
+  const query = client.query
+  Object.defineProperty(client, "query", {
+    value: (config: unknown, ...rest: ReadonlyArray<unknown>): unknown =>
+      Reflect.apply(query, client, [typeof config === "string" ? queryConfigFor(config) : config, ...rest])
+  })
+}
+
+/** As `PgClient.layer` does (a pool checked with `SELECT 1` at start), with `namePreparedStatements` on it. */
 export const layerPostgres = (url: Redacted.Redacted, maxConnections: number) =>
-  PgClient.layer({ url, maxConnections, applicationName: "dastyar", ...naming })
+  PgClient.layerFromPool({
+    acquire: Effect.acquireRelease(
+      Effect.sync(() => {
+        const pool = new pg.Pool({
+          connectionString: Redacted.value(url),
+          max: maxConnections,
+          application_name: "dastyar"
+        })
+        // An idle connection's error (a Postgres restart) is for the pool to handle; unheard, it would end the process.
+        pool.on("error", () => {})
+        pool.on("connect", namePreparedStatements)
+        return pool
+      }),
+      (pool) => Effect.promise(() => pool.end()).pipe(Effect.interruptible, Effect.timeoutOption(1000))
+    ).pipe(
+      Effect.tap((pool) =>
+        Effect.tryPromise({
+          try: () => pool.query("SELECT 1"),
+          catch: (cause) => new SqlError({ cause, message: "PgClient: Failed to connect" })
+        }).pipe(
+          Effect.timeoutFail({
+            duration: "5 seconds",
+            onTimeout: () =>
+              new SqlError({ cause: new Error("Connection timed out"), message: "PgClient: Connection timed out" })
+          })
+        )
+      )
+    ),
+    applicationName: "dastyar",
+    ...naming
+  })
 
 /** Chosen from the configuration. */
 export const layer = Layer.unwrapEffect(

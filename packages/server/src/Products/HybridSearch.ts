@@ -15,6 +15,7 @@ import { SqlClient, type Statement } from "@effect/sql"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { AppConfig } from "../Config"
+import { prepared } from "../Database/Database"
 import { Embedder, vectorLiteral } from "../Search/Embedder"
 import * as SearchEngine from "../Search/SearchEngine"
 import { categoryKey } from "../Search/TextNormalization"
@@ -356,7 +357,7 @@ export const layer = Layer.effect(
         if (words.length === 0) return []
         const expansion = yield* expansions.expand(sql, assistantId, words)
         const { read, statement } = keywordRead(assistantId, params, expansion, words, ratio, needed)
-        const found = read(yield* statement)
+        const found = read(yield* prepared(sql, statement))
         return SearchEngine.rankDocuments(words, expansion, found.candidates, products, found.frequencyFloors)
       }
     )

@@ -7,6 +7,7 @@ import { Products } from "@dastyar/domain"
 import { SqlClient, SqlSchema } from "@effect/sql"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
+import { prepared } from "../Database/Database"
 import { derivedKeys, type ProductFields } from "./SearchKeys"
 
 export const ProductRow = Schema.Struct({
@@ -170,7 +171,7 @@ export class ProductsRepo extends Effect.Service<ProductsRepo>()("ProductsRepo",
       byIds: SqlSchema.findAll({
         Request: Schema.Array(Schema.String),
         Result: ProductRow,
-        execute: (ids) => sql`SELECT ${columns} FROM products WHERE id = ANY(${ids})`
+        execute: (ids) => prepared(sql, sql`SELECT ${columns} FROM products WHERE id = ANY(${ids})`)
       })
     } as const
   })

@@ -26,6 +26,7 @@
 import type { SqlClient, SqlError } from "@effect/sql"
 import * as Clock from "effect/Clock"
 import * as Effect from "effect/Effect"
+import { prepared } from "../Database/Database"
 import { stem } from "./Stemmer"
 import { wordsOf } from "./TextNormalization"
 
@@ -250,7 +251,9 @@ export const expand = (sql: SqlClient.SqlClient, assistantId: string, words: Rea
         `(CASE WHEN length(s.term) <= ${maxLevenshteinChars} AND length(q.word) <= ${maxLevenshteinChars} ` +
           `THEN levenshtein_less_equal(s.term, q.word, ${limit}) ELSE ${limit + 1} END)`
       )
-    const rows = yield* sql<{ readonly i: number; readonly term: string }>`
+    const rows = yield* prepared(
+      sql,
+      sql<{ readonly i: number; readonly term: string }>`
       SELECT q.i::int AS i, t.term
       FROM unnest(${words.map((w) => w.word)}::text[], ${words.map(anchorOf)}::text[], ${words.map(rootOf)}::text[],
                   ${words.map((w) => typoBudget(w.word))}::int[])
@@ -265,6 +268,7 @@ export const expand = (sql: SqlClient.SqlClient, assistantId: string, words: Rea
         ORDER BY ${distance(8)}, s.term
         LIMIT ${maxExpansions * 4}
       ) t`
+    )
     const expansion = words.map(() => new Map<string, TermMatch>())
     const unmatched: Array<{ readonly i: number; readonly term: string }> = []
     for (const row of rows) {
