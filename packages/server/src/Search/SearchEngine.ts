@@ -640,11 +640,18 @@ const strongRules = 6
  * only, 1 meaning only; documents with equal keyword keys share a rank, so
  * meaning breaks their ties), and meaning-only documents follow every keyword
  * match. At `ratio` 1 the meaning ranking alone decides.
+ *
+ * With `keywordSimilarity` (each keyword match's own similarity to the query),
+ * a keyword match's meaning rank is its rank by similarity among the matches
+ * of its bucket, not its place in `meaning` (which then only brings the
+ * meaning-only documents): the order of a bucket then depends on its members
+ * alone, whichever other documents were read, so pages of any size agree.
  */
 export const fuse = (
   keyword: ReadonlyArray<Ranked>,
   meaning: ReadonlyArray<{ readonly id: string; readonly similarity: number }>,
-  ratio: number
+  ratio: number,
+  keywordSimilarity?: ReadonlyMap<string, number>
 ): ReadonlyArray<Fused> => {
   const entries = new Map<string, { score: number; bucket: number; order: number }>()
   let rank = 0
@@ -656,13 +663,31 @@ export const fuse = (
     if (prior !== undefined && compareKeys(prior.key, result.key, depth) !== 0) bucket++
     entries.set(result.id, { score: (1 - ratio) / (rrfK + rank + 1), bucket: ratio === 1 ? 0 : bucket, order: i })
   })
+  if (keywordSimilarity !== undefined && ratio > 0) {
+    const buckets = new Map<number, Array<{ readonly id: string; readonly similarity: number }>>()
+    for (const [id, entry] of entries) {
+      const similarity = keywordSimilarity.get(id)
+      if (similarity === undefined) continue
+      const members = buckets.get(entry.bucket)
+      if (members === undefined) buckets.set(entry.bucket, [{ id, similarity }])
+      else members.push({ id, similarity })
+    }
+    for (const members of buckets.values()) {
+      // A stable sort: equal similarities keep the keyword order.
+      members.sort((a, b) => b.similarity - a.similarity).forEach(({ id }, i) => {
+        const entry = entries.get(id)
+        if (entry !== undefined) entry.score += ratio / (rrfK + i + 1)
+      })
+    }
+  }
   const best = meaning[0]?.similarity ?? 0
   meaning.forEach((result, i) => {
     if (ratio === 0) return
     const score = ratio / (rrfK + i + 1)
     const entry = entries.get(result.id)
-    if (entry !== undefined) entry.score += score
-    else if (ratio === 1 || result.similarity >= best * meaningCutoff) {
+    if (entry !== undefined) {
+      if (keywordSimilarity === undefined) entry.score += score
+    } else if (ratio === 1 || result.similarity >= best * meaningCutoff) {
       entries.set(result.id, { score, bucket: ratio === 1 ? 0 : Number.POSITIVE_INFINITY, order: keyword.length + i })
     }
   })
