@@ -117,7 +117,7 @@ export const layer = Layer.effect(
     /**
      * With each candidate comes its cosine distance to the query's vector
      * (`query_vector`, see `withQueryVector`) when it has one of the current
-     * embedder's: the meaning side's ranks of keyword matches (see `search`).
+     * embedder's: the meaning side's ranks of keyword matches (see `fused`).
      */
     const candidateColumns = sql.literal(
       `id, array_to_string(search_fields, E'\\n', '') AS fields, position, ` +
@@ -531,10 +531,10 @@ export const layer = Layer.effect(
      * similarity to the query (an exact distance, computed on the rows it
      * reads anyway), which orders the matches of a bucket, and the HNSW read
      * runs only when the keyword matches do not fill the page: when they do,
-     * no meaning-only product can be on it. Without that read a search cost
-     * Postgres half the CPU (2.6 of 5.2 ms in bench:catalog's mix at 10k
-     * products among 211k rows). From one half the two sides are read at
-     * once and fused by their ranks in each list.
+     * no meaning-only product can be on it. That read was half of a search's
+     * Postgres CPU (2.6 of 5.2 ms in bench:catalog's mix at 10k products
+     * among 211k rows). From one half the two sides are read at once and
+     * fused by their ranks in each list.
      */
     const fused = (assistantId: string, params: SearchParams, ratio: number, needed: number, products: number) => {
       const pool = Math.max(meaningPool, needed)
