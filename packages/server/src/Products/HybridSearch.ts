@@ -261,7 +261,8 @@ export const layer = Layer.effect(
       // one among the counted groups tier 1 does not rank first and is not read. Up to 8,000 products the counts go
       // far enough to tell; above, the ranking never sees a word that common (what it counts of a word is at most
       // the 4,000 rows of tiers 0 and 1, or the count here).
-      const countLimit = Math.max(perGroup, products <= 4 * maxCandidates ? Math.floor(products / 2) + 1 : 0)
+      const commonAbove = SearchEngine.commonWordLimit(products)
+      const countLimit = Math.max(perGroup, products <= 4 * maxCandidates ? commonAbove + 1 : 0)
       const sampledCounts = sql.csv(groups.map((terms) =>
         sql`(SELECT count(*)::int FROM (SELECT FROM products
               WHERE ${sql.and([...optionalFilters(params), holdsAny(assistantId, terms)])} LIMIT ${countLimit}) s)`
@@ -270,7 +271,7 @@ export const layer = Layer.effect(
       const noneCommon = sql.and(
         groups.flatMap((_, i) =>
           words[i]?.counts === true
-            ? [sql`2 * (SELECT counts FROM sampled)[${sql.literal(String(i + 1))}] <= ${products}`]
+            ? [sql`(SELECT counts FROM sampled)[${sql.literal(String(i + 1))}] <= ${commonAbove}`]
             : []
         )
       )

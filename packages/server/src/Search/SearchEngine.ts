@@ -476,6 +476,13 @@ const compareKeys = (a: ReadonlyArray<number>, b: ReadonlyArray<number>, depth =
  * Orders documents by the ranking rules (see the module comment). Documents
  * matching no query word are dropped; ties keep the input order.
  */
+/**
+ * The most documents of a collection a word may be held by and still count
+ * as a query word: one held by more than half of them is a stop word of the
+ * collection (the ranking, and the keyword read's tiers, see HybridSearch.ts).
+ */
+export const commonWordLimit = (collectionSize: number): number => Math.floor(collectionSize / 2)
+
 export const rankDocuments = (
   words: ReadonlyArray<QueryWord>,
   expansion: Expansion,
@@ -506,7 +513,7 @@ export const rankDocuments = (
   )
   const idf = frequencies.map((df) => Math.log(1 + (total - df + 0.5) / (df + 0.5)))
   // A word more than half the documents hold is a stop word of this collection, unless all are.
-  const common = frequencies.map((df) => df > total / 2)
+  const common = frequencies.map((df) => df > commonWordLimit(total))
   const counts = words.map((word, w) => word.counts && !common[w])
   const counted = counts.some((c) => c) ? counts : words.map((word) => word.counts)
   const ranked = documents.flatMap((document, index): Array<Ranked & { readonly index: number }> => {
