@@ -247,11 +247,11 @@ const namePreparedStatements = (client: pg.PoolClient) => {
 
 /**
  * Connections the pool keeps open however long they idle. `pg.Pool` closed
- * every idle connection after 10 s, so on a server searched every few seconds
- * or less often most searches opened a connection to a new backend, whose
- * caches were cold and whose prepared statements were gone: 15–28 ms where a
- * search on a kept connection took 3–6 (10k products among 211k rows). Two:
- * a search reads its keyword and meaning sides on two connections at once.
+ * every idle connection after 10 s, so on a server searched less often than
+ * that most searches opened a connection (2 ms here) to a new backend, whose
+ * caches were cold (its first keyword read 2.8 ms against 0.7) and whose
+ * prepared statements were gone (see `prepared`). Two: from `semanticRatio`
+ * 0.5 a search reads its keyword and meaning sides on two connections at once.
  */
 export const keptConnections = 2
 /** How long a connection beyond `keptConnections` may idle before it is closed: a burst's connections outlive it. */
