@@ -473,16 +473,16 @@ const compareKeys = (a: ReadonlyArray<number>, b: ReadonlyArray<number>, depth =
 }
 
 /**
- * Orders documents by the ranking rules (see the module comment). Documents
- * matching no query word are dropped; ties keep the input order.
- */
-/**
  * The most documents of a collection a word may be held by and still count
  * as a query word: one held by more than half of them is a stop word of the
  * collection (the ranking, and the keyword read's tiers, see HybridSearch.ts).
  */
 export const commonWordLimit = (collectionSize: number): number => Math.floor(collectionSize / 2)
 
+/**
+ * Orders documents by the ranking rules (see the module comment). Documents
+ * matching no query word are dropped; ties keep the input order.
+ */
 export const rankDocuments = (
   words: ReadonlyArray<QueryWord>,
   expansion: Expansion,
