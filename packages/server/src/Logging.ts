@@ -37,7 +37,7 @@ const sourceMapOf = (file: string): SourceMap | undefined => {
 /**
  * Stack frames of the compiled server, pointed back at the TypeScript sources.
  * `pnpm start` runs without `--enable-source-maps`, which would hold the
- * decoded maps in memory for the life of the process (about 40 MB); a map is
+ * decoded maps in memory for the life of the process; a map is
  * read here only when a logged stack trace first needs it.
  */
 export const mapCompiledFrames = (text: string): string =>

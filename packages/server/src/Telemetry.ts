@@ -64,8 +64,8 @@ export const layer = Layer.unwrapEffect(
 /**
  * Runs `effect` (the whole server, in `main.ts`) with tracing off when no
  * exporter is configured: no spans, ids or stack captures per operation, and
- * no HTTP server span (URL and header attributes) per request. About a tenth
- * of a request's CPU time in `pnpm bench:http`. Tests keep the default (on).
+ * no HTTP server span (URL and header attributes) per request: spans that go
+ * nowhere would still cost every request CPU. Tests keep the default (on).
  */
 export const tracingOffWhenUnexported = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
   Effect.flatMap(Effect.orDie(tracesEndpoint), (endpoint) =>

@@ -37,7 +37,7 @@ const main = Effect.gen(function*() {
       `Dastyar is ready. Listening on ${config.host}:${config.port}`,
       `  Base URL:      ${base}`,
       `  API reference: ${base}/docs`,
-      `  CLI:           DASTYAR_BASE_URL=${base} pnpm cli --help`,
+      `  CLI:           DASTYAR_BASE_URL=${base} ./dastyar --help`,
       ""
     ].join("\n"))
   )

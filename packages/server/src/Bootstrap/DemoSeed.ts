@@ -53,7 +53,7 @@ const seed = Effect.gen(function*() {
     `  API key:      ${key.key}`,
     `  Assistant id: ${assistant.id}`,
     `  Try:          curl -H 'Authorization: Bearer ${key.key}' ${base}/v1/assistants`,
-    `  Chat:         DASTYAR_BASE_URL=${base} DASTYAR_API_KEY=${key.key} pnpm cli chat ${assistant.id} -m 'Do you ship to Shiraz?'`,
+    `  Chat:         DASTYAR_BASE_URL=${base} DASTYAR_API_KEY=${key.key} ./dastyar chat ${assistant.id} -m 'Do you ship to Shiraz?'`,
     `  Console:      ${base}/console (sign in with the API key or the operator token)`,
     ""
   ].join("\n"))

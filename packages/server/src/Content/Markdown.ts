@@ -3,8 +3,8 @@
  * sanitised by `sanitize-html` with an allow-list, so that whatever an article
  * contains (raw HTML included) the site gets no script, no event handler, no
  * `javascript:`/`data:` link, no frame or form.
- * Both are loaded on the first article written (about 17 MB a server that
- * never writes one does not pay).
+ * Both are loaded on the first article written, so a server that never
+ * writes one does not pay for their memory.
  */
 import * as Effect from "effect/Effect"
 import type sanitizeHtml from "sanitize-html"

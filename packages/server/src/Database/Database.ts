@@ -40,12 +40,11 @@ const naming = {
 
 /**
  * Creates the database cluster in an empty `dataDir` (initdb) in a child
- * process. PGlite runs initdb in a second WASM instance (its memory grows to
- * about 190 MB) and copies the new cluster through a dump; in the server's
- * own process those stay resident until a major GC, which an idle server may
- * not run for minutes, and even then the allocator keeps most of the freed
- * memory (in a worker thread, 200 MB stayed in its malloc arenas). A child
- * process gives all of it back when it exits. It runs Liftoff only: for a
+ * process. PGlite runs initdb in a second WASM instance and copies the new
+ * cluster through a dump; in the server's own process that memory stays
+ * resident until a major GC, which an idle server may not run for minutes,
+ * and even then the allocator keeps most of it (a worker thread's malloc
+ * arenas keep it too). A child process gives all of it back when it exits. It runs Liftoff only: for a
  * process of a few seconds, optimizing the WASM costs more CPU than it saves.
  */
 const initializeInChild = (dataDir: string) =>
@@ -154,9 +153,9 @@ const openPglite = (dataDir: string | undefined) =>
           ]
         })
         // PGlite runs a statement synchronously at the end of a promise chain, so a backlog of statements ran in
-        // one microtask drain and starved the event loop: under load new connections were accepted one per drain,
-        // about 0.8 s apart, and requests on them went unanswered for 30 s. Each protocol message now waits for
-        // a turn of the loop, so I/O (accepts, reads) is served between statements.
+        // one microtask drain and starved the event loop: under load new connections were accepted one per drain
+        // and requests on them went unanswered. Each protocol message waits for a turn of the loop, so I/O
+        // (accepts, reads) is served between statements.
         const execute = db.execProtocolStream.bind(db)
         db.execProtocolStream = (message, options) =>
           new Promise<void>((resolve) => setImmediate(resolve)).then(() => execute(message, options))
@@ -204,10 +203,9 @@ const preparedMarker = "/* prepared */ "
  * named prepared statement on Postgres: each connection parses it once, and
  * after five runs Postgres keeps a generic plan when it costs no more than the
  * custom ones. Only for statements whose plan does not depend on their values:
- * a partial index is not used by a generic plan. The keyword read of a product
- * search spent 1.2 ms of its 2.8 ms in parse and plan (bench:catalog, 10k
- * products among 211k rows); prepared, 0.03 ms. Statements run unnamed as
- * before in embedded mode, and past `maxPreparedTexts`.
+ * a partial index is not used by a generic plan. Parsing and planning were
+ * a large share of the search reads' time in Postgres. Statements run unnamed
+ * in embedded mode, and past `maxPreparedTexts`.
  */
 export const prepared = <A extends object>(sql: SqlClient.SqlClient, statement: Statement.Statement<A>) =>
   sql<A>`${sql.literal(preparedMarker)}${statement}`
@@ -246,11 +244,10 @@ const namePreparedStatements = (client: pg.PoolClient) => {
 }
 
 /**
- * Connections the pool keeps open however long they idle. `pg.Pool` closed
+ * Connections the pool keeps open however long they idle. `pg.Pool` closes
  * every idle connection after 10 s, so on a server searched less often than
- * that most searches opened a connection (2 ms here) to a new backend, whose
- * caches were cold (its first keyword read 2.8 ms against 0.7) and whose
- * prepared statements were gone (see `prepared`). Two: from `semanticRatio`
+ * that most searches would open a connection to a new backend, whose caches
+ * are cold and whose prepared statements are gone (see `prepared`). Two: from `semanticRatio`
  * 0.5 a search reads its keyword and meaning sides on two connections at once.
  */
 export const keptConnections = 2

@@ -182,7 +182,7 @@ const decodesAsText = async (handle: fs.FileHandle, encoding: TextEncoding): Pro
 
 /**
  * A byte-order mark decides; otherwise UTF-8, then UTF-16 if the zero bytes or the charset detector say so.
- * The detector (20-90 ms of this thread for a 64 KiB head) runs only when UTF-8 did not decode.
+ * The detector is slow and runs on the server's thread, so it runs only when UTF-8 did not decode.
  */
 const textEncodingOf = async (handle: fs.FileHandle): Promise<TextEncoding | undefined> => {
   const head = await readAt(handle, 0, 64 * 1024)

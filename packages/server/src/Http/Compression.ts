@@ -29,9 +29,8 @@ const chooseEncoding = (acceptEncoding: string | undefined): Encoding | undefine
 
 /**
  * How hard to compress: a body compressed on each request gets brotli quality 3 (gzip 3), one compressed once
- * quality 5 (gzip 6). On a page of 20 products (14 KB of JSON) quality 5 took 250 µs, 4% of the server's CPU for
- * that search, for a body 10% smaller than quality 3 makes in 100 µs (gzip: 130 µs at 6, 55 µs at 3, 3% larger).
- * Both keep most of what the slower settings (brotli's default 11) gain.
+ * quality 5 (gzip 6). Per request, the higher quality costs a noticeable share of a search's CPU for a body only a
+ * little smaller. Both keep most of what the slower settings (brotli's default 11) gain.
  */
 const effort = { perRequest: { br: 3, gzip: 3 }, once: { br: 5, gzip: 6 } } as const
 

@@ -1,8 +1,9 @@
 /**
  * The interactive API reference at `/docs`: the page of `HttpApiScalar.layer`
  * (the OpenAPI document and the Scalar script, inline: no CDN), built on the
- * first request instead of at start. The script alone is 3.4 MB of text; held
- * from start as source, string and page it cost about 13 MB of idle RSS.
+ * first request instead of at start: the script is megabytes of text, and
+ * held from start as source, string and page it would cost every idle server
+ * memory.
  */
 import { HttpApi, HttpApiBuilder, type HttpApiScalar, HttpServerResponse, OpenApi } from "@effect/platform"
 import * as Effect from "effect/Effect"

@@ -40,11 +40,9 @@ const maxCandidates = 2000
 export const meaningPool = 40
 /**
  * HNSW candidates per query (pgvector's `hnsw.ef_search`) for an assistant's catalog size: a graph's recall
- * at a given `ef_search` falls as it grows, and each doubling costs the scan about 1.5 ms at 10k products
- * (4 ms at 100k). Recall@10 of the 40-neighbour read against the exact scan (bench:catalog's catalogs; it
- * varies by a point or two from one build of a graph to the next): 10k products 0.956–0.979 at 64,
- * 0.978–0.994 at 100; 100k products 0.913 at 100, 0.942–0.967 at 200, 0.978–0.979 at 300, 0.978–0.986
- * at 400 (which cost the 100k search 6 ms of p50 over 200 and brought its p99 to 38–45 ms of the 50 allowed).
+ * at a given `ef_search` falls as it grows, and each doubling makes the scan slower. The steps are the smallest
+ * that keep recall@10 above its target on bench:catalog's catalogs (docs/benchmarks.md), with a margin for the
+ * variation between builds of a graph.
  */
 export const efSearchFor = (products: number): number => products <= 25_000 ? 100 : products <= 50_000 ? 200 : 300
 
@@ -65,8 +63,7 @@ export const layer = Layer.effect(
      * the rows the GIN found: `IS NOT DISTINCT FROM` (the same as `=` for a
      * value that is never null) is not indexable, and with `=` the planner
      * ANDed the GIN's bitmap with one from the (assistant, category) btree,
-     * read whole without the assistant's id (2.2 ms per read at 211k rows) for
-     * a few hundred rows. The meaning side's exact scan of a small assistant
+     * read whole without the assistant's id, for a few hundred rows. The meaning side's exact scan of a small assistant
      * has the id and uses that btree.
      */
     const optionalFilters = (params: SearchParams, onFoundRows = true) => {
@@ -110,8 +107,8 @@ export const layer = Layer.effect(
     /**
      * A candidate with its searched fields as one string, a line per field
      * (fields are words and single spaces), as the ranking reads them:
-     * cheaper than parsing a text[] literal (7% of the service's CPU in a
-     * profile of searches at 100k products).
+     * cheaper than parsing a text[] literal, which showed in profiles of
+     * searches of large catalogs.
      */
     type Candidate = { readonly id: string; readonly fields: string; readonly position: string }
     /**
@@ -137,8 +134,7 @@ export const layer = Layer.effect(
      * The products holding a term of any group: every product of a group
      * held by at most `perGroup` products, and `perGroup` of a more common
      * one (the first in storage order). Taking a common word's products in
-     * catalog order meant reading all of them first (7,800 rows for "red" at
-     * 100k products, 75 ms); the products it adds here are those matching it
+     * catalog order meant reading all of them first; the products it adds here are those matching it
      * alone, which rank below every product matching a rarer word (idf), so
      * a sample of them fills a page as well.
      *
@@ -150,8 +146,8 @@ export const layer = Layer.effect(
      * other; the others are then below the sample size, so their counts are
      * their frequencies. Its own count comes
      * with the rows (`dropped`, `frequency`) as the floor of its frequency
-     * for idf. For a colour and a product type at 10k products this sends
-     * about 100 rows instead of 1,000: the reads of the slowest searches.
+     * for idf. A colour and a product type then send a page's worth of rows
+     * instead of every product of the colour.
      */
     const matchingAny = (
       params: SearchParams,
@@ -222,10 +218,8 @@ export const layer = Layer.effect(
      *   any-word read would have sampled of it; more in a small catalog, see
      *   below), for idf: which word a product misses decides its place among
      *   them. Skipped when a counted word is one the ranking does not count
-     *   (see below). A colour and a two-word type in a rare combination ("blue
-     *   power bank", 14 blue ones among 10k products) read 190 rows here
-     *   instead of 1,300 of the any-word read: such searches were the slowest
-     *   of bench:catalog's mix (about 20 ms where most took 10).
+     *   (see below). It spares a rare combination of common words (a colour
+     *   and a two-word product type) the any-word read of every word.
      * - Tier 2: the products matching any group (`matchingAny`), when the
      *   tiers before do not fill the page. The first tiers' rows are kept:
      *   a common word's sample may have left them out.
@@ -462,7 +456,7 @@ export const layer = Layer.effect(
      * read alone, behind a transaction-mode pooler too, never leak into the
      * pool, and an error rolls it all back. One round trip and one socket
      * write, where BEGIN with the settings, the read and the COMMIT took
-     * three: a CPU profile of searches on 2 shared cores spent more time in
+     * three: a CPU profile of searches spent more time in
      * the socket writes of statements (each wakes a Postgres backend) than
      * in ranking. (The keyword side's read goes on another connection: in
      * the same message, the two reads ran one after the other and searches
@@ -535,9 +529,8 @@ export const layer = Layer.effect(
      * similarity to the query (an exact distance, computed on the rows it
      * reads anyway), which orders the matches of a bucket, and the HNSW read
      * runs only when the keyword matches do not fill the page: when they do,
-     * no meaning-only product can be on it. That read was half of a search's
-     * Postgres CPU (2.6 of 5.2 ms in bench:catalog's mix at 10k products
-     * among 211k rows). From one half the two sides are read at once and
+     * no meaning-only product can be on it, and the HNSW read is the costliest
+     * part of a search in Postgres. From one half the two sides are read at once and
      * fused by their ranks in each list.
      */
     const fused = (assistantId: string, params: SearchParams, ratio: number, needed: number, products: number) => {

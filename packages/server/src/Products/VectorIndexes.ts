@@ -2,8 +2,8 @@
  * HNSW indexes of large assistants' product vectors. pgvector's guidance for
  * filtered search is a partial index per filter value (or a partition), not a
  * global index with the filter applied to its results: over every assistant's
- * rows a filtered HNSW scan returned 0.045 recall@10, and 0.94 with iterative
- * scans at 245 ms (bench:catalog, 10k of 211k rows). So an assistant with at
+ * rows a filtered HNSW scan finds few of one assistant's nearest products, and
+ * iterative scans find them only slowly. So an assistant with at
  * least `DASTYAR_VECTOR_INDEX_MIN_PRODUCTS` products (default 5,000) gets an
  * index of its own, partial on the assistant and the current embedder, which
  * its searches use with no filter to fight (iterative scans cover the
@@ -38,10 +38,9 @@ const namePrefix = "products_hnsw_"
 /**
  * A build's session settings on Postgres (not in embedded mode, whose WASM memory never gives memory back):
  * - Memory: the graph of 100k 512-dimension halfvecs fits, so the build never spills to disk.
- * - No parallel workers: pgvector builds with Postgres's two by default, so a 100k build took every core
- *   of a 2-core server for 32 s, and searches of every assistant meanwhile went from 4 to 8 ms p50 and
- *   from 13 to 28–31 ms p99 (max 148 ms). On one core it takes 63 s, and searches meanwhile 4–4.5 ms p50,
- *   13–15 ms p99: a background build does not get to starve the foreground.
+ * - No parallel workers: pgvector builds with Postgres's two by default, which take every core of a small
+ *   server and double every assistant's search latency meanwhile. On one core a build takes longer, but a
+ *   background build does not get to starve the foreground.
  */
 const buildSettings = [
   { name: "maintenance_work_mem", value: "'256MB'" },
@@ -112,12 +111,10 @@ export class VectorIndexes extends Effect.Service<VectorIndexes>()("VectorIndexe
 
     /**
      * Every assistant's size, estimated from a sample of about 2,000 rows
-     * (whole pages, TABLESAMPLE SYSTEM): counting all rows of a 200k-row table
-     * read its whole heap every pass (0.4 s) and pushed searches' pages out of
-     * the cache; a sample of 10,000 rows still read 2,000 pages from outside
-     * the buffer cache every pass (16 ms at 211k rows, up to 110 ms under
-     * load: the searches running meanwhile paid for it), 2,000 rows read 400
-     * (6 ms). An assistant of 5,000 products at a million rows is about 10
+     * (whole pages, TABLESAMPLE SYSTEM): counting all rows reads the whole heap
+     * every pass and pushes searches' pages out of the cache, and a larger
+     * sample reads more pages from outside the buffer cache, which the searches
+     * running meanwhile pay for. An assistant of 5,000 products at a million rows is about 10
      * sampled rows, or a few pages when its rows lie together; a pass that
      * misses one (a few percent of passes then) is followed by another 30 s
      * later, and an assistant grown through the indexer is looked at as soon

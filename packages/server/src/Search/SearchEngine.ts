@@ -322,8 +322,8 @@ export interface ExpansionCache {
  * (`invalidate`, after the commit; an expansion read before it is not kept);
  * terms another instance adds are reached by typos, prefixes and other forms
  * within the TTL, and by the word itself at once (a query word always
- * matches itself). Saves the dictionary's round trip (2–3 ms of a search
- * under load) for words searched again.
+ * matches itself). Saves the dictionary's round trip for words searched
+ * again.
  */
 export const expansionCache = (): ExpansionCache => {
   const entries = new Map<

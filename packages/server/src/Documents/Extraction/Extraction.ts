@@ -132,7 +132,7 @@ export class Extraction extends Effect.Service<Extraction>()("Extraction", {
 
     /**
      * Starts a reader ahead of a file that will need one (an upload of a PDF or
-     * Word file was just accepted), so its 0.3 s start overlaps storing the
+     * Word file was just accepted), so its start overlaps storing the
      * upload and the worker's pickup; it ends after the idle time if unused.
      */
     const prepare = Effect.sync(() => {

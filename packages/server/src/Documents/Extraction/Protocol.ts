@@ -12,7 +12,7 @@ export const ExtractionRequest = Schema.Struct({
   mimeType: Schema.String,
   /**
    * The file to read: a copy the parent wrote for this request. A path, not the bytes: sent through the
-   * channel, a 25 MB file was serialised whole into one more copy held by the server until the reader took it.
+   * channel, a file would be serialised whole into one more copy held by the server until the reader took it.
    */
   path: Schema.String,
   budget: ExtractionBudget
