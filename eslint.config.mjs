@@ -35,6 +35,43 @@ export default tseslint.config(
     rules: { "no-undef": "off" }
   },
   {
+    // Where SQL is written (ARCHITECTURE.md, "Where things live"): repos, the database and queue core, and the
+    // search and index engines, whose statements are their algorithm. Other server code may only run a
+    // transaction (`sql.withTransaction`) around calls to those.
+    files: ["packages/server/src/**/*.ts"],
+    ignores: [
+      "packages/server/src/**/*Repo.ts",
+      "packages/server/src/Database/**",
+      "packages/server/src/Queue/**",
+      "packages/server/src/Search/**",
+      "packages/server/src/Products/HybridSearch*.ts",
+      "packages/server/src/Products/ProductIndexer.ts",
+      "packages/server/src/Products/VectorIndexes.ts",
+      "packages/server/src/Documents/HybridChunkSearch.ts",
+      "packages/server/src/Documents/ChunkReembedder.ts",
+      "packages/server/src/Chat/CostLedger.ts",
+      // Creates and drops each test file's database.
+      "packages/server/src/Testing.ts"
+    ],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "TaggedTemplateExpression[tag.name='sql']",
+          message: "SQL lives in a repo (*Repo.ts) or an engine listed in eslint.config.mjs; call one instead."
+        },
+        {
+          selector: "MemberExpression[object.name='sql'][property.name=/^(unsafe|literal|insert|update|and|or|csv|in)$/]",
+          message: "SQL lives in a repo (*Repo.ts) or an engine listed in eslint.config.mjs; call one instead."
+        },
+        {
+          selector: "ImportDeclaration[source.value=/^(pg|@effect\\/sql-pg|@electric-sql\\/pglite.*)$/]",
+          message: "Database drivers are reached through Database/ only."
+        }
+      ]
+    }
+  },
+  {
     files: ["**/*.mjs", "**/*.js"],
     languageOptions: {
       globals: { process: "readonly", console: "readonly", URL: "readonly", Buffer: "readonly", performance: "readonly" }

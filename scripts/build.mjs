@@ -63,7 +63,7 @@ const targets = () => [
 
 /**
  * esbuild leaves non-ASCII characters in regular expression literals; one of them makes V8 hold the
- * whole script as UTF-16 (twice its size, about 5 MB more for the server). Escaped as `\\uXXXX`, which
+ * whole script as UTF-16, twice its size. Escaped as `\\uXXXX`, which
  * means the same in a regular expression, a string or an identifier (comments are already gone).
  */
 const asciiOnly = (dir) => {

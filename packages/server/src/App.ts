@@ -3,11 +3,11 @@
  * configuration → database (migrated) → durable queue → services → HTTP app
  * and background workers. Only the `HttpServer` is left open.
  *
- * One way of wiring: each service brings the services it needs (`dependencies:`
- * of an `Effect.Service`, or `Layer.provide` on a plain layer); this file
- * provides only what all share (configuration, database, queue, embedder,
- * transcriber, logging, telemetry) and merges the roots the HTTP app and the
- * workers use.
+ * Floor by floor: the infrastructure every service may use (configuration,
+ * database, queue, embedder, transcriber, logging, telemetry); the services
+ * and repos the HTTP handlers and workers reach directly, merged so each is
+ * built once; chat on top of them; channels on chat; then the roots. A
+ * service's private helpers come through its own `dependencies:`.
  */
 import * as Layer from "effect/Layer"
 import { AccountsRepo } from "./Accounts/AccountsRepo"

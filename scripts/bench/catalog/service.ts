@@ -27,9 +27,8 @@ const requestTimeoutMs = 120_000
  * The bench's HTTP client: `node:http` on kept-alive connections, asking for
  * compressed bodies as `fetch` and browsers do (the service's compression
  * stays in what is measured). The client shares the machine's cores with the
- * service and Postgres: Node's `fetch` spent 1.6–2 ms of CPU per search where
- * this spends 0.3–0.4, which added 1.5–5 ms to the p99 (the two side by side
- * against one server, 10k products among 211k rows).
+ * service and Postgres, and Node's `fetch` spends several times the CPU per
+ * request of this client, which then shows in the service's measured tail.
  */
 const agent = new http.Agent({ keepAlive: true })
 

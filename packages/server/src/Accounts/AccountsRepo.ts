@@ -89,6 +89,12 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("AccountsRepo",
 
       find: (id: string) => findAccount(id).pipe(Effect.orDie),
 
+      /** Whether any account exists (the demo seed runs only on a database with none). */
+      any: sql<{ readonly found: boolean }>`SELECT EXISTS (SELECT 1 FROM accounts) AS found`.pipe(
+        Effect.map((rows) => rows[0]?.found === true),
+        Effect.orDie
+      ),
+
       /** A page of accounts, oldest first, and the number of all accounts. */
       page: (page: { readonly limit: number; readonly offset: number }) =>
         Effect.all({

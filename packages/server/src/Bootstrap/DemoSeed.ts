@@ -4,7 +4,6 @@
  * about (`DemoContent`), and prints the key and assistant id once so a
  * newcomer can call the API right away.
  */
-import { SqlClient } from "@effect/sql"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -19,15 +18,13 @@ import { Catalog } from "../Products/Catalog"
 import { demoDocuments, demoProducts } from "./DemoContent"
 
 const seed = Effect.gen(function*() {
-  const sql = yield* SqlClient.SqlClient
   const accounts = yield* AccountsRepo
   const assistants = yield* Assistants
   const catalog = yield* ModelCatalog
   const config = yield* AppConfig
   const documents = yield* Documents
   const products = yield* Catalog
-  const [{ count }] = yield* sql<{ readonly count: number }>`SELECT count(*)::int AS count FROM accounts`
-  if (count > 0) return
+  if (yield* accounts.any) return
   const account = yield* accounts.create({ name: "Demo", plan: catalog.defaultPlan })
   const key = yield* accounts.createKey(account.id, "demo")
   const assistant = yield* assistants.create(account.id, {

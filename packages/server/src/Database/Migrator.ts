@@ -1,6 +1,7 @@
 /** Runs the migrations in `migrations/` (bundled as a record, so no file globbing at run time). */
-import { Migrator } from "@effect/sql"
+import { Migrator, SqlClient } from "@effect/sql"
 import { PgMigrator } from "@effect/sql-pg"
+import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import core from "./migrations/0001_core"
 import catalog from "./migrations/0002_catalog"
@@ -42,3 +43,11 @@ export const layer = PgMigrator.layer({ loader: migrations }).pipe(Layer.orDie)
 
 /** The id of the newest migration (the number its name starts with); `/ready` compares the database against it. */
 export const latestMigration = Math.max(...Object.keys(migrationRecord).map((name) => Number.parseInt(name, 10)))
+
+/** Whether the database answers within a probe's time and has every migration applied (`/ready`). */
+export const isMigrated = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<{ readonly latest: number | null }>`
+    SELECT max(migration_id) AS latest FROM effect_sql_migrations`
+  return rows[0]?.latest === latestMigration
+}).pipe(Effect.timeout("2 seconds"), Effect.orElseSucceed(() => false))

@@ -4,7 +4,7 @@
  * envelope with a status under 500 (never a reset or a hang), and a write
  * answered 4xx must leave the stored data as it was.
  *
- * `RELIABILITY_FUZZ_REQUESTS` (CI: 5,000, about 95 s on two shared cores; `pnpm test:reliability`: 100,000)
+ * `RELIABILITY_FUZZ_REQUESTS` (CI: 5,000; `pnpm test:reliability`: 100,000)
  * and `RELIABILITY_SEED` choose the run; the failures print with the request
  * that caused them, and the seed replays them.
  */
