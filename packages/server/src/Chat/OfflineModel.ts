@@ -17,7 +17,7 @@
  * about a quantity ("how many", "چند") is answered only by a sentence with a
  * number. It declines when the best sentence matches loosely, outside a
  * section about the question, while a weighty word of the question is in no
- * passage ("Which port does SSH use?" over passages about other ports).
+ * passage (a question about one port over passages about other ports).
  * Sentences in the answer's language are preferred when they match, and the
  * answer stays within the request's `maxOutputTokens`.
  *
@@ -201,7 +201,7 @@ const clip = (sentence: string, max = maxQuote) =>
 /**
  * A best match this weak is no answer when the question's own subject is
  * nowhere in the passages: one missing word carrying this share of the
- * question's weight ("paid" in "How much is a developer paid per upload?"),
+ * question's weight (a question about pay over passages about the work),
  * or missing words carrying this much together.
  */
 const weakMatch = 0.5
@@ -428,8 +428,7 @@ const pickQuotes = (ranking: Ranking, language: AnswerLanguage): ReadonlyArray<S
   }
   // A loose match while a weighty word of the question is in no passage, and the best sentence's section is about
   // none of the question, or the sentence holds only part of what the passages know of it: they speak of something
-  // else ("shops" and "branches", but not in Shiraz). "Do you deliver to Mashhad?" over "Delivery to other cities
-  // takes three days", in a section on delivery, still answers.
+  // else. A question naming a place that a section on the question's subject only names in general still answers.
   if (
     best.score < looseMatch && best.sectionShare < aboutSection && !best.labelled &&
     ranking.missingLargest >= missingSubject && (best.sectionShare === 0 || !best.coversKnown)
