@@ -29,20 +29,11 @@ import type { Products } from "@dastyar/domain"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import { stem } from "../Search/Stemmer"
+import { questionStopWords as stopwords } from "../Search/StopWords"
 import { normalizeText, wordsOf } from "../Search/TextNormalization"
 import type { ChatModelShape, ModelAnswer, ModelEvent, ModelRequest, Passage, Tool } from "./ChatModel"
 import { type AnswerLanguage, detectLanguage } from "./Language"
 import { estimateTokens } from "./Tokens"
-
-// In the normal form words are compared in ("آیا" is "ایا").
-const stopwords = new Set(wordsOf([
-  // English
-  ..."a an the is are was were be been being am do does did i you he she it we they me my your our their its this that these those what which who whom whose how when where why can could should would will shall may might must of in on at to for from by with about as and or but if not no yes please tell me there here have has had get got any some much many more most than then so also just there's what's how's i'm you're let know want need like one long kind sort go goes"
-    .split(" "),
-  // Persian and Arabic (normalised forms: Persian yeh and keheh)
-  ..."و در به از که این آن را با برای است هست هستند هستید هستیم هستم بود بودن می ها های یک تا هم یا اما ولی اگر چه چی چیه چیست چطور چگونه کجا کی کدام چرا آیا من تو او ما شما آنها خود شود شد کرد کنم کنی کنید کند کنند باید نیز دارد دارید دارم داره دارند نیست بر روی ای را چند چقدر کجاست کیست شده لطفا میشه میشود میتوانم میتوانید توان توانم بگویید بگو بدانم دربارهٔ درباره مورد سلام ممنون مرسی هر همه فقط خیلی الان اکنون امکان ممکن وجود في من على الى إلى عن ما هل كيف متى أين لماذا هذا هذه ذلك التي الذي هو هي انا أنا نحن انت أنت كم"
-    .split(" ")
-].join(" ")))
 
 const greetings = new Set(
   "hi hello hey hiya greetings good morning evening afternoon thanks thank you سلام درود وقت بخیر صبح عصر شب ممنون مرسی متشکرم سپاس مرحبا اهلا شكرا"
