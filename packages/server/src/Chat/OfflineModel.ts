@@ -17,7 +17,7 @@
  * about a quantity ("how many", "چند") is answered only by a sentence with a
  * number. It declines when the best sentence matches loosely, outside a
  * section about the question, while a weighty word of the question is in no
- * passage (a question naming one service over passages about others).
+ * passage (a question about one port over passages about other ports).
  * Sentences in the answer's language are preferred when they match, and the
  * answer stays within the request's `maxOutputTokens`.
  *
@@ -29,20 +29,11 @@ import type { Products } from "@dastyar/domain"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
 import { stem } from "../Search/Stemmer"
+import { questionStopWords as stopwords } from "../Search/StopWords"
 import { normalizeText, wordsOf } from "../Search/TextNormalization"
 import type { ChatModelShape, ModelAnswer, ModelEvent, ModelRequest, Passage, Tool } from "./ChatModel"
 import { type AnswerLanguage, detectLanguage } from "./Language"
 import { estimateTokens } from "./Tokens"
-
-// In the normal form words are compared in ("آیا" is "ایا").
-const stopwords = new Set(wordsOf([
-  // English
-  ..."a an the is are was were be been being am do does did i you he she it we they me my your our their its this that these those what which who whom whose how when where why can could should would will shall may might must of in on at to for from by with about as and or but if not no yes please tell me there here have has had get got any some much many more most than then so also just there's what's how's i'm you're let know want need like one long kind sort go goes"
-    .split(" "),
-  // Persian and Arabic (normalised forms: Persian yeh and keheh)
-  ..."و در به از که این آن را با برای است هست هستند هستید هستیم هستم بود بودن می ها های یک تا هم یا اما ولی اگر چه چی چیه چیست چطور چگونه کجا کی کدام چرا آیا من تو او ما شما آنها خود شود شد کرد کنم کنی کنید کند کنند باید نیز دارد دارید دارم داره دارند نیست بر روی ای را چند چقدر کجاست کیست شده لطفا میشه میشود میتوانم میتوانید توان توانم بگویید بگو بدانم دربارهٔ درباره مورد سلام ممنون مرسی هر همه فقط خیلی الان اکنون امکان ممکن وجود في من على الى إلى عن ما هل كيف متى أين لماذا هذا هذه ذلك التي الذي هو هي انا أنا نحن انت أنت كم"
-    .split(" ")
-].join(" ")))
 
 const greetings = new Set(
   "hi hello hey hiya greetings good morning evening afternoon thanks thank you سلام درود وقت بخیر صبح عصر شب ممنون مرسی متشکرم سپاس مرحبا اهلا شكرا"
@@ -104,7 +95,7 @@ const mentions = (roots: ReadonlyArray<string>, term: Term) => term.alternatives
 /**
  * A chunk's heading trail (`Shipping › Delivery times`, which the chunker puts
  * first) and its body. The heading is not quoted, but its words count for
- * the sentences under it: a one-word question finds the section titled so.
+ * the sentences under it: "installments?" finds the section titled so.
  */
 const splitHeading = (text: string): { readonly heading: string; readonly body: string } => {
   const at = text.indexOf("\n\n")
@@ -201,7 +192,7 @@ const clip = (sentence: string, max = maxQuote) =>
 /**
  * A best match this weak is no answer when the question's own subject is
  * nowhere in the passages: one missing word carrying this share of the
- * question's weight (the verb of a question about someone's salary),
+ * question's weight (a question about pay over passages about the work),
  * or missing words carrying this much together.
  */
 const weakMatch = 0.5
@@ -428,8 +419,7 @@ const pickQuotes = (ranking: Ranking, language: AnswerLanguage): ReadonlyArray<S
   }
   // A loose match while a weighty word of the question is in no passage, and the best sentence's section is about
   // none of the question, or the sentence holds only part of what the passages know of it: they speak of something
-  // else (branches, but not in the city asked about). A question about delivery to one city over "Delivery to
-  // other cities takes three days", in a section on delivery, still answers.
+  // else. A question naming a place that a section on the question's subject only names in general still answers.
   if (
     best.score < looseMatch && best.sectionShare < aboutSection && !best.labelled &&
     ranking.missingLargest >= missingSubject && (best.sectionShare === 0 || !best.coversKnown)

@@ -2,7 +2,8 @@
  * One normal form for Persian, Arabic and English text, applied alike when
  * indexing and when querying: letter case, Arabic/Persian letter variants
  * (ي/ی, ك/ک, ة/ه, hamza seats), diacritics, tatweel, ZWNJ and Arabic-Indic or
- * Persian digits all compare equal.
+ * Persian digits all compare equal, and a Persian prefix or suffix written
+ * apart ("می توانم", "کتاب ها") is joined to its word.
  */
 import { boundedMemo } from "../Platform/Memo"
 
@@ -24,18 +25,31 @@ const folds = new Map<string, string>([
 ])
 /**
  * Characters that fold to nothing: harakat, Quranic marks, superscript alef and tatweel (no meaning for
- * search), and zero-width characters (ZWNJ joins or splits Persian words at the writer's whim).
+ * search; a lone hamza too, "اجزاء" is "اجزا"), and zero-width characters (ZWNJ joins or splits Persian
+ * words at the writer's whim).
  */
-const dropped = "\u0610-\u061A\u064B-\u065F\u0670\u06D6-\u06ED\u0640\u200B-\u200F\u2060\uFEFF"
+const dropped = "\u0621\u0610-\u061A\u064B-\u065F\u0670\u06D6-\u06ED\u0640\u200B-\u200F\u2060\uFEFF"
 const folded = new RegExp(`[${dropped}${[...folds.keys()].join("")}]`, "g")
 const fold = (c: string): string => folds.get(c) ?? ""
 
 /** Any character the folds below may change beyond case and spaces (everything outside ASCII). */
 const beyondAscii = /[^\u0000-\u007F]/
 
-/** Case and the folds above, whitespace as it was. ASCII text has nothing to fold but case. */
+/**
+ * Persian affixes written apart, joined to their word as with a half-space or none: "می توانم" is
+ * "می‌توانم", "کتاب ها" is "کتاب‌ها", "ارزان تر" is "ارزان‌تر".
+ */
+const detachedPrefix = /(^|[^\p{L}])(ن?می)[ \t\u00A0]+(?=\p{L})/gu
+const detachedSuffix = /(\p{L})[ \t\u00A0]+(ها|های|هایی|تر|ترین)(?!\p{L})/gu
+
+/** Case and the folds above, whitespace as it was but for detached affixes. ASCII has nothing to fold but case. */
 const foldText = (text: string): string =>
-  beyondAscii.test(text) ? text.normalize("NFKC").toLowerCase().replace(folded, fold) : text.toLowerCase()
+  beyondAscii.test(text)
+    ? text.normalize("NFKC").toLowerCase().replace(folded, fold).replace(detachedPrefix, "$1$2").replace(
+      detachedSuffix,
+      "$1$2"
+    )
+    : text.toLowerCase()
 
 /** Normal form of free text: words stay apart, everything else above is folded. */
 export const normalizeText = (text: string): string => foldText(text).replace(/\s+/g, " ").trim()

@@ -1,0 +1,38 @@
+/**
+ * The stop-word lists, one place for search and chat, in normal form (see
+ * TextNormalization.ts; "آیا" is "ایا").
+ */
+import { normalizeText } from "./TextNormalization"
+
+/** Each word in normal form on its own (together, "می" and "ها" would join their neighbours). */
+const normalSet = (words: string): ReadonlySet<string> =>
+  new Set(words.split(/\s+/u).filter((word) => word.length > 0).map(normalizeText))
+
+/** Words that say little on their own: they count for ranking only when the query has nothing else. */
+export const stopWords: ReadonlySet<string> = normalSet(
+  // English
+  "a an and are as at be but by can do does for from has have how i if in is it its me my no not of on or our so that the their there this to was we what when where which who why will with you your " +
+    // Persian
+    "از به با در را که و یا این آن اون است هست نیست بود شد می من تو ما شما او برای چه چی چرا کجا کی آیا هم نه تا اگر یک ها های"
+)
+
+/**
+ * What a question says besides its subject: the stop words above and the words that ask ("how", "many",
+ * "چند", "میشه"), politeness and filler. The offline answerer matches a question by the rest.
+ */
+export const questionStopWords: ReadonlySet<string> = new Set([
+  ...stopWords,
+  ...normalSet(
+    // English
+    "the were been being am did he she they him her them his hers whom whose these those which whom why " +
+      "could should would will shall may might must about please tell there here had get got any some much many more " +
+      "most than then also just let know want need like one long kind sort go goes yes " +
+      // Persian and Arabic
+      "هستند هستید هستیم هستم بودن ها های یک هم یا اما ولی اگر چه چی چیه چیست چطور چطوری چگونه چجوری کجا کجاست " +
+      "کی کیست کدام کدوم چرا ایا او ما شما انها خود شود شد کرد کنم کنی کنید کند کنند باید نیز دارد دارید دارم " +
+      "داره دارند دارین نیست بر روی ای را چند چقدر چه‌قدر شده لطفا لطفاً میشه میشود میتوانم میتونم میتوانید " +
+      "میتونید میتونین توان توانم بگویید بگید بگین بگو بدانم بدونم دربارهٔ درباره مورد سلام ممنون مرسی فقط خیلی " +
+      "الان اکنون امکان ممکن وجود اینکه اون اونا یه " +
+      "في من على الى إلى عن ما هل كيف متى أين لماذا هذا هذه ذلك التي الذي هو هي انا أنا نحن انت أنت كم"
+  )
+])
