@@ -1,15 +1,18 @@
 /** Accounts and their API keys. */
 import { Auth } from "@dastyar/domain"
 import { SqlClient, SqlSchema } from "@effect/sql"
-import * as Cache from "effect/Cache"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
+import { Invalidations } from "../Database/Invalidations"
 import { newId } from "../Ids"
 import { withSpanWhenTracing } from "../Telemetry"
 import * as ApiKeySecret from "./ApiKeySecret"
 
-/** How long a key's owner is remembered by one instance (a revoke elsewhere takes effect within this). */
+/**
+ * How long a key's owner is remembered by one instance. A revocation anywhere empties every instance's cache
+ * at once (`Invalidations`); this bounds only what a change made outside the service (SQL by hand) waits for.
+ */
 export const ownerCacheTtl = "5 seconds"
 
 const AccountRow = Schema.Struct({
@@ -32,6 +35,7 @@ const CreatedKeyRow = Schema.Struct({
 export class AccountsRepo extends Effect.Service<AccountsRepo>()("AccountsRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const invalidations = yield* Invalidations
 
     const insertAccount = SqlSchema.single({
       Request: Schema.Struct({ id: Schema.String, name: Schema.String, plan: Schema.String }),
@@ -74,9 +78,10 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("AccountsRepo",
     /**
      * Key → owner for a few seconds: every authenticated request needs it, and
      * a join per request was a third of the request's time. Revoking a key or
-     * deleting an account here empties it; another instance sees it within `ownerCacheTtl`.
+     * deleting an account empties it on every instance at once.
      */
-    const owners = yield* Cache.make({
+    const owners = yield* invalidations.cache({
+      topics: ["keys"],
       capacity: 10_000,
       timeToLive: ownerCacheTtl,
       lookup: (secretHashHex: string) => findKeyOwner(Buffer.from(secretHashHex, "hex")).pipe(Effect.orDie)
@@ -114,7 +119,9 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("AccountsRepo",
       /** Deleting cascades to keys (they stop working at once), assistants and folders. */
       delete: Effect.fn("Accounts.delete")(function*(id: string) {
         const rows = yield* sql`DELETE FROM accounts WHERE id = ${id} RETURNING id`
-        yield* owners.invalidateAll
+        // Its keys and its assistants went with it.
+        yield* invalidations.publish("keys")
+        yield* invalidations.publish("assistants")
         return rows.length > 0
       }, Effect.orDie),
 
@@ -128,7 +135,7 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("AccountsRepo",
       revokeKey: Effect.fn("Accounts.revokeKey")(function*(keyId: string) {
         const rows =
           yield* sql`UPDATE api_keys SET revoked_at = now() WHERE id = ${keyId} AND revoked_at IS NULL RETURNING id`
-        yield* owners.invalidateAll
+        yield* invalidations.publish("keys")
         return rows.length > 0
       }, Effect.orDie),
 
@@ -141,5 +148,6 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("AccountsRepo",
           withSpanWhenTracing("Accounts.authenticate", { captureStackTrace: false })
         )
     } as const
-  })
+  }),
+  dependencies: [Invalidations.Default]
 }) {}

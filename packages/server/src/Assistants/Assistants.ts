@@ -6,12 +6,12 @@
 import { Admin, Assistants as Domain, Errors } from "@dastyar/domain"
 import { PersistedQueue } from "@effect/experimental"
 import { SqlClient } from "@effect/sql"
-import * as Cache from "effect/Cache"
 import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import { AccountsRepo, ownerCacheTtl } from "../Accounts/AccountsRepo"
+import { Invalidations } from "../Database/Invalidations"
 import { newId } from "../Ids"
 import { ModelCatalog } from "../Models/ModelCatalog"
 import { elementId } from "../Queue/Queue"
@@ -65,6 +65,7 @@ export class Assistants extends Effect.Service<Assistants>()("Assistants", {
     const catalog = yield* ModelCatalog
     const sql = yield* SqlClient.SqlClient
     const accounts = yield* AccountsRepo
+    const invalidations = yield* Invalidations
     const lifecycle = yield* PersistedQueue.make({ name: "assistant-lifecycle", schema: LifecycleTask })
 
     /** The public view: the row without its account and status reason, plus the plan's limits. */
@@ -88,11 +89,11 @@ export class Assistants extends Effect.Service<Assistants>()("Assistants", {
 
     /**
      * Account and assistant pairs found owned, for `ownerCacheTtl` (as keys are): the catalog's routes need
-     * no more than that, and a search paid a statement for it. Only owned pairs are kept; a deletion on this
-     * instance forgets the assistant at once, one on another instance within the same time (its products go
-     * with it at once).
+     * no more than that, and a search paid a statement for it. Only owned pairs are kept; a deletion (of the
+     * assistant or its account) on any instance forgets them on every instance at once.
      */
-    const ownedPairs = yield* Cache.make({
+    const ownedPairs = yield* invalidations.cache({
+      topics: ["assistants"],
       capacity: 10_000,
       timeToLive: ownerCacheTtl,
       lookup: (pair: { readonly accountId: string; readonly assistantId: string }) =>
@@ -177,6 +178,8 @@ export class Assistants extends Effect.Service<Assistants>()("Assistants", {
             id: elementId("assistant-delete", id)
           })
         }).pipe(sql.withTransaction, Effect.orDie)
+        // After the commit: a lookup between the emptying and the commit would keep the assistant again.
+        yield* invalidations.publish("assistants")
         return toResponse({ ...row, status: "deleting" }, planLimitsOf(plan))
       }),
 
@@ -189,7 +192,7 @@ export class Assistants extends Effect.Service<Assistants>()("Assistants", {
           if (task._tag === "Delete") {
             // Dependent data (documents, products, conversations) goes with the row (ON DELETE CASCADE).
             yield* repo.remove(assistant.id)
-            yield* ownedPairs.invalidate(pairKey(assistant.accountId, assistant.id))
+            yield* invalidations.publish("assistants")
             yield* Effect.logInfo("assistant deleted").pipe(Effect.annotateLogs({ assistantId: assistant.id }))
             return
           }
@@ -215,5 +218,5 @@ export class Assistants extends Effect.Service<Assistants>()("Assistants", {
       )
     } as const
   }),
-  dependencies: [AssistantsRepo.Default, ModelCatalog.Default, AccountsRepo.Default]
+  dependencies: [AssistantsRepo.Default, ModelCatalog.Default, AccountsRepo.Default, Invalidations.Default]
 }) {}

@@ -82,13 +82,14 @@ export class AssistantsRepo extends Effect.Service<AssistantsRepo>()("Assistants
     const findOwned = SqlSchema.findOne({
       Request: Schema.Struct({ accountId: Schema.String, id: Schema.String }),
       Result: AssistantRow,
-      execute: ({ accountId, id }) => sql`SELECT * FROM assistants WHERE id = ${id} AND account_id = ${accountId}`
+      execute: ({ accountId, id }) =>
+        sql`SELECT * FROM assistants WHERE id = ${id} AND account_id = ${accountId} AND status <> 'deleting'`
     })
 
     return {
       listByAccount: (accountId: string) => listByAccount(accountId).pipe(Effect.orDie),
       findById: (id: string) => findById(id).pipe(Effect.orDie),
-      /** The assistant only if it belongs to the account. */
+      /** The assistant only if it belongs to the account and is not being deleted. */
       findOwned: (accountId: string, id: string) => findOwned({ accountId, id }).pipe(Effect.orDie),
       insert: (row: { readonly id: string; readonly accountId: string; readonly settings: AssistantSettings }) =>
         sql`INSERT INTO assistants ${

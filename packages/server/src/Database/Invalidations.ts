@@ -1,0 +1,158 @@
+/**
+ * Caches of authorisation facts (which key belongs to which account, which
+ * assistant to which account) that every instance empties at once when one
+ * instance revokes something. On Postgres a revocation is a `NOTIFY` that
+ * each instance hears on a connection of its own (`LISTEN`); embedded PGlite
+ * is one instance, so the local emptying that every revocation does first is
+ * all it needs.
+ *
+ * Staleness is never kept: while the listening connection is down the caches
+ * are bypassed (every read goes to the database) and emptied again once it is
+ * back, and a lookup that was in flight while a revocation arrived is not kept.
+ */
+import { SqlClient } from "@effect/sql"
+import * as Cache from "effect/Cache"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import * as Exit from "effect/Exit"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+import * as Schedule from "effect/Schedule"
+import pg from "pg"
+import { AppConfig } from "../Config"
+
+/** What a revocation concerns: the caches subscribed to a topic are emptied when it is published. */
+export type Topic = "keys" | "assistants"
+
+const channel = "dastyar_invalidations"
+/** The listening connection's `application_name`, which lets an operator (or a test) find it. */
+export const listenerApplicationName = "dastyar-listener"
+/** A listening connection that stops answering is treated as lost after this. */
+const heartbeat = { every: Duration.seconds(5), timeout: Duration.seconds(2) }
+
+interface Subscriber {
+  readonly topics: ReadonlyArray<Topic>
+  readonly empty: () => void
+}
+
+export class Invalidations extends Effect.Service<Invalidations>()("Invalidations", {
+  scoped: Effect.gen(function*() {
+    const config = yield* AppConfig
+    const sql = yield* SqlClient.SqlClient
+    const subscribers = new Set<Subscriber>()
+    /** Bumped by every emptying: a lookup started under an older generation is not kept. */
+    let generation = 0
+    /** Whether revocations from other instances reach this one (always, embedded). */
+    let live = Option.isNone(config.databaseUrl)
+
+    const empty = (topic: Topic | "all") => {
+      generation++
+      for (const subscriber of subscribers) {
+        if (topic === "all" || subscriber.topics.includes(topic)) subscriber.empty()
+      }
+    }
+
+    const databaseUrl = config.databaseUrl
+    if (Option.isSome(databaseUrl)) {
+      const connectionString = Redacted.value(databaseUrl.value)
+      /** One listening session: live from its `LISTEN` until it ends or stops answering. */
+      const listenOnce = Effect.acquireUseRelease(
+        Effect.tryPromise(async () => {
+          const client = new pg.Client({ connectionString, application_name: listenerApplicationName, keepAlive: true })
+          // Errors end the session (handled below); unheard, they would end the process.
+          client.on("error", () => {})
+          client.on("notification", (message) => {
+            if (message.channel === channel && (message.payload === "keys" || message.payload === "assistants")) {
+              empty(message.payload)
+            }
+          })
+          try {
+            await client.connect()
+            await client.query(`LISTEN ${channel}`)
+          } catch (error) {
+            await client.end().catch(() => {})
+            throw error
+          }
+          return client
+        }),
+        (client) =>
+          Effect.gen(function*() {
+            // Anything revoked while no session listened is forgotten now.
+            empty("all")
+            live = true
+            const ended = Effect.async<void>((resume) => {
+              const done = () => resume(Effect.void)
+              client.once("end", done)
+              client.once("error", done)
+              return Effect.sync(() => (client.off("end", done), client.off("error", done)))
+            })
+            const answering = Effect.tryPromise(() => client.query("SELECT 1")).pipe(
+              Effect.timeoutFail({ duration: heartbeat.timeout, onTimeout: () => new Error("listener silent") }),
+              Effect.zipRight(Effect.sleep(heartbeat.every)),
+              Effect.forever
+            )
+            yield* Effect.raceFirst(ended, Effect.ignore(answering))
+          }),
+        (client) => {
+          const close = Effect.promise(() => client.end().catch(() => {})).pipe(Effect.timeout(1000), Effect.ignore)
+          return Effect.sync(() => {
+            live = false
+            empty("all")
+          }).pipe(Effect.zipRight(close))
+        }
+      )
+      yield* listenOnce.pipe(
+        Effect.ignore,
+        Effect.repeat(Schedule.exponential("100 millis").pipe(Schedule.union(Schedule.spaced("5 seconds")))),
+        Effect.forkScoped
+      )
+    }
+
+    return {
+      /** Empties the topic's caches here at once, and on every other instance as the notification arrives. */
+      publish: (topic: Topic) =>
+        Effect.sync(() => empty(topic)).pipe(
+          Effect.zipRight(
+            Option.isSome(databaseUrl) ? Effect.orDie(sql`SELECT pg_notify(${channel}, ${topic})`) : Effect.void
+          )
+        ),
+
+      /**
+       * A cache of `lookup` for `timeToLive`, emptied by every publication of one of `topics` on any
+       * instance, and bypassed while this instance may miss them.
+       */
+      cache: <Key, Value>(options: {
+        readonly topics: ReadonlyArray<Topic>
+        readonly capacity: number
+        readonly timeToLive: Duration.DurationInput
+        readonly lookup: (key: Key) => Effect.Effect<Value>
+      }) =>
+        Effect.gen(function*() {
+          const timeToLive = Duration.decode(options.timeToLive)
+          const cache = yield* Cache.makeWith({
+            capacity: options.capacity,
+            lookup: (key: Key) =>
+              Effect.suspend(() => {
+                const startedIn = generation
+                return Effect.map(options.lookup(key), (value) => ({ startedIn, value }))
+              }),
+            // A lookup overtaken by an emptying is answered once and not kept.
+            timeToLive: (exit) =>
+              Exit.isSuccess(exit) && exit.value.startedIn === generation ? timeToLive : Duration.zero
+          })
+          subscribers.add({ topics: options.topics, empty: () => Effect.runSync(cache.invalidateAll) })
+          return {
+            get: (key: Key): Effect.Effect<Value> =>
+              Effect.suspend(() => {
+                if (!live) return options.lookup(key)
+                return Effect.flatMap(cache.get(key), (entry) =>
+                  entry.startedIn === generation
+                    ? Effect.succeed(entry.value)
+                    : Effect.zipRight(cache.invalidate(key), options.lookup(key)))
+              }),
+            invalidate: (key: Key) => cache.invalidate(key)
+          }
+        })
+    } as const
+  })
+}) {}
