@@ -197,7 +197,7 @@ export class Hooks extends Effect.Service<Hooks>()("Hooks", {
         const connection = yield* activeConnection(driver, code)
         yield* Effect.annotateCurrentSpan({ "dastyar.connection_code": code, "dastyar.driver": driver })
         // Only Bale's hook URL carries a secret; a path secret on another driver's hook is not its hook.
-        if ((pathSecret !== undefined) !== (driver === "bale")) return yield* new Channels.HookConnectionNotFound()
+        if (pathSecret !== undefined && driver !== "bale") return yield* new Channels.HookConnectionNotFound()
         switch (driver) {
           case "telegram":
             yield* botApi(Telegram.platform, connection, request, undefined)
