@@ -285,7 +285,7 @@ export class AdminContentApi extends HttpApiGroup.make("adminContent")
 
 const connectionPath = HttpApiSchema.param("connectionCode", Schema.String)
 
-/** Messenger connections of an assistant (Telegram bots, custom webhooks). */
+/** Messenger connections of an assistant (Telegram and Bale bots, WhatsApp numbers, custom webhooks). */
 export class AdminConnectionsApi extends HttpApiGroup.make("adminConnections")
   .annotate(OpenApi.Title, "Admin: connections")
   .add(
@@ -296,12 +296,16 @@ export class AdminConnectionsApi extends HttpApiGroup.make("adminConnections")
       .addError(AssistantNotFoundResponse)
       .addError(Channels.TelegramRejectedResponse)
       .addError(Channels.TelegramUnavailableResponse)
+      .addError(Channels.MessengerRejectedResponse)
+      .addError(Channels.MessengerUnavailableResponse)
       .addError(Channels.SecretKeyMissingResponse)
       .annotate(
         OpenApi.Description,
         "`telegram`: checks the bot token and registers `hookUrl` with the Bot API (`setWebhook` with a random " +
           "secret token); the bot answers at once. `webhook`: messages are POSTed to `hookUrl`, answers go to " +
-          "`callbackUrl`, both signed with `secret`. Secrets are stored encrypted and never returned."
+          "`callbackUrl`, both signed with `secret`. `bale`: like `telegram`, the secret in the registered URL's path. " +
+          "`whatsapp`: checks the phone number ID with the access token; paste `hookUrl` and `verifyToken` into the " +
+          "Meta app's webhook settings. Secrets are stored encrypted and never returned."
       )
   )
   .add(
@@ -327,8 +331,10 @@ export class AdminConnectionsApi extends HttpApiGroup.make("adminConnections")
       .addError(Channels.ConnectionNotFoundResponse)
       .addError(Channels.TelegramRejectedResponse)
       .addError(Channels.TelegramUnavailableResponse)
+      .addError(Channels.MessengerRejectedResponse)
+      .addError(Channels.MessengerUnavailableResponse)
       .addError(Channels.SecretKeyMissingResponse)
-      .annotate(OpenApi.Description, "Telegram: registers the webhook again with a new secret token.")
+      .annotate(OpenApi.Description, "Telegram, Bale: registers the webhook again with a new secret.")
   )
   .add(
     HttpApiEndpoint.del("deleteConnection")`/assistants/${assistantPath}/connections/${connectionPath}`

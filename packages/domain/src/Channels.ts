@@ -26,7 +26,7 @@ export const signatureHeaders = {
   signature: "x-dastyar-signature"
 } as const
 
-export const Driver = Constraint.oneOf("telegram", "webhook")
+export const Driver = Constraint.oneOf("telegram", "webhook", "bale", "whatsapp")
 export type Driver = typeof Driver.Type
 
 export const ConnectionStatus = Schema.Literal("active", "disabled", "dead")
@@ -46,6 +46,29 @@ export const TelegramConnectionCreate = Schema.Struct({
   ).annotations({ description: "The token @BotFather gave the bot; stored encrypted, never returned" })
 }).annotations({ identifier: "TelegramConnectionCreate" })
 
+export const BaleConnectionCreate = Schema.Struct({
+  driver: Schema.Literal("bale"),
+  botToken: Constraint.text({ max: 200 }).pipe(
+    Schema.pattern(/^(\d{1,20}:)?[A-Za-z0-9_-]{20,}$/, { message: () => token("constraint.baleBotToken") })
+  ).annotations({ description: "The token Bale's @BotFather gave the bot; stored encrypted, never returned" })
+}).annotations({ identifier: "BaleConnectionCreate" })
+
+export const WhatsAppConnectionCreate = Schema.Struct({
+  driver: Schema.Literal("whatsapp"),
+  phoneNumberId: Constraint.text({ max: 40 }).pipe(
+    Schema.pattern(/^\d{5,40}$/, { message: () => token("constraint.phoneNumberId") })
+  ).annotations({ description: "The Cloud API's phone number ID (not the phone number itself)" }),
+  accessToken: Constraint.text({ min: 20, max: 2048 }).annotations({
+    description: "A system user's permanent access token with `whatsapp_business_messaging`; stored encrypted"
+  }),
+  appSecret: Constraint.text({ min: 16, max: 256 }).annotations({
+    description: "The Meta app's secret, to check `X-Hub-Signature-256`; stored encrypted, never returned"
+  }),
+  verifyToken: Constraint.text({ min: 8, max: 256 }).annotations({
+    description: "Any string you choose; paste the same into the app's webhook settings; stored encrypted"
+  })
+}).annotations({ identifier: "WhatsAppConnectionCreate" })
+
 export const WebhookConnectionCreate = Schema.Struct({
   driver: Schema.Literal("webhook"),
   callbackUrl: HttpUrl.annotations({ description: "Where answers are POSTed, signed like inbound requests" }),
@@ -54,7 +77,12 @@ export const WebhookConnectionCreate = Schema.Struct({
   })
 }).annotations({ identifier: "WebhookConnectionCreate" })
 
-export const ConnectionCreate = Schema.Union(TelegramConnectionCreate, WebhookConnectionCreate).annotations({
+export const ConnectionCreate = Schema.Union(
+  TelegramConnectionCreate,
+  WebhookConnectionCreate,
+  BaleConnectionCreate,
+  WhatsAppConnectionCreate
+).annotations({
   identifier: "ConnectionCreate",
   parseOptions: { errors: "all" },
   examples: [{ driver: "telegram", botToken: "123456789:AAF1d2e3f4g5h6i7j8k9l0mnopqrstuvwx" }]
@@ -69,9 +97,12 @@ export const Connection = Schema.Struct({
   status: ConnectionStatus.annotations({
     description: "`dead` when the platform refused the connection's credentials (e.g. a revoked bot token)"
   }),
-  statusReason: Schema.NullOr(Schema.String),
-  botUsername: Schema.NullOr(Schema.String).annotations({ description: "Telegram: the bot's @username" }),
+  statusReason: Schema.NullOr(Schema.String).annotations({
+    description: "Why the connection is dead, or (WhatsApp) why the last reply could not be sent"
+  }),
+  botUsername: Schema.NullOr(Schema.String).annotations({ description: "Telegram, Bale: the bot's @username" }),
   callbackUrl: Schema.NullOr(Schema.String).annotations({ description: "Webhook: where answers go" }),
+  phoneNumberId: Schema.NullOr(Schema.String).annotations({ description: "WhatsApp: the Cloud API phone number ID" }),
   createdAt: Schema.DateTimeUtc,
   updatedAt: Schema.DateTimeUtc
 }).annotations({
@@ -85,6 +116,7 @@ export const Connection = Schema.Struct({
     statusReason: null,
     botUsername: "acme_shop_bot",
     callbackUrl: null,
+    phoneNumberId: null,
     createdAt: DateTime.unsafeMake("2026-11-03T10:00:00Z"),
     updatedAt: DateTime.unsafeMake("2026-11-03T10:00:00Z")
   }]
@@ -109,6 +141,22 @@ export const TelegramUnavailableResponse = failure(TelegramUnavailable, {
   code: "connections.telegram_unavailable"
 })
 
+export class MessengerRejected extends Schema.TaggedError<MessengerRejected>()("MessengerRejected", errorFields) {}
+export const MessengerRejectedResponse = failure(MessengerRejected, {
+  status: 400,
+  code: "connections.platform_rejected",
+  description: "400: Bale or WhatsApp refused the credentials or the webhook registration"
+})
+
+export class MessengerUnavailable
+  extends Schema.TaggedError<MessengerUnavailable>()("MessengerUnavailable", errorFields)
+{}
+export const MessengerUnavailableResponse = failure(MessengerUnavailable, {
+  status: 503,
+  code: "connections.platform_unavailable",
+  description: "503: Bale's or WhatsApp's API cannot be reached right now"
+})
+
 export class SecretKeyMissing extends Schema.TaggedError<SecretKeyMissing>()("SecretKeyMissing", errorFields) {}
 export const SecretKeyMissingResponse = failure(SecretKeyMissing, {
   status: 503,
@@ -122,6 +170,13 @@ export const HookUnauthorizedResponse = failure(HookUnauthorized, {
   code: "hooks.unauthorized",
   description:
     "401: wrong or missing secret token (telegram), or bad signature or stale timestamp (webhook); nothing processed"
+})
+
+export class HookForbidden extends Schema.TaggedError<HookForbidden>()("HookForbidden", errorFields) {}
+export const HookForbiddenResponse = failure(HookForbidden, {
+  status: 403,
+  code: "hooks.forbidden",
+  description: "403: the verification request's `hub.verify_token` is wrong (whatsapp)"
 })
 
 export class HookConnectionNotFound extends Schema.TaggedError<HookConnectionNotFound>()(
@@ -174,11 +229,28 @@ export const TelegramUpdate = Schema.Struct(
   Schema.Record({ key: Schema.String, value: Schema.Unknown })
 ).annotations({ identifier: "TelegramUpdate" })
 
+/** A WhatsApp Cloud API webhook notification (`object`, `entry[].changes[].value`); read by the driver. */
+export const WhatsAppNotification = Schema.Struct(
+  { object: Schema.String, entry: Schema.Array(Schema.Unknown) },
+  Schema.Record({ key: Schema.String, value: Schema.Unknown })
+).annotations({ identifier: "WhatsAppNotification" })
+
+/** WhatsApp's webhook verification request (Meta calls it when the webhook URL is saved). */
+export const HookVerifyQuery = Schema.Struct({
+  "hub.mode": Schema.optional(Schema.String),
+  "hub.verify_token": Schema.optional(Schema.String),
+  "hub.challenge": Schema.optional(Schema.String)
+})
+
 const hookDescription = [
   "Where messaging platforms deliver messages; API clients never call it. The answer is sent back through the",
   "platform, not in this response: the hook answers 200 at once and the message is processed from a durable queue.",
   "`telegram`: the `X-Telegram-Bot-Api-Secret-Token` header must carry the secret registered with `setWebhook`;",
   "a redelivered `update_id` is processed once.",
+  "`bale`: Bale sends no secret header, so its webhook URL carries a secret path segment",
+  "(`/hooks/bale/:connectionCode/:hookSecret`, registered by the service); a redelivered `update_id` is processed once.",
+  "`whatsapp`: the Cloud API's notification, `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the raw body with the",
+  "app secret>`; messages are answered, status events ignored, a redelivered message id processed once.",
   "`webhook`: the body is `WebhookInbound`, signed: `X-Dastyar-Timestamp` (Unix seconds, within 5 minutes) and",
   "`X-Dastyar-Signature: sha256=<hex HMAC-SHA256 of \"<timestamp>.<raw body>\" with the connection's secret>`.",
   "Answers go to the callback URL as `WebhookDelivery`, signed the same way, retried with backoff.",
@@ -193,12 +265,44 @@ export class HooksApi extends HttpApiGroup.make("hooks")
     }`
       .annotate(OpenApi.Summary, "Messenger hook")
       .annotate(OpenApi.Description, hookDescription)
-      .setPayload(Schema.Union(TelegramUpdate, WebhookInbound))
+      .setPayload(Schema.Union(TelegramUpdate, WebhookInbound, WhatsAppNotification))
       .addSuccess(success(Schema.Null, { identifier: "HookAcceptedResponse" }))
       .addError(HookUnauthorizedResponse)
       .addError(HookConnectionNotFoundResponse)
       .addError(TooManyRequestsResponse)
       .annotate(MaxBodyBytes, maxHookBodyBytes)
   )
-  .annotate(OpenApi.Description, "Inbound messages from messaging platforms (Telegram, custom webhooks).")
+  .add(
+    HttpApiEndpoint.post("deliverWithSecret")`/hooks/${HttpApiSchema.param("driver", Driver)}/${
+      HttpApiSchema.param("connectionCode", Schema.String)
+    }/${HttpApiSchema.param("hookSecret", Schema.String)}`
+      .annotate(OpenApi.Summary, "Messenger hook with a secret path (bale)")
+      .annotate(OpenApi.Description, "The hook of platforms that send no secret header: the path carries it.")
+      .setPayload(TelegramUpdate)
+      .addSuccess(success(Schema.Null, { identifier: "HookWithSecretAcceptedResponse" }))
+      .addError(HookUnauthorizedResponse)
+      .addError(HookConnectionNotFoundResponse)
+      .addError(TooManyRequestsResponse)
+      .annotate(MaxBodyBytes, maxHookBodyBytes)
+  )
+  .add(
+    HttpApiEndpoint.get("verify")`/hooks/${HttpApiSchema.param("driver", Driver)}/${
+      HttpApiSchema.param("connectionCode", Schema.String)
+    }`
+      .annotate(OpenApi.Summary, "Messenger webhook verification (whatsapp)")
+      .annotate(
+        OpenApi.Description,
+        "Meta's handshake when a webhook URL is saved: with `hub.mode=subscribe` and the connection's verify token, "
+          + "the answer is `hub.challenge` as text/plain; any other token gets 403."
+      )
+      .setUrlParams(HookVerifyQuery)
+      .addSuccess(HttpApiSchema.Text())
+      .addError(HookForbiddenResponse)
+      .addError(HookConnectionNotFoundResponse)
+      .addError(TooManyRequestsResponse)
+  )
+  .annotate(
+    OpenApi.Description,
+    "Inbound messages from messaging platforms (Telegram, Bale, WhatsApp, custom webhooks)."
+  )
 {}

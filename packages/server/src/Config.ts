@@ -43,6 +43,24 @@ export class AppConfig extends Effect.Service<AppConfig>()("AppConfig", {
     secretKey: Config.option(Config.redacted("DASTYAR_SECRET_KEY")),
     /** The Telegram Bot API, or a self-hosted Bot API server (and tests' stand-in). */
     telegramApiBase: Config.string("DASTYAR_TELEGRAM_API_BASE").pipe(Config.withDefault("https://api.telegram.org")),
+    /** Bale's Bot API (Telegram's protocol on Bale), or a test stand-in. */
+    baleApiBase: Config.string("DASTYAR_BALE_API_BASE").pipe(Config.withDefault("https://tapi.bale.ai")),
+    /** WhatsApp Cloud API: the Graph API's address and version. */
+    whatsapp: Config.all({
+      apiBase: Config.string("DASTYAR_WHATSAPP_API_BASE").pipe(Config.withDefault("https://graph.facebook.com")),
+      apiVersion: Config.string("DASTYAR_WHATSAPP_API_VERSION").pipe(
+        Config.validate({ message: "must look like v24.0", validation: (v) => /^v\d+\.\d+$/.test(v) }),
+        Config.withDefault("v24.0")
+      )
+    }),
+    /** Messenger API calls during an outage (5xx, timeouts, 429): attempts per call and the first backoff delay. */
+    channelRetry: Config.all({
+      attempts: Config.integer("DASTYAR_CHANNEL_RETRY_ATTEMPTS").pipe(
+        Config.validate({ message: "must be between 1 and 20", validation: (n) => n >= 1 && n <= 20 }),
+        Config.withDefault(6)
+      ),
+      baseDelay: Config.duration("DASTYAR_CHANNEL_RETRY_DELAY").pipe(Config.withDefault(Duration.millis(500)))
+    }),
     /** Messenger hooks: requests per minute per connection. */
     hookRateLimitPerMinute: Config.integer("DASTYAR_HOOK_RATE_LIMIT_PER_MINUTE").pipe(
       Config.validate({ message: "must be a positive integer", validation: (n) => n > 0 }),

@@ -512,7 +512,7 @@ export interface paths {
         put?: never;
         /**
          * Connect an assistant to a messenger
-         * @description `telegram`: checks the bot token and registers `hookUrl` with the Bot API (`setWebhook` with a random secret token); the bot answers at once. `webhook`: messages are POSTed to `hookUrl`, answers go to `callbackUrl`, both signed with `secret`. Secrets are stored encrypted and never returned.
+         * @description `telegram`: checks the bot token and registers `hookUrl` with the Bot API (`setWebhook` with a random secret token); the bot answers at once. `webhook`: messages are POSTed to `hookUrl`, answers go to `callbackUrl`, both signed with `secret`. `bale`: like `telegram`, the secret in the registered URL's path. `whatsapp`: checks the phone number ID with the access token; paste `hookUrl` and `verifyToken` into the Meta app's webhook settings. Secrets are stored encrypted and never returned.
          */
         post: operations["adminConnections.createConnection"];
         delete?: never;
@@ -552,7 +552,7 @@ export interface paths {
         put?: never;
         /**
          * Enable a disabled or dead connection
-         * @description Telegram: registers the webhook again with a new secret token.
+         * @description Telegram, Bale: registers the webhook again with a new secret.
          */
         post: operations["adminConnections.enableConnection"];
         delete?: never;
@@ -585,13 +585,37 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Messenger webhook verification (whatsapp)
+         * @description Meta's handshake when a webhook URL is saved: with `hub.mode=subscribe` and the connection's verify token, the answer is `hub.challenge` as text/plain; any other token gets 403.
+         */
+        get: operations["hooks.verify"];
         put?: never;
         /**
          * Messenger hook
-         * @description Where messaging platforms deliver messages; API clients never call it. The answer is sent back through the platform, not in this response: the hook answers 200 at once and the message is processed from a durable queue. `telegram`: the `X-Telegram-Bot-Api-Secret-Token` header must carry the secret registered with `setWebhook`; a redelivered `update_id` is processed once. `webhook`: the body is `WebhookInbound`, signed: `X-Dastyar-Timestamp` (Unix seconds, within 5 minutes) and `X-Dastyar-Signature: sha256=<hex HMAC-SHA256 of "<timestamp>.<raw body>" with the connection's secret>`. Answers go to the callback URL as `WebhookDelivery`, signed the same way, retried with backoff. Bodies over 1 MB are refused (413); each connection has its own rate limit (429).
+         * @description Where messaging platforms deliver messages; API clients never call it. The answer is sent back through the platform, not in this response: the hook answers 200 at once and the message is processed from a durable queue. `telegram`: the `X-Telegram-Bot-Api-Secret-Token` header must carry the secret registered with `setWebhook`; a redelivered `update_id` is processed once. `bale`: Bale sends no secret header, so its webhook URL carries a secret path segment (`/hooks/bale/:connectionCode/:hookSecret`, registered by the service); a redelivered `update_id` is processed once. `whatsapp`: the Cloud API's notification, `X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the raw body with the app secret>`; messages are answered, status events ignored, a redelivered message id processed once. `webhook`: the body is `WebhookInbound`, signed: `X-Dastyar-Timestamp` (Unix seconds, within 5 minutes) and `X-Dastyar-Signature: sha256=<hex HMAC-SHA256 of "<timestamp>.<raw body>" with the connection's secret>`. Answers go to the callback URL as `WebhookDelivery`, signed the same way, retried with backoff. Bodies over 1 MB are refused (413); each connection has its own rate limit (429).
          */
         post: operations["hooks.deliver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/hooks/{driver}/{connectionCode}/{hookSecret}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Messenger hook with a secret path (bale)
+         * @description The hook of platforms that send no secret header: the path carries it.
+         */
+        post: operations["hooks.deliverWithSecret"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2175,6 +2199,39 @@ export interface components {
              */
             secret: string;
         };
+        BaleConnectionCreate: {
+            /** @enum {string} */
+            driver: "bale";
+            /**
+             * maxLength(200)
+             * @description The token Bale's @BotFather gave the bot; stored encrypted, never returned
+             */
+            botToken: string;
+        };
+        WhatsAppConnectionCreate: {
+            /** @enum {string} */
+            driver: "whatsapp";
+            /**
+             * maxLength(40)
+             * @description The Cloud API's phone number ID (not the phone number itself)
+             */
+            phoneNumberId: string;
+            /**
+             * minLength(20)
+             * @description A system user's permanent access token with `whatsapp_business_messaging`; stored encrypted
+             */
+            accessToken: string;
+            /**
+             * minLength(16)
+             * @description The Meta app's secret, to check `X-Hub-Signature-256`; stored encrypted, never returned
+             */
+            appSecret: string;
+            /**
+             * minLength(8)
+             * @description Any string you choose; paste the same into the app's webhook settings; stored encrypted
+             */
+            verifyToken: string;
+        };
         ConnectionCreatedResponse: {
             data: components["schemas"]["Connection"];
             response: {
@@ -2193,6 +2250,7 @@ export interface components {
          *       "statusReason": null,
          *       "botUsername": "acme_shop_bot",
          *       "callbackUrl": null,
+         *       "phoneNumberId": null,
          *       "createdAt": "2026-11-03T10:00:00.000Z",
          *       "updatedAt": "2026-11-03T10:00:00.000Z"
          *     }
@@ -2201,7 +2259,7 @@ export interface components {
             connectionCode: string;
             assistantId: string;
             /** @enum {string} */
-            driver: "telegram" | "webhook";
+            driver: "telegram" | "webhook" | "bale" | "whatsapp";
             /** @description `DASTYAR_PUBLIC_URL` + `/hooks/:driver/:connectionCode` */
             hookUrl: string;
             /**
@@ -2209,11 +2267,14 @@ export interface components {
              * @enum {string}
              */
             status: "active" | "disabled" | "dead";
+            /** @description Why the connection is dead, or (WhatsApp) why the last reply could not be sent */
             statusReason: string | null;
-            /** @description Telegram: the bot's @username */
+            /** @description Telegram, Bale: the bot's @username */
             botUsername: string | null;
             /** @description Webhook: where answers go */
             callbackUrl: string | null;
+            /** @description WhatsApp: the Cloud API phone number ID */
+            phoneNumberId: string | null;
             createdAt: components["schemas"]["DateTimeUtc"];
             updatedAt: components["schemas"]["DateTimeUtc"];
         };
@@ -2228,6 +2289,17 @@ export interface components {
                 code: "connections.telegram_rejected";
             };
         };
+        /** @description 400: Bale or WhatsApp refused the credentials or the webhook registration */
+        MessengerRejectedResponse: {
+            data: null;
+            response: {
+                /** @enum {string} */
+                status: "bad_request";
+                message: string;
+                /** @enum {string} */
+                code: "connections.platform_rejected";
+            };
+        };
         /** @description 503 connections.telegram_unavailable */
         TelegramUnavailableResponse: {
             data: null;
@@ -2237,6 +2309,17 @@ export interface components {
                 message: string;
                 /** @enum {string} */
                 code: "connections.telegram_unavailable";
+            };
+        };
+        /** @description 503: Bale's or WhatsApp's API cannot be reached right now */
+        MessengerUnavailableResponse: {
+            data: null;
+            response: {
+                /** @enum {string} */
+                status: "service_unavailable";
+                message: string;
+                /** @enum {string} */
+                code: "connections.platform_unavailable";
             };
         };
         /** @description 503: with an external database, connections need `DASTYAR_SECRET_KEY` */
@@ -2318,6 +2401,12 @@ export interface components {
              */
             messageId?: string;
         };
+        WhatsAppNotification: {
+            object: string;
+            entry: unknown[];
+        } & {
+            [key: string]: unknown;
+        };
         HookAcceptedResponse: {
             data: null;
             response: {
@@ -2346,6 +2435,25 @@ export interface components {
                 message: string;
                 /** @enum {string} */
                 code: "hooks.unauthorized";
+            };
+        };
+        HookWithSecretAcceptedResponse: {
+            data: null;
+            response: {
+                /** @enum {string} */
+                status: "success";
+                message: string;
+            };
+        };
+        /** @description 403: the verification request's `hub.verify_token` is wrong (whatsapp) */
+        HookForbiddenResponse: {
+            data: null;
+            response: {
+                /** @enum {string} */
+                status: "forbidden";
+                message: string;
+                /** @enum {string} */
+                code: "hooks.forbidden";
             };
         };
         HealthResponse: {
@@ -5992,7 +6100,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["TelegramConnectionCreate"] | components["schemas"]["WebhookConnectionCreate"];
+                "application/json": ((components["schemas"]["TelegramConnectionCreate"] | components["schemas"]["WebhookConnectionCreate"]) | components["schemas"]["BaleConnectionCreate"]) | components["schemas"]["WhatsAppConnectionCreate"];
             };
         };
         responses: {
@@ -6011,7 +6119,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"] | components["schemas"]["TelegramRejectedResponse"];
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"] | components["schemas"]["TelegramRejectedResponse"] | components["schemas"]["MessengerRejectedResponse"];
                 };
             };
             /** @description 401 admin_token.invalid */
@@ -6056,7 +6164,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NotReadyResponse"] | components["schemas"]["TelegramUnavailableResponse"] | components["schemas"]["SecretKeyMissingResponse"];
+                    "application/json": components["schemas"]["NotReadyResponse"] | components["schemas"]["TelegramUnavailableResponse"] | components["schemas"]["MessengerUnavailableResponse"] | components["schemas"]["SecretKeyMissingResponse"];
                 };
             };
         };
@@ -6165,7 +6273,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"] | components["schemas"]["TelegramRejectedResponse"];
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"] | components["schemas"]["TelegramRejectedResponse"] | components["schemas"]["MessengerRejectedResponse"];
                 };
             };
             /** @description 401 admin_token.invalid */
@@ -6210,7 +6318,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["NotReadyResponse"] | components["schemas"]["TelegramUnavailableResponse"] | components["schemas"]["SecretKeyMissingResponse"];
+                    "application/json": components["schemas"]["NotReadyResponse"] | components["schemas"]["TelegramUnavailableResponse"] | components["schemas"]["MessengerUnavailableResponse"] | components["schemas"]["SecretKeyMissingResponse"];
                 };
             };
         };
@@ -6292,19 +6400,109 @@ export interface operations {
             };
         };
     };
+    "hooks.verify": {
+        parameters: {
+            query?: {
+                "hub.mode"?: string;
+                "hub.verify_token"?: string;
+                "hub.challenge"?: string;
+            };
+            header?: never;
+            path: {
+                driver: "telegram" | "webhook" | "bale" | "whatsapp";
+                connectionCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a string */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                };
+            };
+            /** @description 403: the verification request's `hub.verify_token` is wrong (whatsapp) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HookForbiddenResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["HookConnectionNotFoundResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
+        };
+    };
     "hooks.deliver": {
         parameters: {
             query?: never;
             header?: never;
             path: {
-                driver: "telegram" | "webhook";
+                driver: "telegram" | "webhook" | "bale" | "whatsapp";
                 connectionCode: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["TelegramUpdate"] | components["schemas"]["WebhookInbound"];
+                "application/json": (components["schemas"]["TelegramUpdate"] | components["schemas"]["WebhookInbound"]) | components["schemas"]["WhatsAppNotification"];
             };
         };
         responses: {
@@ -6315,6 +6513,97 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HookAcceptedResponse"];
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                };
+            };
+            /** @description 401: wrong or missing secret token (telegram), or bad signature or stale timestamp (webhook); nothing processed */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HookUnauthorizedResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["HookConnectionNotFoundResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
+        };
+    };
+    "hooks.deliverWithSecret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                driver: "telegram" | "webhook" | "bale" | "whatsapp";
+                connectionCode: string;
+                hookSecret: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TelegramUpdate"];
+            };
+        };
+        responses: {
+            /** @description HookWithSecretAcceptedResponse */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HookWithSecretAcceptedResponse"];
                 };
             };
             /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */

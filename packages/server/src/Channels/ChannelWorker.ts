@@ -8,26 +8,32 @@ import * as Worker from "../Platform/Worker"
 import { linksTo } from "../Telemetry"
 import { ConnectionsRepo } from "./ConnectionsRepo"
 import { type InboundTask, Inbox } from "./Inbox"
-import { TelegramDriver } from "./Telegram/TelegramDriver"
+import { BotDriver } from "./Telegram/BotDriver"
 import { WebhookDriver } from "./Webhook/WebhookDriver"
+import { WhatsAppDriver } from "./WhatsApp/WhatsAppDriver"
 
 const workers = 2
 
 export const layer = Layer.scopedDiscard(
   Effect.gen(function*() {
     const inbox = yield* Inbox
-    const telegram = yield* TelegramDriver
+    const bots = yield* BotDriver
     const webhook = yield* WebhookDriver
+    const whatsapp = yield* WhatsAppDriver
     const repo = yield* ConnectionsRepo
 
     const handle = (task: InboundTask) =>
-      (task._tag === "Telegram" ? telegram.handle(task) : webhook.handle(task)).pipe(
-        Effect.withSpan("Channels.inbound", {
-          attributes: { driver: task._tag, "dastyar.connection_code": task.connectionCode },
-          links: linksTo(task.queuedBy),
-          root: true
-        })
-      )
+      (task._tag === "Telegram"
+        ? bots.handle(task)
+        : task._tag === "WhatsApp"
+        ? whatsapp.handle(task)
+        : webhook.handle(task)).pipe(
+          Effect.withSpan("Channels.inbound", {
+            attributes: { driver: task._tag, "dastyar.connection_code": task.connectionCode },
+            links: linksTo(task.queuedBy),
+            root: true
+          })
+        )
 
     yield* Worker.consume("channel-inbox", inbox.take(handle), {
       workers,
@@ -38,4 +44,8 @@ export const layer = Layer.scopedDiscard(
       failureMessage: "old messenger update keys not removed"
     })
   })
-).pipe(Layer.provide(Layer.mergeAll(TelegramDriver.Default, WebhookDriver.Default, ConnectionsRepo.Default)))
+).pipe(
+  Layer.provide(
+    Layer.mergeAll(BotDriver.Default, WebhookDriver.Default, WhatsAppDriver.Default, ConnectionsRepo.Default)
+  )
+)

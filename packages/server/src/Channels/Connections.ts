@@ -1,7 +1,8 @@
 /**
  * Connections of assistants to messengers, for the operator: create (a
- * Telegram bot's webhook is registered at once), list, disable, enable,
- * delete; and for the hook and the worker: a connection with its secrets opened.
+ * Telegram or Bale bot's webhook is registered at once, a WhatsApp number's
+ * credentials checked), list, disable, enable, delete; and for the hook and
+ * the worker: a connection with its secrets opened.
  */
 import { Assistants, Channels, Errors } from "@dastyar/domain"
 import * as Effect from "effect/Effect"
@@ -11,14 +12,20 @@ import { randomBytes } from "node:crypto"
 import { AssistantsRepo } from "../Assistants/AssistantsRepo"
 import { AppConfig } from "../Config"
 import { newId } from "../Ids"
+import * as Bale from "./Bale/Platform"
+import type { BotPlatform } from "./BotPlatform"
 import { type ConnectionRow, ConnectionsRepo } from "./ConnectionsRepo"
 import { SecretBox } from "./SecretBox"
 import { BotApi, type BotApiError } from "./Telegram/BotApi"
+import * as Telegram from "./Telegram/Platform"
+import { GraphApi, type GraphApiError } from "./WhatsApp/GraphApi"
 
 /** What `secrets` holds once opened, per driver. */
 export const Secrets = Schema.Union(
   Schema.TaggedStruct("telegram", { botToken: Schema.String, hookSecret: Schema.String }),
-  Schema.TaggedStruct("webhook", { secret: Schema.String })
+  Schema.TaggedStruct("webhook", { secret: Schema.String }),
+  Schema.TaggedStruct("bale", { botToken: Schema.String, hookSecret: Schema.String }),
+  Schema.TaggedStruct("whatsapp", { accessToken: Schema.String, appSecret: Schema.String, verifyToken: Schema.String })
 )
 export type Secrets = typeof Secrets.Type
 const SecretsJson = Schema.parseJson(Secrets)
@@ -29,22 +36,46 @@ export interface OpenConnection {
   readonly secrets: Secrets
 }
 
-/** Telegram's `secret_token`: 1 to 256 of `A-Z a-z 0-9 _ -`. */
+/** Telegram's `secret_token`: 1 to 256 of `A-Z a-z 0-9 _ -` (and a safe URL path segment for Bale). */
 const newHookSecret = () => randomBytes(32).toString("base64url")
 
-const fromBotApi = (error: BotApiError) =>
-  error.transient ? new Channels.TelegramUnavailable() : new Channels.TelegramRejected()
+/** Telegram keeps its own error codes; the other platforms share the messenger ones. */
+const fromBotApi = (platform: BotPlatform) => (error: BotApiError) =>
+  platform.name === "telegram"
+    ? error.transient ? new Channels.TelegramUnavailable() : new Channels.TelegramRejected()
+    : error.transient
+    ? new Channels.MessengerUnavailable()
+    : new Channels.MessengerRejected()
+
+const fromGraphApi = (error: GraphApiError) =>
+  error.transient ? new Channels.MessengerUnavailable() : new Channels.MessengerRejected()
+
+const botPlatforms = { telegram: Telegram.platform, bale: Bale.platform } as const
 
 export class Connections extends Effect.Service<Connections>()("Connections", {
   effect: Effect.gen(function*() {
     const repo = yield* ConnectionsRepo
     const assistants = yield* AssistantsRepo
     const box = yield* SecretBox
-    const botApi = yield* BotApi
+    const botApiOf = yield* BotApi
+    const graph = yield* GraphApi
     const config = yield* AppConfig
     const publicUrl = Option.getOrElse(config.publicUrl, () => `http://localhost:${config.port}`).replace(/\/+$/, "")
 
     const hookUrl = (driver: Channels.Driver, code: string) => `${publicUrl}/hooks/${driver}/${code}`
+
+    /** The URL registered with the platform: Bale's carries the secret in its path (it sends no secret header). */
+    const registeredUrl = (platform: BotPlatform, code: string, hookSecret: string) =>
+      platform.secretIn === "path" ? `${hookUrl(platform.name, code)}/${hookSecret}` : hookUrl(platform.name, code)
+
+    /** Checks the token (`getMe`) and registers the webhook with a fresh secret; the bot's username. */
+    const registerBot = (platform: BotPlatform, code: string, botToken: string, hookSecret: string) =>
+      Effect.gen(function*() {
+        const botApi = botApiOf.platform(platform)
+        const bot = yield* botApi.getMe(botToken)
+        yield* botApi.setWebhook(botToken, registeredUrl(platform, code, hookSecret), hookSecret)
+        return bot.username ?? null
+      }).pipe(Effect.mapError(fromBotApi(platform)))
 
     const toResponse = (row: ConnectionRow): Channels.Connection => ({
       connectionCode: Channels.ConnectionCode.make(row.code),
@@ -55,6 +86,7 @@ export class Connections extends Effect.Service<Connections>()("Connections", {
       statusReason: row.statusReason,
       botUsername: row.botUsername,
       callbackUrl: row.callbackUrl,
+      phoneNumberId: row.phoneNumberId,
       createdAt: row.createdAt,
       updatedAt: row.updatedAt
     })
@@ -87,10 +119,10 @@ export class Connections extends Effect.Service<Connections>()("Connections", {
 
     /** Best effort: a bot whose webhook cannot be removed now only meets a 404 at the hook. */
     const dropWebhook = (connection: OpenConnection) =>
-      connection.secrets._tag === "telegram"
-        ? botApi.deleteWebhook(connection.secrets.botToken).pipe(
+      connection.secrets._tag === "telegram" || connection.secrets._tag === "bale"
+        ? botApiOf.platform(botPlatforms[connection.secrets._tag]).deleteWebhook(connection.secrets.botToken).pipe(
           Effect.catchAll((error) =>
-            Effect.logWarning("Telegram webhook not removed").pipe(
+            Effect.logWarning("bot webhook not removed").pipe(
               Effect.annotateLogs({
                 connectionCode: connection.row.code,
                 status: error.status,
@@ -110,31 +142,39 @@ export class Connections extends Effect.Service<Connections>()("Connections", {
       create: Effect.fn("Connections.create")(function*(assistantId: string, input: Channels.ConnectionCreate) {
         yield* requireAssistant(assistantId)
         const code = newId("con")
-        if (input.driver === "telegram") {
-          const hookSecret = newHookSecret()
-          const secrets = yield* seal(code, { _tag: "telegram", botToken: input.botToken, hookSecret })
-          const bot = yield* botApi.getMe(input.botToken).pipe(Effect.mapError(fromBotApi))
-          yield* botApi.setWebhook(input.botToken, hookUrl("telegram", code), hookSecret).pipe(
-            Effect.mapError(fromBotApi)
-          )
-          yield* repo.insert({
-            code,
-            assistantId,
-            driver: "telegram",
-            botUsername: bot.username ?? null,
-            callbackUrl: null,
-            secrets
-          })
-        } else {
-          const secrets = yield* seal(code, { _tag: "webhook", secret: input.secret })
-          yield* repo.insert({
-            code,
-            assistantId,
-            driver: "webhook",
-            botUsername: null,
-            callbackUrl: input.callbackUrl,
-            secrets
-          })
+        const common = {
+          code,
+          assistantId,
+          driver: input.driver,
+          botUsername: null,
+          callbackUrl: null,
+          phoneNumberId: null
+        }
+        switch (input.driver) {
+          case "telegram":
+          case "bale": {
+            const hookSecret = newHookSecret()
+            const secrets = yield* seal(code, { _tag: input.driver, botToken: input.botToken, hookSecret })
+            const botUsername = yield* registerBot(botPlatforms[input.driver], code, input.botToken, hookSecret)
+            yield* repo.insert({ ...common, botUsername, secrets })
+            break
+          }
+          case "whatsapp": {
+            const secrets = yield* seal(code, {
+              _tag: "whatsapp",
+              accessToken: input.accessToken,
+              appSecret: input.appSecret,
+              verifyToken: input.verifyToken
+            })
+            yield* graph.phoneNumber(input.accessToken, input.phoneNumberId).pipe(Effect.mapError(fromGraphApi))
+            yield* repo.insert({ ...common, phoneNumberId: input.phoneNumberId, secrets })
+            break
+          }
+          case "webhook": {
+            const secrets = yield* seal(code, { _tag: "webhook", secret: input.secret })
+            yield* repo.insert({ ...common, callbackUrl: input.callbackUrl, secrets })
+            break
+          }
         }
         yield* Effect.logInfo("messenger connection created").pipe(
           Effect.annotateLogs({ assistantId, connectionCode: code, driver: input.driver })
@@ -160,14 +200,15 @@ export class Connections extends Effect.Service<Connections>()("Connections", {
       enable: Effect.fn("Connections.enable")(function*(assistantId: string, code: string) {
         const row = yield* requireConnection(assistantId, code)
         const { secrets } = yield* open(row)
-        if (secrets._tag === "telegram") {
+        if (secrets._tag === "telegram" || secrets._tag === "bale") {
           const hookSecret = newHookSecret()
           const sealed = yield* seal(code, { ...secrets, hookSecret })
-          yield* botApi.setWebhook(secrets.botToken, hookUrl("telegram", code), hookSecret).pipe(
-            Effect.mapError(fromBotApi)
-          )
+          yield* registerBot(botPlatforms[secrets._tag], code, secrets.botToken, hookSecret)
           yield* repo.reactivate(code, sealed)
         } else {
+          if (secrets._tag === "whatsapp" && row.phoneNumberId !== null) {
+            yield* graph.phoneNumber(secrets.accessToken, row.phoneNumberId).pipe(Effect.mapError(fromGraphApi))
+          }
           yield* repo.setStatus(code, "active", null)
         }
         return toResponse(yield* reload(code))
@@ -198,5 +239,5 @@ export class Connections extends Effect.Service<Connections>()("Connections", {
       })
     } as const
   }),
-  dependencies: [ConnectionsRepo.Default, AssistantsRepo.Default, SecretBox.Default, BotApi.Default]
+  dependencies: [ConnectionsRepo.Default, AssistantsRepo.Default, SecretBox.Default, BotApi.Default, GraphApi.Default]
 }) {}

@@ -7,7 +7,15 @@ import * as Struct from "effect/Struct"
 
 /** The API's connection as stored: sealed secrets instead of the hook URL (built from the code), dates as dates. */
 export const ConnectionRow = Schema.Struct({
-  ...Struct.pick(Channels.Connection.fields, "driver", "status", "statusReason", "botUsername", "callbackUrl"),
+  ...Struct.pick(
+    Channels.Connection.fields,
+    "driver",
+    "status",
+    "statusReason",
+    "botUsername",
+    "callbackUrl",
+    "phoneNumberId"
+  ),
   code: Schema.String,
   assistantId: Schema.String,
   secrets: Schema.Uint8ArrayFromSelf,
@@ -22,7 +30,18 @@ export interface NewConnection {
   readonly driver: Channels.Driver
   readonly botUsername: string | null
   readonly callbackUrl: string | null
+  readonly phoneNumberId: string | null
   readonly secrets: Uint8Array
+}
+
+/** A message no reply could be sent to, and why. */
+export interface Unanswered {
+  readonly code: string
+  readonly messageKey: string
+  readonly chatKey: string
+  readonly text: string | null
+  readonly reason: string
+  readonly sentAt: Date
 }
 
 export class ConnectionsRepo extends Effect.Service<ConnectionsRepo>()("ConnectionsRepo", {
@@ -47,14 +66,29 @@ export class ConnectionsRepo extends Effect.Service<ConnectionsRepo>()("Connecti
 
       insert: (row: NewConnection) =>
         sql`
-          INSERT INTO channel_connections (code, assistant_id, driver, status, bot_username, callback_url, secrets)
+          INSERT INTO channel_connections
+            (code, assistant_id, driver, status, bot_username, callback_url, phone_number_id, secrets)
           VALUES (${row.code}, ${row.assistantId}, ${row.driver}, 'active', ${row.botUsername}, ${row.callbackUrl},
-            ${row.secrets})`.pipe(Effect.asVoid, Effect.orDie),
+            ${row.phoneNumberId}, ${row.secrets})`.pipe(Effect.asVoid, Effect.orDie),
 
       setStatus: (code: string, status: Channels.ConnectionStatus, reason: string | null) =>
         sql`
           UPDATE channel_connections SET status = ${status}, status_reason = ${reason}, updated_at = now()
           WHERE code = ${code}`.pipe(Effect.asVoid, Effect.orDie),
+
+      /** Says why (a reply was not sent) while the status stays what it is. */
+      setReason: (code: string, reason: string) =>
+        sql`UPDATE channel_connections SET status_reason = ${reason}, updated_at = now() WHERE code = ${code}`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        ),
+
+      /** Keeps a message no reply could be sent to (once per message). */
+      recordUnanswered: (entry: Unanswered) =>
+        sql`
+          INSERT INTO channel_unanswered (connection_code, message_key, chat_key, text, reason, sent_at)
+          VALUES (${entry.code}, ${entry.messageKey}, ${entry.chatKey}, ${entry.text}, ${entry.reason}, ${entry.sentAt})
+          ON CONFLICT DO NOTHING`.pipe(Effect.asVoid, Effect.orDie),
 
       /** New secrets (a re-registered Telegram webhook), and the connection active again. */
       reactivate: (code: string, secrets: Uint8Array) =>

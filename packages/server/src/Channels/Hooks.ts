@@ -1,8 +1,10 @@
 /**
- * `POST /hooks/:driver/:connectionCode`: checks who is calling before anything
- * else (unknown or inactive connection → 404, wrong secret or signature → 401,
- * nothing read further), counts the connection's rate limit, then queues the
- * message and answers at once. The answer travels back through the platform.
+ * `POST /hooks/:driver/:connectionCode[/:hookSecret]`: checks who is calling
+ * before anything else (unknown or inactive connection → 404, wrong secret or
+ * signature → 401, nothing read further), counts the connection's rate limit,
+ * then queues the message and answers at once. The answer travels back through
+ * the platform. `GET /hooks/whatsapp/:connectionCode` answers Meta's
+ * verification handshake.
  */
 import { Channels, Errors, Validation } from "@dastyar/domain"
 import { HttpServerRequest } from "@effect/platform"
@@ -13,9 +15,14 @@ import * as Schema from "effect/Schema"
 import { timingSafeEqual } from "node:crypto"
 import { AppConfig } from "../Config"
 import { RateLimit } from "../Platform/RateLimit"
+import * as Bale from "./Bale/Platform"
+import type { BotPlatform } from "./BotPlatform"
 import { Connections, type OpenConnection } from "./Connections"
 import { Inbox } from "./Inbox"
+import * as Telegram from "./Telegram/Platform"
 import * as Signature from "./Webhook/Signature"
+import { messagesFor, Notification } from "./WhatsApp/Notification"
+import * as HubSignature from "./WhatsApp/Signature"
 
 const TelegramFile = Schema.Struct({
   file_id: Schema.String,
@@ -23,7 +30,10 @@ const TelegramFile = Schema.Struct({
   file_size: Schema.optional(Schema.Number)
 })
 
-/** The parts of a Telegram `Update` a connection answers; other update kinds are acknowledged and ignored. */
+/**
+ * The parts of a Bot API `Update` (Telegram's, Bale's) a connection answers; other update kinds are acknowledged
+ * and ignored.
+ */
 const TelegramUpdate = Schema.Struct({
   update_id: Schema.Int,
   message: Schema.optional(Schema.Struct({
@@ -35,6 +45,8 @@ const TelegramUpdate = Schema.Struct({
     audio: Schema.optional(TelegramFile)
   }))
 })
+
+type HookVerifyQuery = typeof Channels.HookVerifyQuery.Type
 
 const sameSecret = (given: string | undefined, expected: string) => {
   if (given === undefined) return false
@@ -74,12 +86,20 @@ export class Hooks extends Effect.Service<Hooks>()("Hooks", {
     const rateLimit = yield* RateLimit
     const { hookRateLimitPerMinute } = yield* AppConfig
 
-    const telegram = (connection: OpenConnection, request: HttpServerRequest.HttpServerRequest) =>
+    /** Telegram's secret comes in a header, Bale's in the URL's last path segment. */
+    const botApi = (
+      platform: BotPlatform,
+      connection: OpenConnection,
+      request: HttpServerRequest.HttpServerRequest,
+      pathSecret: string | undefined
+    ) =>
       Effect.gen(function*() {
-        if (connection.secrets._tag !== "telegram") return yield* new Channels.HookConnectionNotFound()
-        if (!sameSecret(request.headers["x-telegram-bot-api-secret-token"], connection.secrets.hookSecret)) {
-          return yield* new Channels.HookUnauthorized()
+        const secrets = connection.secrets
+        if (secrets._tag !== platform.name || (secrets._tag !== "telegram" && secrets._tag !== "bale")) {
+          return yield* new Channels.HookConnectionNotFound()
         }
+        const given = platform.secretIn === "header" ? request.headers["x-telegram-bot-api-secret-token"] : pathSecret
+        if (!sameSecret(given, secrets.hookSecret)) return yield* new Channels.HookUnauthorized()
         yield* rateLimit.consumeIn("hook", connection.row.code, hookRateLimitPerMinute)
         const update = yield* rawBody(request).pipe(
           Effect.flatMap(parseJson),
@@ -93,6 +113,7 @@ export class Hooks extends Effect.Service<Hooks>()("Hooks", {
         yield* inbox.accept({
           _tag: "Telegram",
           connectionCode: connection.row.code,
+          platform: platform.name,
           updateId: update.update_id,
           chatId: message.chat.id,
           languageCode: message.from?.language_code ?? null,
@@ -101,6 +122,34 @@ export class Hooks extends Effect.Service<Hooks>()("Hooks", {
             ? null
             : { fileId: file.file_id, mimeType: file.mime_type ?? null, fileSize: file.file_size ?? null }
         }, `update:${update.update_id}`)
+      })
+
+    /** Signed with the app secret over the raw body; each message queued once by its id. */
+    const whatsapp = (connection: OpenConnection, request: HttpServerRequest.HttpServerRequest) =>
+      Effect.gen(function*() {
+        const phoneNumberId = connection.row.phoneNumberId
+        if (connection.secrets._tag !== "whatsapp" || phoneNumberId === null) {
+          return yield* new Channels.HookConnectionNotFound()
+        }
+        const body = yield* rawBody(request)
+        if (!HubSignature.verify(connection.secrets.appSecret, request.headers[HubSignature.header], body)) {
+          return yield* new Channels.HookUnauthorized()
+        }
+        yield* rateLimit.consumeIn("hook", connection.row.code, hookRateLimitPerMinute)
+        const notification = yield* parseJson(body).pipe(
+          Effect.flatMap((json) => Schema.decodeUnknown(Notification)(json).pipe(Effect.mapError(invalid)))
+        )
+        for (const message of messagesFor(notification, phoneNumberId)) {
+          yield* inbox.accept({
+            _tag: "WhatsApp",
+            connectionCode: connection.row.code,
+            messageId: message.id,
+            from: message.from,
+            kind: message.kind,
+            text: message.text,
+            sentAt: message.sentAt
+          }, `message:${message.id}`)
+        }
       })
 
     const webhook = (connection: OpenConnection, request: HttpServerRequest.HttpServerRequest) =>
@@ -129,19 +178,57 @@ export class Hooks extends Effect.Service<Hooks>()("Hooks", {
         }, key)
       })
 
+    const activeConnection = (driver: Channels.Driver, code: string) =>
+      connections.findActive(driver, code).pipe(
+        Effect.catchTag("SecretKeyMissing", () => Effect.succeed(Option.none<OpenConnection>())),
+        Effect.flatMap(Option.match({
+          onNone: () => Effect.fail(new Channels.HookConnectionNotFound()),
+          onSome: Effect.succeed
+        }))
+      )
+
     return {
       receive: Effect.fn("Hooks.receive")(function*(
         driver: Channels.Driver,
         code: string,
-        request: HttpServerRequest.HttpServerRequest
+        request: HttpServerRequest.HttpServerRequest,
+        pathSecret?: string
       ) {
-        const connection = yield* connections.findActive(driver, code).pipe(
-          Effect.catchTag("SecretKeyMissing", () => Effect.succeed(Option.none<OpenConnection>()))
-        )
-        if (Option.isNone(connection)) return yield* new Channels.HookConnectionNotFound()
+        const connection = yield* activeConnection(driver, code)
         yield* Effect.annotateCurrentSpan({ "dastyar.connection_code": code, "dastyar.driver": driver })
-        yield* driver === "telegram" ? telegram(connection.value, request) : webhook(connection.value, request)
+        // Only Bale's hook URL carries a secret; a path secret on another driver's hook is not its hook.
+        if (pathSecret !== undefined && driver !== "bale") return yield* new Channels.HookConnectionNotFound()
+        switch (driver) {
+          case "telegram":
+            yield* botApi(Telegram.platform, connection, request, undefined)
+            break
+          case "bale":
+            yield* botApi(Bale.platform, connection, request, pathSecret)
+            break
+          case "whatsapp":
+            yield* whatsapp(connection, request)
+            break
+          case "webhook":
+            yield* webhook(connection, request)
+            break
+        }
         return null
+      }),
+
+      /** WhatsApp's handshake: the challenge back for the right verify token, else 403. */
+      verify: Effect.fn("Hooks.verify")(function*(driver: Channels.Driver, code: string, query: HookVerifyQuery) {
+        if (driver !== "whatsapp") return yield* new Channels.HookConnectionNotFound()
+        const connection = yield* activeConnection(driver, code)
+        if (connection.secrets._tag !== "whatsapp") return yield* new Channels.HookConnectionNotFound()
+        yield* rateLimit.consumeIn("hook", connection.row.code, hookRateLimitPerMinute)
+        const challenge = query["hub.challenge"]
+        if (
+          query["hub.mode"] !== "subscribe" || challenge === undefined ||
+          !sameSecret(query["hub.verify_token"], connection.secrets.verifyToken)
+        ) {
+          return yield* new Channels.HookForbidden()
+        }
+        return challenge
       })
     } as const
   }),

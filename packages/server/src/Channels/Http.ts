@@ -10,10 +10,13 @@ const HooksHttpLive = HttpApiBuilder.group(DastyarApi, "hooks", (handlers) =>
   Effect.gen(function*() {
     const hooks = yield* Hooks
     // Raw: the body is read (and HMAC-checked) by the driver, not decoded by the framework.
-    return handlers.handleRaw(
-      "deliver",
-      ({ path, request }) => hooks.receive(path.driver, path.connectionCode, request)
-    )
+    return handlers
+      .handleRaw("deliver", ({ path, request }) => hooks.receive(path.driver, path.connectionCode, request))
+      .handleRaw(
+        "deliverWithSecret",
+        ({ path, request }) => hooks.receive(path.driver, path.connectionCode, request, path.hookSecret)
+      )
+      .handle("verify", ({ path, urlParams }) => hooks.verify(path.driver, path.connectionCode, urlParams))
   }))
 
 const AdminConnectionsHttpLive = HttpApiBuilder.group(

@@ -2,7 +2,7 @@
  * Messages the hooks accepted, waiting for an answer: a durable queue in
  * Postgres. An update's key (Telegram's `update_id`, a webhook's message id or
  * signature) is recorded in the same transaction as the queued task, so a
- * redelivered update is acknowledged but never queued twice.
+ * redelivered update is acknowledged but never queued twice (WhatsApp: by message id).
  */
 import { PersistedQueue } from "@effect/experimental"
 import { SqlClient } from "@effect/sql"
@@ -12,8 +12,11 @@ import { elementId } from "../Queue/Queue"
 import { currentTraceLink, TraceLink } from "../Telemetry"
 import { ConnectionsRepo } from "./ConnectionsRepo"
 
+/** A Bot API update: Telegram's, or Bale's (same shape). */
 export const TelegramTask = Schema.TaggedStruct("Telegram", {
   connectionCode: Schema.String,
+  /** Absent in tasks queued before Bale existed: Telegram. */
+  platform: Schema.optional(Schema.Literal("telegram", "bale")),
   updateId: Schema.Number,
   chatId: Schema.Number,
   /** The sender's Telegram language, for the texts the channel itself writes. */
@@ -37,7 +40,23 @@ export const WebhookTask = Schema.TaggedStruct("Webhook", {
 })
 export type WebhookTask = typeof WebhookTask.Type
 
-export const InboundTask = Schema.Union(TelegramTask, WebhookTask)
+/** One message of a WhatsApp Cloud API notification. */
+export const WhatsAppTask = Schema.TaggedStruct("WhatsApp", {
+  connectionCode: Schema.String,
+  /** The message's `wamid`. */
+  messageId: Schema.String,
+  /** The customer's WhatsApp ID (their phone number), the reply's `to`. */
+  from: Schema.String,
+  /** The message type (`text`, `audio`, `image`, ...); only text is answered from its words. */
+  kind: Schema.String,
+  text: Schema.NullOr(Schema.String),
+  /** When the customer sent it (Unix seconds): replies are possible for 24 hours after. */
+  sentAt: Schema.Number,
+  queuedBy: Schema.optional(TraceLink)
+})
+export type WhatsAppTask = typeof WhatsAppTask.Type
+
+export const InboundTask = Schema.Union(TelegramTask, WebhookTask, WhatsAppTask)
 export type InboundTask = typeof InboundTask.Type
 
 type Unqueued<T> = T extends InboundTask ? Omit<T, "queuedBy"> : never

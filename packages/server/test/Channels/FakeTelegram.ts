@@ -2,7 +2,8 @@
  * A local HTTP server speaking the Telegram Bot API's wire protocol (the
  * methods a connection uses, file downloads, `ok: false` errors with
  * `error_code` and `parameters.retry_after`), plus an OpenAI-compatible
- * `/v1/audio/transcriptions` for voice notes.
+ * `/v1/audio/transcriptions` for voice notes. Bale speaks the same protocol
+ * (`FakeBale.ts` starts one as Bale's bot).
  */
 import * as http from "node:http"
 
@@ -10,6 +11,8 @@ export interface BotCall {
   readonly token: string
   readonly method: string
   readonly params: Record<string, unknown>
+  /** When the call arrived (ms since the epoch), to see backoff between attempts. */
+  readonly at: number
 }
 
 interface Failure {
@@ -45,7 +48,7 @@ const json = (response: http.ServerResponse, status: number, body: unknown) => {
   response.end(JSON.stringify(body))
 }
 
-export const startFakeTelegram = (transcript: string): Promise<FakeTelegram> =>
+export const startFakeTelegram = (transcript: string, botUsername = "shop_test_bot"): Promise<FakeTelegram> =>
   new Promise((resolve) => {
     const calls: Array<BotCall> = []
     const transcriptions: Array<number> = []
@@ -76,7 +79,7 @@ export const startFakeTelegram = (transcript: string): Promise<FakeTelegram> =>
         const token = match[1] ?? ""
         const method = match[2] ?? ""
         const params: Record<string, unknown> = body.length > 0 ? JSON.parse(body.toString("utf8")) : {}
-        calls.push({ token, method, params })
+        calls.push({ token, method, params, at: Date.now() })
         if (!tokens.has(token)) return json(response, 401, { ok: false, error_code: 401, description: "Unauthorized" })
         const failure = failures.findIndex((entry) => entry.method === method)
         if (failure >= 0) {
@@ -94,7 +97,7 @@ export const startFakeTelegram = (transcript: string): Promise<FakeTelegram> =>
           case "getMe":
             return json(response, 200, {
               ok: true,
-              result: { id: 777, is_bot: true, first_name: "Shop", username: "shop_test_bot" }
+              result: { id: 777, is_bot: true, first_name: "Shop", username: botUsername }
             })
           case "getFile":
             return json(response, 200, {

@@ -47,3 +47,22 @@ describe("Telegram formatting", () => {
     expect(long).toContain("…</b>\n1\n<a href=")
   })
 })
+
+describe("plain-text formatting (Bale, WhatsApp)", () => {
+  it("leaves the text as written and splits it under the given limit", () => {
+    expect(splitMessage("1 < 2 & <b>", 4000, "plain")).toEqual(["1 < 2 & <b>"])
+    const text = Array.from({ length: 8 }, (_, i) => `${i}: ${"<&> ".repeat(400).trim()}`).join("\n\n")
+    const parts = splitMessage(text, 4000, "plain")
+    for (const part of parts) expect(part.length).toBeLessThanOrEqual(4000)
+    expect(parts.join("\n\n")).toBe(text)
+  })
+
+  it("shows a product as its title, price and the link's label with the bare URL", () => {
+    const caption = productCaption(
+      { title: "Tea <green>", price: 120000, currency: "IRR", url: "https://shop.example.com/p?a=1&b=2" },
+      "View product",
+      "plain"
+    )
+    expect(caption).toBe("Tea <green>\n120,000 IRR\nView product: https://shop.example.com/p?a=1&b=2")
+  })
+})

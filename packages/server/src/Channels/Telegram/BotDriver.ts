@@ -1,9 +1,11 @@
 /**
- * Answers one Telegram update: the chat's message (or its voice note, when the
- * assistant accepts voice) goes through the chat pipeline as principal
- * `telegram:<chat id>`; the answer comes back as messages, its products as
- * photos with a caption. A refused bot token marks the connection dead; a
- * chat that blocked the bot only loses that answer.
+ * Answers one Bot API update (Telegram, or Bale with its own profile): the
+ * chat's message (or its voice note, when the assistant accepts voice) goes
+ * through the chat pipeline as principal `<platform>:<chat id>`; the answer
+ * comes back as messages in the platform's markup and limits, its products as
+ * photos with a caption (or as text where the platform shows no photo by URL).
+ * A refused bot token marks the connection dead; a chat that blocked the bot
+ * only loses that answer.
  */
 import { Chat, I18n } from "@dastyar/domain"
 import * as Effect from "effect/Effect"
@@ -11,42 +13,57 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as path from "node:path"
 import { AssistantsRepo } from "../../Assistants/AssistantsRepo"
+import * as Bale from "../Bale/Platform"
+import type { BotPlatform } from "../BotPlatform"
 import { ChannelChat } from "../ChannelChat"
 import { Connections } from "../Connections"
 import type { TelegramTask } from "../Inbox"
 import { BotApi, type BotApiError } from "./BotApi"
 import { productCaption, splitMessage } from "./Format"
+import * as Telegram from "./Platform"
 
 /** Products shown per answer; more would flood the chat. */
 const maxProducts = 5
 
-export class TelegramDriver extends Effect.Service<TelegramDriver>()("TelegramDriver", {
+export class BotDriver extends Effect.Service<BotDriver>()("BotDriver", {
   effect: Effect.gen(function*() {
-    const botApi = yield* BotApi
+    const botApiOf = yield* BotApi
     const connections = yield* Connections
     const assistants = yield* AssistantsRepo
     const channelChat = yield* ChannelChat
 
-    const sendReply = (token: string, chatId: number, reply: Chat.ChatReply, locale: I18n.Locale) =>
+    const sendReply = (
+      platform: BotPlatform,
+      token: string,
+      chatId: number,
+      reply: Chat.ChatReply,
+      locale: I18n.Locale
+    ) =>
       Effect.gen(function*() {
-        for (const part of splitMessage(reply.text)) yield* botApi.sendMessage(token, chatId, part)
+        const botApi = botApiOf.platform(platform)
+        for (const part of splitMessage(reply.text, platform.messageLimit, platform.markup)) {
+          yield* botApi.sendMessage(token, chatId, part)
+        }
         for (const product of reply.products.slice(0, maxProducts)) {
-          const caption = productCaption(product, I18n.translate(locale, "channels.product_link"))
+          const label = I18n.translate(locale, "channels.product_link")
+          const caption = productCaption(product, label, platform.markup, platform.captionLimit)
           const asText = botApi.sendMessage(token, chatId, caption)
-          yield* product.imageUrl === null
+          yield* product.imageUrl === null || !platform.productPhotos
             ? asText
-            // Telegram fetches the image itself; one it cannot fetch still leaves the product as text.
+            // The platform fetches the image itself; one it cannot fetch still leaves the product as text.
             : botApi.sendPhoto(token, chatId, product.imageUrl, caption).pipe(
               Effect.catchIf((error) => error.status === 400, () => asText)
             )
         }
       })
 
-    const failed = (code: string, chatId: number) => (error: BotApiError) =>
+    const failed = (platform: BotPlatform, code: string, chatId: number) => (error: BotApiError) =>
       error.unauthorized
-        ? connections.markDead(code, `Bot API refused the token: ${error.description}`)
+        ? connections.markDead(code, `${platform.label} Bot API refused the token: ${error.description}`)
         : Effect.logWarning(
-          error.status === 403 ? "Telegram chat does not accept the bot's messages" : "Telegram answer not delivered"
+          error.status === 403
+            ? `${platform.label} chat does not accept the bot's messages`
+            : `${platform.label} answer not delivered`
         ).pipe(
           Effect.annotateLogs({
             connectionCode: code,
@@ -58,12 +75,16 @@ export class TelegramDriver extends Effect.Service<TelegramDriver>()("TelegramDr
         )
 
     return {
-      handle: Effect.fn("TelegramDriver.handle")(function*(task: TelegramTask) {
-        const found = yield* connections.findActive("telegram", task.connectionCode)
+      handle: Effect.fn("BotDriver.handle")(function*(task: TelegramTask) {
+        const platform = task.platform === "bale" ? Bale.platform : Telegram.platform
+        yield* Effect.annotateCurrentSpan({ platform: platform.name })
+        const found = yield* connections.findActive(platform.name, task.connectionCode)
         // Disabled, dead or deleted since the update came in: nothing to answer with.
-        if (Option.isNone(found) || found.value.secrets._tag !== "telegram") return
+        if (Option.isNone(found)) return
         const { row, secrets } = found.value
+        if (secrets._tag !== "telegram" && secrets._tag !== "bale") return
         const token = secrets.botToken
+        const botApi = botApiOf.platform(platform)
         const assistant = yield* assistants.findById(row.assistantId)
         if (Option.isNone(assistant)) return
         const locale = I18n.negotiate(task.languageCode ?? assistant.value.language ?? undefined)
@@ -93,18 +114,18 @@ export class TelegramDriver extends Effect.Service<TelegramDriver>()("TelegramDr
             accountId: assistant.value.accountId,
             assistantId: row.assistantId,
             connectionCode: row.code,
-            principal: `telegram:${task.chatId}`,
+            principal: `${platform.name}:${task.chatId}`,
             message: task.text ?? "",
             attachments
           })
           if (Either.isLeft(answer)) {
-            yield* Effect.logInfo("Telegram message not answered").pipe(
+            yield* Effect.logInfo(`${platform.label} message not answered`).pipe(
               Effect.annotateLogs({ connectionCode: row.code, reason: answer.left.code })
             )
             return yield* say(answer.left.messageKey)
           }
-          yield* sendReply(token, task.chatId, answer.right, locale)
-        }).pipe(Effect.catchTag("BotApiError", failed(row.code, task.chatId)))
+          yield* sendReply(platform, token, task.chatId, answer.right, locale)
+        }).pipe(Effect.catchTag("BotApiError", failed(platform, row.code, task.chatId)))
       })
     } as const
   }),
