@@ -13,6 +13,7 @@ import { errorFields, failure, success } from "./Envelope"
 import { TooManyRequestsResponse } from "./Errors"
 import { token } from "./i18n"
 import { MaxBodyBytes } from "./Limits"
+import { WebConnectionCreate, WebSettings } from "./WebSettings"
 
 /** Hook bodies larger than this are refused (413) before they are read. */
 export const maxHookBodyBytes = 1024 * 1024
@@ -26,7 +27,7 @@ export const signatureHeaders = {
   signature: "x-dastyar-signature"
 } as const
 
-export const Driver = Constraint.oneOf("telegram", "webhook")
+export const Driver = Constraint.oneOf("telegram", "webhook", "web")
 export type Driver = typeof Driver.Type
 
 export const ConnectionStatus = Schema.Literal("active", "disabled", "dead")
@@ -54,7 +55,11 @@ export const WebhookConnectionCreate = Schema.Struct({
   })
 }).annotations({ identifier: "WebhookConnectionCreate" })
 
-export const ConnectionCreate = Schema.Union(TelegramConnectionCreate, WebhookConnectionCreate).annotations({
+export const ConnectionCreate = Schema.Union(
+  TelegramConnectionCreate,
+  WebhookConnectionCreate,
+  WebConnectionCreate
+).annotations({
   identifier: "ConnectionCreate",
   parseOptions: { errors: "all" },
   examples: [{ driver: "telegram", botToken: "123456789:AAF1d2e3f4g5h6i7j8k9l0mnopqrstuvwx" }]
@@ -72,6 +77,13 @@ export const Connection = Schema.Struct({
   statusReason: Schema.NullOr(Schema.String),
   botUsername: Schema.NullOr(Schema.String).annotations({ description: "Telegram: the bot's @username" }),
   callbackUrl: Schema.NullOr(Schema.String).annotations({ description: "Webhook: where answers go" }),
+  web: Schema.optional(WebSettings).annotations({ description: "Web: the widget's settings" }),
+  embedSnippet: Schema.optional(Schema.String).annotations({
+    description: "Web: the line to paste into the shop's pages, `<script src=\"{DASTYAR_PUBLIC_URL}/widget.js\" …>`"
+  }),
+  connectionSecret: Schema.optional(Schema.String).annotations({
+    description: "Web, in the creation answer only: the key of the identity HMAC (`userHash`); stored encrypted"
+  }),
   createdAt: Schema.DateTimeUtc,
   updatedAt: Schema.DateTimeUtc
 }).annotations({
