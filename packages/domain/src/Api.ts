@@ -23,6 +23,7 @@ import {
 import { ModelsApi } from "./Models"
 import { ProductsApi } from "./Products"
 import { NotReadyResponse, SystemApi } from "./System"
+import { AdminWebApi, WebApi } from "./Web"
 
 /**
  * `HttpApi.make` always declares Effect's own `HttpApiDecodeError`; the server
@@ -95,6 +96,8 @@ export class DastyarApi extends HttpApi.make("dastyar")
   .add(AdminContentApi)
   .add(AdminConnectionsApi)
   .add(HooksApi)
+  .add(WebApi)
+  .add(AdminWebApi)
   .add(SystemApi)
   .addError(ValidationFailedResponse)
   .addError(MalformedJsonResponse)

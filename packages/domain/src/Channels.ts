@@ -13,6 +13,7 @@ import { errorFields, failure, success } from "./Envelope"
 import { TooManyRequestsResponse } from "./Errors"
 import { token } from "./i18n"
 import { MaxBodyBytes } from "./Limits"
+import { WebConnectionCreate, WebSettings } from "./WebSettings"
 
 /** Hook bodies larger than this are refused (413) before they are read. */
 export const maxHookBodyBytes = 1024 * 1024
@@ -26,7 +27,7 @@ export const signatureHeaders = {
   signature: "x-dastyar-signature"
 } as const
 
-export const Driver = Constraint.oneOf("telegram", "webhook", "bale", "whatsapp")
+export const Driver = Constraint.oneOf("telegram", "webhook", "bale", "whatsapp", "web")
 export type Driver = typeof Driver.Type
 
 export const ConnectionStatus = Schema.Literal("active", "disabled", "dead")
@@ -81,7 +82,8 @@ export const ConnectionCreate = Schema.Union(
   TelegramConnectionCreate,
   WebhookConnectionCreate,
   BaleConnectionCreate,
-  WhatsAppConnectionCreate
+  WhatsAppConnectionCreate,
+  WebConnectionCreate
 ).annotations({
   identifier: "ConnectionCreate",
   parseOptions: { errors: "all" },
@@ -103,6 +105,13 @@ export const Connection = Schema.Struct({
   botUsername: Schema.NullOr(Schema.String).annotations({ description: "Telegram, Bale: the bot's @username" }),
   callbackUrl: Schema.NullOr(Schema.String).annotations({ description: "Webhook: where answers go" }),
   phoneNumberId: Schema.NullOr(Schema.String).annotations({ description: "WhatsApp: the Cloud API phone number ID" }),
+  web: Schema.optional(WebSettings).annotations({ description: "Web: the widget's settings" }),
+  embedSnippet: Schema.optional(Schema.String).annotations({
+    description: "Web: the line to paste into the shop's pages, `<script src=\"{DASTYAR_PUBLIC_URL}/widget.js\" …>`"
+  }),
+  connectionSecret: Schema.optional(Schema.String).annotations({
+    description: "Web, in the creation answer only: the key of the identity HMAC (`userHash`); stored encrypted"
+  }),
   createdAt: Schema.DateTimeUtc,
   updatedAt: Schema.DateTimeUtc
 }).annotations({

@@ -4,7 +4,7 @@
  * credentials checked), list, disable, enable, delete; and for the hook and
  * the worker: a connection with its secrets opened.
  */
-import { Assistants, Channels, Errors } from "@dastyar/domain"
+import { Assistants, Channels, Errors, type WebSettings } from "@dastyar/domain"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
@@ -18,6 +18,8 @@ import { type ConnectionRow, ConnectionsRepo } from "./ConnectionsRepo"
 import { SecretBox } from "./SecretBox"
 import { BotApi, type BotApiError } from "./Telegram/BotApi"
 import * as Telegram from "./Telegram/Platform"
+import * as Settings from "./Web/Settings"
+import { WebRepo } from "./Web/WebRepo"
 import { GraphApi, type GraphApiError } from "./WhatsApp/GraphApi"
 
 /** What `secrets` holds once opened, per driver. */
@@ -25,7 +27,8 @@ export const Secrets = Schema.Union(
   Schema.TaggedStruct("telegram", { botToken: Schema.String, hookSecret: Schema.String }),
   Schema.TaggedStruct("webhook", { secret: Schema.String }),
   Schema.TaggedStruct("bale", { botToken: Schema.String, hookSecret: Schema.String }),
-  Schema.TaggedStruct("whatsapp", { accessToken: Schema.String, appSecret: Schema.String, verifyToken: Schema.String })
+  Schema.TaggedStruct("whatsapp", { accessToken: Schema.String, appSecret: Schema.String, verifyToken: Schema.String }),
+  Schema.TaggedStruct("web", { secret: Schema.String })
 )
 export type Secrets = typeof Secrets.Type
 const SecretsJson = Schema.parseJson(Secrets)
@@ -60,9 +63,11 @@ export class Connections extends Effect.Service<Connections>()("Connections", {
     const botApiOf = yield* BotApi
     const graph = yield* GraphApi
     const config = yield* AppConfig
+    const webRepo = yield* WebRepo
     const publicUrl = Option.getOrElse(config.publicUrl, () => `http://localhost:${config.port}`).replace(/\/+$/, "")
 
-    const hookUrl = (driver: Channels.Driver, code: string) => `${publicUrl}/hooks/${driver}/${code}`
+    const hookUrl = (driver: Channels.Driver, code: string) =>
+      driver === "web" ? `${publicUrl}/v1/web/${code}` : `${publicUrl}/hooks/${driver}/${code}`
 
     /** The URL registered with the platform: Bale's carries the secret in its path (it sends no secret header). */
     const registeredUrl = (platform: BotPlatform, code: string, hookSecret: string) =>
@@ -77,7 +82,12 @@ export class Connections extends Effect.Service<Connections>()("Connections", {
         return bot.username ?? null
       }).pipe(Effect.mapError(fromBotApi(platform)))
 
-    const toResponse = (row: ConnectionRow): Channels.Connection => ({
+    /** A web connection's answer carries its settings and snippet; its secret only once, at creation. */
+    const toResponse = (
+      row: ConnectionRow,
+      web?: WebSettings.WebSettings,
+      connectionSecret?: string
+    ): Channels.Connection => ({
       connectionCode: Channels.ConnectionCode.make(row.code),
       assistantId: Assistants.AssistantId.make(row.assistantId),
       driver: row.driver,
@@ -87,9 +97,16 @@ export class Connections extends Effect.Service<Connections>()("Connections", {
       botUsername: row.botUsername,
       callbackUrl: row.callbackUrl,
       phoneNumberId: row.phoneNumberId,
+      ...(web === undefined ? {} : { web, embedSnippet: Settings.embedSnippet(publicUrl, row.code) }),
+      ...(connectionSecret === undefined ? {} : { connectionSecret }),
       createdAt: row.createdAt,
       updatedAt: row.updatedAt
     })
+
+    const withSettings = (rows: ReadonlyArray<ConnectionRow>) =>
+      webRepo.settingsOf(rows.filter((row) => row.driver === "web").map((row) => row.code)).pipe(
+        Effect.map((settings) => rows.map((row) => toResponse(row, settings.get(row.code))))
+      )
 
     const seal = (code: string, secrets: Secrets) =>
       Effect.flatMap(Schema.encode(SecretsJson)(secrets).pipe(Effect.orDie), (json) => box.seal(json, code))
@@ -170,6 +187,16 @@ export class Connections extends Effect.Service<Connections>()("Connections", {
             yield* repo.insert({ ...common, phoneNumberId: input.phoneNumberId, secrets })
             break
           }
+          case "web": {
+            const secret = randomBytes(32).toString("base64url")
+            const settings = Settings.fromCreate(input)
+            yield* repo.insert({ ...common, secrets: yield* seal(code, { _tag: "web", secret }) })
+            yield* webRepo.save(code, settings)
+            yield* Effect.logInfo("messenger connection created").pipe(
+              Effect.annotateLogs({ assistantId, connectionCode: code, driver: input.driver })
+            )
+            return toResponse(yield* reload(code), settings, secret)
+          }
           case "webhook": {
             const secrets = yield* seal(code, { _tag: "webhook", secret: input.secret })
             yield* repo.insert({ ...common, callbackUrl: input.callbackUrl, secrets })
@@ -185,7 +212,7 @@ export class Connections extends Effect.Service<Connections>()("Connections", {
       list: Effect.fn("Connections.list")(function*(assistantId: string) {
         yield* requireAssistant(assistantId)
         const rows = yield* repo.listByAssistant(assistantId)
-        return { list: rows.map(toResponse), count: rows.length }
+        return { list: yield* withSettings(rows), count: rows.length }
       }),
 
       disable: Effect.fn("Connections.disable")(function*(assistantId: string, code: string) {
@@ -194,7 +221,7 @@ export class Connections extends Effect.Service<Connections>()("Connections", {
           yield* repo.setStatus(code, "disabled", null)
           yield* open(row).pipe(Effect.flatMap(dropWebhook), Effect.catchTag("SecretKeyMissing", () => Effect.void))
         }
-        return toResponse(yield* reload(code))
+        return (yield* withSettings([yield* reload(code)]))[0] ?? toResponse(row)
       }),
 
       enable: Effect.fn("Connections.enable")(function*(assistantId: string, code: string) {
@@ -211,7 +238,14 @@ export class Connections extends Effect.Service<Connections>()("Connections", {
           }
           yield* repo.setStatus(code, "active", null)
         }
-        return toResponse(yield* reload(code))
+        return (yield* withSettings([yield* reload(code)]))[0] ?? toResponse(row)
+      }),
+
+      /** The assistant's connection as the API shows it (404 when it is another assistant's). */
+      describe: Effect.fn("Connections.describe")(function*(assistantId: string, code: string) {
+        yield* requireAssistant(assistantId)
+        const row = yield* requireConnection(assistantId, code)
+        return (yield* withSettings([row]))[0] ?? toResponse(row)
       }),
 
       remove: Effect.fn("Connections.remove")(function*(assistantId: string, code: string) {
@@ -239,5 +273,12 @@ export class Connections extends Effect.Service<Connections>()("Connections", {
       })
     } as const
   }),
-  dependencies: [ConnectionsRepo.Default, AssistantsRepo.Default, SecretBox.Default, BotApi.Default, GraphApi.Default]
+  dependencies: [
+    ConnectionsRepo.Default,
+    AssistantsRepo.Default,
+    SecretBox.Default,
+    BotApi.Default,
+    GraphApi.Default,
+    WebRepo.Default
+  ]
 }) {}

@@ -41,6 +41,19 @@ export type TurnEvent =
   | { readonly _tag: "Delta"; readonly text: string }
   | { readonly _tag: "Done"; readonly reply: Chat.ChatReply }
 
+/** A stored message as a client shows it again (e.g. the website widget after a reload). */
+export interface TranscriptMessage {
+  readonly role: "user" | "assistant"
+  readonly text: string
+  readonly sources: ReadonlyArray<Chat.Source>
+}
+
+export interface TranscriptOwner {
+  readonly accountId: string
+  readonly assistantId: string
+  readonly principal: string
+}
+
 export interface ChatTurnsShape {
   /** Answers one message. Provider trouble never fails the turn: it falls back (`degraded: true`). */
   readonly reply: (input: TurnInput) => Effect.Effect<Chat.ChatReply, Chat.ChatTurnError>
@@ -51,6 +64,11 @@ export interface ChatTurnsShape {
   readonly replyStream: (
     input: TurnInput
   ) => Effect.Effect<Stream.Stream<TurnEvent>, Chat.ChatTurnError>
+  /** The conversation's messages, oldest first; none when it is not this owner's (or is gone). */
+  readonly transcript: (
+    owner: TranscriptOwner,
+    conversationId: string
+  ) => Effect.Effect<ReadonlyArray<TranscriptMessage>>
 }
 
 export class ChatTurns extends Context.Tag("ChatTurns")<ChatTurns, ChatTurnsShape>() {}

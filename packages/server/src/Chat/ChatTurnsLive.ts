@@ -11,6 +11,7 @@ import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { AccountsRepo } from "../Accounts/AccountsRepo"
 import { type AssistantRow, AssistantsRepo } from "../Assistants/AssistantsRepo"
@@ -23,7 +24,7 @@ import { Transcriber } from "../Transcription/Transcriber"
 import { readAttachments } from "./Attachments"
 import type { ChatModelError, ChatModelShape, ModelAnswer, ModelMessage, ModelRequest } from "./ChatModel"
 import { ChatModels, fitReasoning } from "./ChatModels"
-import { ChatTurns, type TurnEvent, type TurnInput } from "./ChatTurns"
+import { ChatTurns, type TranscriptOwner, type TurnEvent, type TurnInput } from "./ChatTurns"
 import { ConversationsRepo, type Owner } from "./ConversationsRepo"
 import { CostLedger } from "./CostLedger"
 import { boundHistory, type HistoryMessage } from "./History"
@@ -31,6 +32,9 @@ import { configuredLanguage, detectLanguage } from "./Language"
 import { productSearchTool } from "./ProductTool"
 import { systemPrompt } from "./SystemPrompt"
 import { estimateTokens } from "./Tokens"
+
+/** What a stored answer's `meta` holds that a transcript shows again. */
+const storedSources = Schema.decodeUnknownOption(Schema.Struct({ sources: Schema.optional(Schema.Array(Chat.Source)) }))
 
 const defaultRagK = 5
 const maxRagK = 20
@@ -329,7 +333,17 @@ export const layer = Layer.effect(
       })
     })
 
-    return ChatTurns.of({ reply, replyStream })
+    const transcript = Effect.fn("Chat.transcript")(function*(owner: TranscriptOwner, conversationId: string) {
+      if (Option.isNone(yield* conversations.findOwned(conversationId, owner))) return []
+      const rows = yield* conversations.transcript(conversationId)
+      return rows.map((row) => ({
+        role: row.role,
+        text: row.content,
+        sources: Option.match(storedSources(row.meta), { onNone: () => [], onSome: (meta) => meta.sources ?? [] })
+      }))
+    })
+
+    return ChatTurns.of({ reply, replyStream, transcript })
   })
 ).pipe(
   Layer.provide(Layer.mergeAll(

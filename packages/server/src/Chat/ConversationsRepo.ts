@@ -48,6 +48,14 @@ export class ConversationsRepo extends Effect.Service<ConversationsRepo>()("Conv
             WHERE conversation_id = ${conversationId} ORDER BY id DESC LIMIT ${historyRows}
           ) AS newest ORDER BY id`.pipe(Effect.orDie),
 
+      /** The newest messages with what was stored beside them (the sources of an answer), oldest first. */
+      transcript: (conversationId: string) =>
+        sql<{ readonly role: "user" | "assistant"; readonly content: string; readonly meta: unknown }>`
+          SELECT role, content, meta FROM (
+            SELECT id, role, content, meta FROM chat_messages
+            WHERE conversation_id = ${conversationId} ORDER BY id DESC LIMIT ${historyRows}
+          ) AS newest ORDER BY id`.pipe(Effect.orDie),
+
       append: (conversationId: string, messages: ReadonlyArray<NewMessage>) =>
         Effect.gen(function*() {
           for (const message of messages) {

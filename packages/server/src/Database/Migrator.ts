@@ -18,6 +18,7 @@ import searchFieldsInline from "./migrations/0012_search_fields_inline"
 import chunkTermsBytewise from "./migrations/0013_chunk_terms_bytewise"
 import uploadPiecesUncompressed from "./migrations/0014_upload_pieces_uncompressed"
 import chunkRows from "./migrations/0015_chunk_rows"
+import webConnections from "./migrations/0018_web_connections"
 import channelPlatforms from "./migrations/0021_channel_platforms"
 
 const migrationRecord = {
@@ -36,6 +37,7 @@ const migrationRecord = {
   "0013_chunk_terms_bytewise": chunkTermsBytewise,
   "0014_upload_pieces_uncompressed": uploadPiecesUncompressed,
   "0015_chunk_rows": chunkRows,
+  "0018_web_connections": webConnections,
   "0021_channel_platforms": channelPlatforms
 }
 

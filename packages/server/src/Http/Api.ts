@@ -5,6 +5,7 @@ import * as Layer from "effect/Layer"
 import { AdminHttpLive } from "../Admin/Http"
 import { AssistantsHttpLive } from "../Assistants/Http"
 import { ChannelsHttpLive } from "../Channels/Http"
+import { WebChannelHttpLive } from "../Channels/Web/Http"
 import { ChatHttpLive } from "../Chat/Http"
 import { AdminContentHttpLive, ContentHttpLive, ContentRateLimitLive } from "../Content/Http"
 import { DocumentsHttpLive } from "../Documents/Http"
@@ -29,7 +30,8 @@ const groups = Layer.mergeAll(
   ChatHttpLive,
   ContentHttpLive,
   AdminContentHttpLive,
-  ChannelsHttpLive
+  ChannelsHttpLive,
+  WebChannelHttpLive
 )
 
 /** One limiter for the middlewares and the messenger hook (which counts per connection). */
