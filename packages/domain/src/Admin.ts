@@ -13,7 +13,7 @@ import * as Content from "./Content"
 import { errorFields, failure, ListOf, success } from "./Envelope"
 import { AssistantNotFoundResponse } from "./Errors"
 import { token } from "./i18n"
-import { reasoningLevels } from "./Models"
+import { Model, reasoningLevels } from "./Models"
 
 export const Account = Schema.Struct({
   id: AccountId,
@@ -152,6 +152,7 @@ export const ModelNotUsableResponse = failure(ModelNotUsable, { status: 400, cod
 const accountPath = HttpApiSchema.param("accountId", AccountId)
 const assistantPath = HttpApiSchema.param("assistantId", AssistantId)
 const AssistantResponse = success(Assistant, { identifier: "AdminAssistantResponse" })
+const ModelsResponse = success(ListOf(Model), { identifier: "AdminModelListResponse" })
 
 export class AdminApi extends HttpApiGroup.make("admin")
   .annotate(OpenApi.Title, "Admin: accounts and assistants")
@@ -222,6 +223,19 @@ export class AdminApi extends HttpApiGroup.make("admin")
       .addSuccess(success(Assistant, { identifier: "AssistantDeletingResponse", status: 202 }))
       .addError(AssistantNotFoundResponse)
       .annotate(OpenApi.Description, "Moves the assistant to `deleting`; its data is removed in the background.")
+  )
+  .add(
+    HttpApiEndpoint.get("listAccountModels")`/accounts/${accountPath}/models`
+      .annotate(OpenApi.Summary, "Models for an account's plan")
+      .addSuccess(ModelsResponse)
+      .addError(AccountNotFoundResponse)
+      .annotate(OpenApi.Description, "The list `/v1/models` gives that account's keys, for choosing a model.")
+  )
+  .add(
+    HttpApiEndpoint.get("listAssistantModels")`/assistants/${assistantPath}/models`
+      .annotate(OpenApi.Summary, "Models for the plan of an assistant's account")
+      .addSuccess(ModelsResponse)
+      .addError(AssistantNotFoundResponse)
   )
   .add(
     HttpApiEndpoint.post("createFolder")`/accounts/${accountPath}/folders`

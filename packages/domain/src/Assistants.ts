@@ -1,9 +1,10 @@
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import * as DateTime from "effect/DateTime"
 import * as Schema from "effect/Schema"
 import { ApiKeyAuth } from "./Auth"
 import * as Constraint from "./Constraint"
 import { ListOf, success } from "./Envelope"
+import { AssistantNotFoundResponse } from "./Errors"
 import { ModelKey, Reasoning } from "./Models"
 
 /** The assistant code: an assistant's `id`, used as `:assistantCode` in every route. */
@@ -73,13 +74,45 @@ export const Assistant = Schema.Struct({
 })
 export type Assistant = typeof Assistant.Type
 
+/**
+ * What a key holder may change of its own assistant: how it speaks, not what it costs (model and reasoning stay
+ * with the operator, whose plan check they need). Absent fields keep their value; null clears.
+ */
+export const AssistantOwnerUpdate = Schema.Struct({
+  name: Schema.optional(Constraint.text({ min: 1, max: 200 })),
+  instruction: Schema.optional(Schema.NullOr(Constraint.text({ max: 20000 }))),
+  description: Schema.optional(Schema.NullOr(Constraint.text({ max: 2000 }))),
+  personality: Schema.optional(Schema.NullOr(Personality)),
+  language: Schema.optional(Schema.NullOr(Constraint.text({ min: 2, max: 35 })))
+}).annotations({
+  identifier: "AssistantOwnerUpdate",
+  parseOptions: { errors: "all" },
+  examples: [{ name: "Shop helper", instruction: "Answer in short sentences.", language: "fa" }]
+})
+export type AssistantOwnerUpdate = typeof AssistantOwnerUpdate.Type
+
+const assistantPath = HttpApiSchema.param("assistantCode", AssistantId)
+
+export const AssistantListResponse = success(ListOf(Assistant), { identifier: "AssistantListResponse" })
+
 export class AssistantsApi extends HttpApiGroup.make("assistants")
   .annotate(OpenApi.Title, "Assistants")
   .add(
     HttpApiEndpoint.get("list", "/assistants")
       .annotate(OpenApi.Summary, "List the account's assistants")
-      .addSuccess(success(ListOf(Assistant), { identifier: "AssistantListResponse" }))
+      .addSuccess(AssistantListResponse)
       .annotate(OpenApi.Description, "All assistants of the key's account; no pagination.")
+  )
+  .add(
+    HttpApiEndpoint.patch("update")`/assistants/${assistantPath}`
+      .annotate(OpenApi.Summary, "Change the assistant's name, instruction, description, personality or language")
+      .setPayload(AssistantOwnerUpdate)
+      .addSuccess(success(Assistant, { identifier: "AssistantUpdatedResponse" }))
+      .addError(AssistantNotFoundResponse)
+      .annotate(
+        OpenApi.Description,
+        "Fields left out keep their value; null clears. The model and reasoning are the operator's (`/admin/v1`)."
+      )
   )
   .middleware(ApiKeyAuth)
   .prefix("/v1")

@@ -14,6 +14,7 @@ import type {
   Assistant,
   AssistantCreate,
   AssistantList,
+  AssistantOwnerUpdate,
   AssistantUpdate,
   CreatedApiKey,
   Folder,
@@ -31,6 +32,8 @@ export interface DastyarClient extends ChatMethods {
   readonly assistants: {
     /** All assistants of the key's account. */
     readonly list: () => Promise<AssistantList>
+    /** Name, instruction, description, personality, language; absent fields keep their value, null clears. */
+    readonly update: (assistantId: string, body: AssistantOwnerUpdate) => Promise<Assistant>
   }
   readonly models: {
     readonly list: () => Promise<ModelList>
@@ -53,6 +56,10 @@ export interface DastyarClient extends ChatMethods {
     /** Answers with the assistant in `deleting`. */
     readonly deleteAssistant: (assistantId: string) => Promise<Assistant>
     readonly createFolder: (accountId: string, body: FolderCreate) => Promise<Folder>
+    /** The models an account's keys see (for its plan), to choose one for its assistant. */
+    readonly accountModels: (accountId: string) => Promise<ModelList>
+    /** As `accountModels`, for the account that owns the assistant. */
+    readonly assistantModels: (assistantId: string) => Promise<ModelList>
   }
 }
 
@@ -62,7 +69,11 @@ export const createDastyarClient = (options: DastyarClientOptions): DastyarClien
   const assistant = (assistantId: string) => ({ params: { path: { assistantId } } })
   return {
     raw,
-    assistants: { list: () => unwrap(raw.GET("/v1/assistants")) },
+    assistants: {
+      list: () => unwrap(raw.GET("/v1/assistants")),
+      update: (assistantId, body) =>
+        unwrap(raw.PATCH("/v1/assistants/{assistantCode}", { params: { path: { assistantCode: assistantId } }, body }))
+    },
     models: { list: () => unwrap(raw.GET("/v1/models")) },
     products: makeProductsClient(raw),
     documents: makeDocumentsClient(raw),
@@ -81,7 +92,10 @@ export const createDastyarClient = (options: DastyarClientOptions): DastyarClien
       deleteAssistant: (assistantId) =>
         unwrap(raw.DELETE("/admin/v1/assistants/{assistantId}", assistant(assistantId))),
       createFolder: (accountId, body) =>
-        unwrap(raw.POST("/admin/v1/accounts/{accountId}/folders", { ...account(accountId), body }))
+        unwrap(raw.POST("/admin/v1/accounts/{accountId}/folders", { ...account(accountId), body })),
+      accountModels: (accountId) => unwrap(raw.GET("/admin/v1/accounts/{accountId}/models", account(accountId))),
+      assistantModels: (assistantId) =>
+        unwrap(raw.GET("/admin/v1/assistants/{assistantId}/models", assistant(assistantId)))
     }
   }
 }

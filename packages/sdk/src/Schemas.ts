@@ -13,6 +13,8 @@ export type ApiKeyCreate = Schemas["ApiKeyCreate"]
 export type CreatedApiKey = Schemas["CreatedApiKey"]
 export type AssistantCreate = Schemas["AssistantCreate"]
 export type AssistantUpdate = Schemas["AssistantUpdate"]
+/** What a key holder may change of its own assistant. */
+export type AssistantOwnerUpdate = Schemas["AssistantOwnerUpdate"]
 export type Folder = Schemas["Folder"]
 export type FolderCreate = Schemas["FolderCreate"]
 export type FieldError = Schemas["FieldError"]

@@ -179,19 +179,28 @@ export const AssistantStatus = ({ assistantId, initial }: { readonly assistantId
   return <Badge value={status} label={word("status", status)} />
 }
 
-/** Models the account may use; the list needs an API key, so without one only the default is offered. */
-export const useUsableModels = () => {
+/** Who the model list is for: an account (creating its assistant) or an assistant (its settings). */
+export type ModelsOf = { readonly accountId: string } | { readonly assistantId: string }
+
+/** Models the account may use: the operator reads its plan's list by account or assistant, a key holder its own. */
+export const useUsableModels = (of: ModelsOf) => {
   const { client, session } = useConsole()
+  const owner = "accountId" in of ? of.accountId : of.assistantId
   return useLoad<ReadonlyArray<Model>>(
-    async () => (session.apiKey === undefined ? [] : (await client.models.list()).list.filter((model) => model.usable)),
-    [client, session.apiKey]
+    async () => {
+      const models = session.adminToken !== undefined
+        ? "accountId" in of ? await client.admin.accountModels(of.accountId) : await client.admin.assistantModels(of.assistantId)
+        : await client.models.list()
+      return models.list.filter((model) => model.usable)
+    },
+    [client, session.adminToken, owner]
   )
 }
 
 const Assistants = ({ account }: { readonly account: KnownAccount }) => {
   const { t } = useI18n()
   const { client, known, remember } = useConsole()
-  const models = useUsableModels()
+  const models = useUsableModels({ accountId: account.id })
   const [name, setName] = useState("")
   const [model, setModel] = useState("")
   const { busy, error, run } = useAction()
@@ -215,7 +224,7 @@ const Assistants = ({ account }: { readonly account: KnownAccount }) => {
         <Field label={t("assistants.name")}>
           {(id) => <input id={id} required value={name} onChange={(event) => setName(event.target.value)} />}
         </Field>
-        <Field label={t("assistants.model")} hint={models.value?.length === 0 ? t("assistants.modelNeedsKey") : undefined}>
+        <Field label={t("assistants.model")}>
           {(id) => (
             <select id={id} value={model} onChange={(event) => setModel(event.target.value)}>
               <option value="">{t("assistants.defaultModel")}</option>

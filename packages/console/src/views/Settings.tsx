@@ -16,7 +16,7 @@ const isPersonality = (value: string): value is Personality => personalities.som
 const Form = ({ assistant }: { readonly assistant: Assistant }) => {
   const { t, word } = useI18n()
   const { client } = useConsole()
-  const models = useUsableModels()
+  const models = useUsableModels({ assistantId: assistant.id })
   const [name, setName] = useState(assistant.name)
   const [model, setModel] = useState(assistant.model)
   const [instruction, setInstruction] = useState(assistant.instruction ?? "")
@@ -53,7 +53,7 @@ const Form = ({ assistant }: { readonly assistant: Assistant }) => {
         <AssistantStatus assistantId={assistant.id} initial={assistant.status} />
       </div>
       <Field label={t("assistants.name")}>{(id) => <input id={id} required value={name} onChange={(event) => setName(event.target.value)} />}</Field>
-      <Field label={t("assistants.model")} hint={models.value?.length === 0 ? t("assistants.modelNeedsKey") : undefined}>
+      <Field label={t("assistants.model")}>
         {(id) => (
           <select id={id} value={model} onChange={(event) => setModel(event.target.value)}>
             {!modelKeys.has(model) && <option value={model}>{model}</option>}

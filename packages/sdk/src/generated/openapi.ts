@@ -24,6 +24,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/assistants/{assistantCode}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the assistant's name, instruction, description, personality or language
+         * @description Fields left out keep their value; null clears. The model and reasoning are the operator's (`/admin/v1`).
+         */
+        patch: operations["assistants.update"];
+        trace?: never;
+    };
     "/v1/models": {
         parameters: {
             query?: never;
@@ -359,6 +379,43 @@ export interface paths {
         head?: never;
         /** Update an assistant's settings */
         patch: operations["admin.updateAssistant"];
+        trace?: never;
+    };
+    "/admin/v1/accounts/{accountId}/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Models for an account's plan
+         * @description The list `/v1/models` gives that account's keys, for choosing a model.
+         */
+        get: operations["admin.listAccountModels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/assistants/{assistantId}/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Models for the plan of an assistant's account */
+        get: operations["admin.listAssistantModels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/admin/v1/accounts/{accountId}/folders": {
@@ -877,6 +934,43 @@ export interface components {
                 message: string;
             };
         };
+        /**
+         * @example {
+         *       "name": "Shop helper",
+         *       "instruction": "Answer in short sentences.",
+         *       "language": "fa"
+         *     }
+         */
+        AssistantOwnerUpdate: {
+            /**
+             * minLength(1)
+             * @description a string at least 1 character(s) long
+             */
+            name?: string;
+            instruction?: string | null;
+            description?: string | null;
+            personality?: ("friendly" | "professional" | "playful" | "technical" | "formal" | "custom") | null;
+            language?: string | null;
+        };
+        AssistantUpdatedResponse: {
+            data: components["schemas"]["Assistant"];
+            response: {
+                /** @enum {string} */
+                status: "success";
+                message: string;
+            };
+        };
+        /** @description 404 assistants.not_found */
+        AssistantNotFoundResponse: {
+            data: null;
+            response: {
+                /** @enum {string} */
+                status: "not_found";
+                message: string;
+                /** @enum {string} */
+                code: "assistants.not_found";
+            };
+        };
         ModelListResponse: {
             data: {
                 list: components["schemas"]["Model"][];
@@ -1179,17 +1273,6 @@ export interface components {
                 code: "documents.file_too_large";
             };
             fields: components["schemas"]["FieldError"][];
-        };
-        /** @description 404 assistants.not_found */
-        AssistantNotFoundResponse: {
-            data: null;
-            response: {
-                /** @enum {string} */
-                status: "not_found";
-                message: string;
-                /** @enum {string} */
-                code: "assistants.not_found";
-            };
         };
         /** @description 404 folders.not_found */
         FolderNotFoundResponse: {
@@ -1860,6 +1943,17 @@ export interface components {
         };
         AssistantDeletingResponse: {
             data: components["schemas"]["Assistant"];
+            response: {
+                /** @enum {string} */
+                status: "success";
+                message: string;
+            };
+        };
+        AdminModelListResponse: {
+            data: {
+                list: components["schemas"]["Model"][];
+                count: components["schemas"]["Int"];
+            };
             response: {
                 /** @enum {string} */
                 status: "success";
@@ -2546,6 +2640,114 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RouteNotFoundResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
+        };
+    };
+    "assistants.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                assistantCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AssistantOwnerUpdate"];
+            };
+        };
+        responses: {
+            /** @description AssistantUpdatedResponse */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantUpdatedResponse"];
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                };
+            };
+            /** @description 401 api_key.invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidApiKeyResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["AssistantNotFoundResponse"];
                 };
             };
             /** @description 413 request.payload_too_large */
@@ -5165,6 +5367,158 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"] | components["schemas"]["ModelNotUsableResponse"];
+                };
+            };
+            /** @description 401 admin_token.invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidAdminTokenResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["AssistantNotFoundResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
+        };
+    };
+    "admin.listAccountModels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description AdminModelListResponse */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminModelListResponse"];
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                };
+            };
+            /** @description 401 admin_token.invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidAdminTokenResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["AccountNotFoundResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
+        };
+    };
+    "admin.listAssistantModels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                assistantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description AdminModelListResponse */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminModelListResponse"];
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
                 };
             };
             /** @description 401 admin_token.invalid */

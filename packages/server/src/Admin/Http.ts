@@ -53,6 +53,8 @@ export const AdminHttpLive = HttpApiBuilder.group(DastyarApi, "admin", (handlers
       .handle("getAssistant", ({ path }) => assistants.get(path.assistantId))
       .handle("updateAssistant", ({ path, payload }) => assistants.update(path.assistantId, payload))
       .handle("deleteAssistant", ({ path }) => assistants.delete(path.assistantId))
+      .handle("listAccountModels", ({ path }) => assistants.modelsForAccount(path.accountId))
+      .handle("listAssistantModels", ({ path }) => assistants.modelsForAssistant(path.assistantId))
       .handle("createFolder", ({ path, payload }) =>
         Effect.gen(function*() {
           yield* requireAccount(path.accountId)

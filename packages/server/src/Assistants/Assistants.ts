@@ -110,6 +110,14 @@ export class Assistants extends Effect.Service<Assistants>()("Assistants", {
         }))
       )
 
+    const findOwnedRow = (accountId: string, assistantCode: string) =>
+      repo.findOwned(accountId, assistantCode).pipe(
+        Effect.flatMap(Option.match({
+          onNone: () => Effect.fail(new Errors.AssistantNotFound()),
+          onSome: Effect.succeed
+        }))
+      )
+
     return {
       /** Public list: every assistant of the account, `planLimits` null as the spec says. */
       // On the API's most frequent request: a span only when tracing is on (`Effect.fn` makes one, and an `Error`).
@@ -121,11 +129,7 @@ export class Assistants extends Effect.Service<Assistants>()("Assistants", {
 
       /** The assistant behind `:assistantCode`, only if the caller's account owns it. */
       requireOwned: Effect.fn("Assistants.requireOwned")(function*(accountId: string, assistantCode: string) {
-        const row = yield* repo.findOwned(accountId, assistantCode)
-        return yield* Option.match(row, {
-          onNone: () => Effect.fail(new Errors.AssistantNotFound()),
-          onSome: Effect.succeed
-        })
+        return yield* findOwnedRow(accountId, assistantCode)
       }),
 
       /** As `requireOwned` for a caller that needs the assistant's id only (see `ownedPairs`). */
@@ -165,6 +169,28 @@ export class Assistants extends Effect.Service<Assistants>()("Assistants", {
         if (input.model !== undefined && input.model !== row.model) yield* requireUsableModel(plan, input.model)
         yield* repo.updateSettings(id, applySettings(row, input))
         return toResponse(yield* findForOperator(id), planLimitsOf(plan))
+      }),
+
+      /** A key holder's change to its own assistant (name, instruction, language…); 404 for another's. */
+      updateOwned: Effect.fn("Assistants.updateOwned")(
+        function*(accountId: string, assistantCode: string, input: Domain.AssistantOwnerUpdate) {
+          const row = yield* findOwnedRow(accountId, assistantCode)
+          yield* repo.updateSettings(row.id, applySettings(row, input))
+          return toResponse(yield* findOwnedRow(accountId, assistantCode), null)
+        }
+      ),
+
+      /** The model list an account's keys see, for the operator choosing a model for that account. */
+      modelsForAccount: Effect.fn("Assistants.modelsForAccount")(function*(accountId: string) {
+        const list = catalog.listFor(yield* accountPlan(accountId))
+        return { list, count: list.length }
+      }),
+
+      /** As `modelsForAccount`, for the account that owns the assistant. */
+      modelsForAssistant: Effect.fn("Assistants.modelsForAssistant")(function*(id: string) {
+        const row = yield* findForOperator(id)
+        const list = catalog.listFor(yield* accountPlan(row.accountId).pipe(Effect.orDie))
+        return { list, count: list.length }
       }),
 
       /** Marks the assistant `deleting` at once; the lifecycle worker removes its data. */

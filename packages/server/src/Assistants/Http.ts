@@ -9,11 +9,17 @@ const encodeList = WireEncoder.make(Envelope.ListOf(Domain.Assistant))
 export const AssistantsHttpLive = HttpApiBuilder.group(DastyarApi, "assistants", (handlers) =>
   Effect.gen(function*() {
     const assistants = yield* Assistants
-    return handlers.handle("list", () =>
-      Effect.gen(function*() {
-        const { accountId } = yield* Auth.CurrentAccount
-        const list = yield* assistants.listForAccount(accountId)
-        // The service's own rows: written without the schema's re-checks (same bytes; see test/Http/WireEncoding).
-        return yield* Success.json(encodeList({ list, count: list.length }))
-      }))
+    return handlers
+      .handle("list", () =>
+        Effect.gen(function*() {
+          const { accountId } = yield* Auth.CurrentAccount
+          const list = yield* assistants.listForAccount(accountId)
+          // The service's own rows: written without the schema's re-checks (same bytes; see test/Http/WireEncoding).
+          return yield* Success.json(encodeList({ list, count: list.length }))
+        }))
+      .handle("update", ({ path, payload }) =>
+        Effect.gen(function*() {
+          const { accountId } = yield* Auth.CurrentAccount
+          return yield* assistants.updateOwned(accountId, path.assistantCode, payload)
+        }))
   }))

@@ -67,7 +67,7 @@ const lists: ReadonlyArray<ReadonlyArray<Assistants.Assistant>> = [
 ]
 
 describe("wire encoding without the schema encode", () => {
-  const listResponse = Assistants.AssistantsApi.endpoints.list.successSchema
+  const listResponse = Assistants.AssistantListResponse
   const encodeList = WireEncoder.make(Envelope.ListOf(Assistants.Assistant))
 
   for (const locale of ["en", "fa"] as const) {
