@@ -14,7 +14,7 @@ import { AppConfig } from "../Config"
 import { newId } from "../Ids"
 import * as Bale from "./Bale/Platform"
 import type { BotPlatform } from "./BotPlatform"
-import { type ConnectionRow, ConnectionsRepo } from "./ConnectionsRepo"
+import { type ConnectionRow, ConnectionsRepo, type Unanswered } from "./ConnectionsRepo"
 import { SecretBox } from "./SecretBox"
 import { BotApi, type BotApiError } from "./Telegram/BotApi"
 import * as Telegram from "./Telegram/Platform"
@@ -229,6 +229,18 @@ export class Connections extends Effect.Service<Connections>()("Connections", {
               : Effect.succeed(Option.none<OpenConnection>())
           )
         ),
+
+      /** No reply could be sent to a message: kept for the operator, and the status reason names the latest. */
+      noteUnanswered: Effect.fn("Connections.noteUnanswered")(function*(entry: Unanswered) {
+        yield* repo.recordUnanswered(entry)
+        yield* repo.setReason(
+          entry.code,
+          `No reply sent to the message of ${entry.sentAt.toISOString()}: ${entry.reason}`
+        )
+        yield* Effect.logWarning("messenger message not answered").pipe(
+          Effect.annotateLogs({ connectionCode: entry.code, messageKey: entry.messageKey, reason: entry.reason })
+        )
+      }),
 
       /** The platform refused the connection's credentials for good: stop using it, say so once. */
       markDead: Effect.fn("Connections.markDead")(function*(code: string, reason: string) {
