@@ -57,7 +57,7 @@ export class Connections extends Effect.Service<Connections>()("Connections", {
     const repo = yield* ConnectionsRepo
     const assistants = yield* AssistantsRepo
     const box = yield* SecretBox
-    const botApiOf = yield* BotApi
+    const botApi = yield* BotApi
     const graph = yield* GraphApi
     const config = yield* AppConfig
     const publicUrl = Option.getOrElse(config.publicUrl, () => `http://localhost:${config.port}`).replace(/\/+$/, "")
@@ -71,9 +71,8 @@ export class Connections extends Effect.Service<Connections>()("Connections", {
     /** Checks the token (`getMe`) and registers the webhook with a fresh secret; the bot's username. */
     const registerBot = (platform: BotPlatform, code: string, botToken: string, hookSecret: string) =>
       Effect.gen(function*() {
-        const botApi = botApiOf.platform(platform)
-        const bot = yield* botApi.getMe(botToken)
-        yield* botApi.setWebhook(botToken, registeredUrl(platform, code, hookSecret), hookSecret)
+        const bot = yield* botApi.getMe(platform, botToken)
+        yield* botApi.setWebhook(platform, botToken, registeredUrl(platform, code, hookSecret), hookSecret)
         return bot.username ?? null
       }).pipe(Effect.mapError(fromBotApi(platform)))
 
@@ -120,7 +119,7 @@ export class Connections extends Effect.Service<Connections>()("Connections", {
     /** Best effort: a bot whose webhook cannot be removed now only meets a 404 at the hook. */
     const dropWebhook = (connection: OpenConnection) =>
       connection.secrets._tag === "telegram" || connection.secrets._tag === "bale"
-        ? botApiOf.platform(botPlatforms[connection.secrets._tag]).deleteWebhook(connection.secrets.botToken).pipe(
+        ? botApi.deleteWebhook(botPlatforms[connection.secrets._tag], connection.secrets.botToken).pipe(
           Effect.catchAll((error) =>
             Effect.logWarning("bot webhook not removed").pipe(
               Effect.annotateLogs({
