@@ -1,27 +1,28 @@
-/** An assistant's messenger connections (operator): Telegram or a webhook; status, disable/enable, delete. */
+/**
+ * An assistant's messenger connections (operator): Telegram, Bale, WhatsApp or a webhook (fields in
+ * `ConnectionForms.tsx`); status, disable/enable, delete.
+ */
 import { unwrap, unwrapNull } from "@dastyar/sdk"
 import { type FormEvent, useState } from "react"
 import { useConsole } from "../context"
 import { useI18n } from "../i18n"
 import { Badge, ConfirmButton, ErrorNotice, Field, useAction, useLoad } from "../ui"
+import { afterCreate, bodyFor, type DriverChoice, DriverFields, DriverOptions, emptyValues, isDriver } from "./ConnectionForms"
 
 export const Connections = ({ assistantId }: { readonly assistantId: string }) => {
   const { t, word, date } = useI18n()
   const { client } = useConsole()
   const path = { params: { path: { assistantId } } }
   const connections = useLoad(() => unwrap(client.raw.GET("/admin/v1/assistants/{assistantId}/connections", path)), [client, assistantId])
-  const [driver, setDriver] = useState<"telegram" | "webhook">("telegram")
-  const [botToken, setBotToken] = useState("")
-  const [callbackUrl, setCallbackUrl] = useState("")
-  const [secret, setSecret] = useState("")
+  const [driver, setDriver] = useState<DriverChoice>("telegram")
+  const [values, setValues] = useState(emptyValues)
   const { busy, error, run } = useAction()
   const create = (event: FormEvent) => {
     event.preventDefault()
     void run(async () => {
-      const body = driver === "telegram" ? { driver, botToken } : { driver, callbackUrl, secret }
+      const body = bodyFor(driver, values)
       await unwrap(client.raw.POST("/admin/v1/assistants/{assistantId}/connections", { ...path, body }))
-      setBotToken("")
-      setSecret("")
+      setValues(afterCreate(values))
       await connections.reload()
     })
   }
@@ -39,27 +40,20 @@ export const Connections = ({ assistantId }: { readonly assistantId: string }) =
       <form className="row-form" onSubmit={create}>
         <Field label={t("connections.driver")}>
           {(id) => (
-            <select id={id} value={driver} onChange={(event) => setDriver(event.target.value === "webhook" ? "webhook" : "telegram")}>
-              <option value="telegram">Telegram</option>
-              <option value="webhook">{t("connections.webhook")}</option>
+            <select id={id} value={driver} onChange={(event) => isDriver(event.target.value) && setDriver(event.target.value)}>
+              <DriverOptions />
             </select>
           )}
         </Field>
-        {driver === "telegram"
-          ? <Field label={t("connections.botToken")}>{(id) => <input id={id} required dir="ltr" type="password" autoComplete="off" value={botToken} onChange={(event) => setBotToken(event.target.value)} />}</Field>
-          : (
-            <>
-              <Field label={t("connections.callbackUrl")}>{(id) => <input id={id} required dir="ltr" type="url" value={callbackUrl} onChange={(event) => setCallbackUrl(event.target.value)} />}</Field>
-              <Field label={t("connections.secret")} hint={t("connections.secretHint")}>{(id) => <input id={id} required dir="ltr" type="password" minLength={32} autoComplete="off" value={secret} onChange={(event) => setSecret(event.target.value)} />}</Field>
-            </>
-          )}
+        <DriverFields driver={driver} values={values} onChange={setValues} />
         <button type="submit" disabled={busy}>{t("action.create")}</button>
       </form>
       <ErrorNotice error={error ?? connections.error} />
       <ul className="plain">
         {(connections.value?.list ?? []).map((connection) => (
           <li key={connection.connectionCode}>
-            <strong>{connection.driver}</strong> {connection.botUsername !== null && <span dir="ltr">@{connection.botUsername}</span>}{" "}
+            <strong>{connection.driver}</strong> {connection.botUsername !== null && <span dir="ltr">@{connection.botUsername}</span>}
+            {connection.phoneNumberId !== null && <span dir="ltr">{connection.phoneNumberId}</span>}{" "}
             <Badge value={connection.status} label={word("connection", connection.status)} />
             {connection.statusReason !== null && <span className="muted"> {connection.statusReason}</span>}
             <div className="muted small"><code dir="ltr">{connection.hookUrl}</code> · {date(connection.createdAt)}</div>

@@ -14,7 +14,7 @@ import { AppConfig } from "../Config"
 import { newId } from "../Ids"
 import * as Bale from "./Bale/Platform"
 import type { BotPlatform } from "./BotPlatform"
-import { type ConnectionRow, ConnectionsRepo } from "./ConnectionsRepo"
+import { type ConnectionRow, ConnectionsRepo, type Unanswered } from "./ConnectionsRepo"
 import { SecretBox } from "./SecretBox"
 import { BotApi, type BotApiError } from "./Telegram/BotApi"
 import * as Telegram from "./Telegram/Platform"
@@ -60,7 +60,7 @@ export class Connections extends Effect.Service<Connections>()("Connections", {
     const repo = yield* ConnectionsRepo
     const assistants = yield* AssistantsRepo
     const box = yield* SecretBox
-    const botApiOf = yield* BotApi
+    const botApi = yield* BotApi
     const graph = yield* GraphApi
     const config = yield* AppConfig
     const webRepo = yield* WebRepo
@@ -76,9 +76,8 @@ export class Connections extends Effect.Service<Connections>()("Connections", {
     /** Checks the token (`getMe`) and registers the webhook with a fresh secret; the bot's username. */
     const registerBot = (platform: BotPlatform, code: string, botToken: string, hookSecret: string) =>
       Effect.gen(function*() {
-        const botApi = botApiOf.platform(platform)
-        const bot = yield* botApi.getMe(botToken)
-        yield* botApi.setWebhook(botToken, registeredUrl(platform, code, hookSecret), hookSecret)
+        const bot = yield* botApi.getMe(platform, botToken)
+        yield* botApi.setWebhook(platform, botToken, registeredUrl(platform, code, hookSecret), hookSecret)
         return bot.username ?? null
       }).pipe(Effect.mapError(fromBotApi(platform)))
 
@@ -137,7 +136,7 @@ export class Connections extends Effect.Service<Connections>()("Connections", {
     /** Best effort: a bot whose webhook cannot be removed now only meets a 404 at the hook. */
     const dropWebhook = (connection: OpenConnection) =>
       connection.secrets._tag === "telegram" || connection.secrets._tag === "bale"
-        ? botApiOf.platform(botPlatforms[connection.secrets._tag]).deleteWebhook(connection.secrets.botToken).pipe(
+        ? botApi.deleteWebhook(botPlatforms[connection.secrets._tag], connection.secrets.botToken).pipe(
           Effect.catchAll((error) =>
             Effect.logWarning("bot webhook not removed").pipe(
               Effect.annotateLogs({
@@ -263,6 +262,18 @@ export class Connections extends Effect.Service<Connections>()("Connections", {
               : Effect.succeed(Option.none<OpenConnection>())
           )
         ),
+
+      /** No reply could be sent to a message: kept for the operator, and the status reason names the latest. */
+      noteUnanswered: Effect.fn("Connections.noteUnanswered")(function*(entry: Unanswered) {
+        yield* repo.recordUnanswered(entry)
+        yield* repo.setReason(
+          entry.code,
+          `No reply sent to the message of ${entry.sentAt.toISOString()}: ${entry.reason}`
+        )
+        yield* Effect.logWarning("messenger message not answered").pipe(
+          Effect.annotateLogs({ connectionCode: entry.code, messageKey: entry.messageKey, reason: entry.reason })
+        )
+      }),
 
       /** The platform refused the connection's credentials for good: stop using it, say so once. */
       markDead: Effect.fn("Connections.markDead")(function*(code: string, reason: string) {

@@ -105,7 +105,10 @@ export class ConnectionsRepo extends Effect.Service<ConnectionsRepo>()("Connecti
           INSERT INTO channel_updates (connection_code, update_key) VALUES (${code}, ${key})
           ON CONFLICT DO NOTHING RETURNING update_key`.pipe(Effect.map((rows) => rows.length > 0)),
 
-      /** Update keys are only needed while a platform may still redeliver (Telegram: 24 hours). */
+      /**
+       * Update keys are only needed while a platform may still redeliver (Telegram: 24 hours; WhatsApp: up to 7
+       * days, and a message that old is past its reply window, so it is never answered anyway).
+       */
       forgetOldUpdates: sql`DELETE FROM channel_updates WHERE received_at < now() - interval '7 days'`.pipe(
         Effect.asVoid,
         Effect.orDie

@@ -21,7 +21,7 @@ import { Connections, type OpenConnection } from "./Connections"
 import { Inbox } from "./Inbox"
 import * as Telegram from "./Telegram/Platform"
 import * as Signature from "./Webhook/Signature"
-import { messagesFor, Notification } from "./WhatsApp/Notification"
+import { messagesFor, Notification, outsideWindow, refusedFor } from "./WhatsApp/Notification"
 import * as HubSignature from "./WhatsApp/Signature"
 
 const TelegramFile = Schema.Struct({
@@ -139,6 +139,17 @@ export class Hooks extends Effect.Service<Hooks>()("Hooks", {
         const notification = yield* parseJson(body).pipe(
           Effect.flatMap((json) => Schema.decodeUnknown(Notification)(json).pipe(Effect.mapError(invalid)))
         )
+        // WhatsApp accepted a reply, then reported it undeliverable outside the 24-hour window.
+        for (const refused of refusedFor(notification, phoneNumberId)) {
+          yield* connections.noteUnanswered({
+            code: connection.row.code,
+            messageKey: `reply:${refused.id}`,
+            chatKey: `whatsapp:${refused.to}`,
+            text: null,
+            reason: `${outsideWindow} (${refused.description})`,
+            sentAt: new Date(refused.sentAt * 1000)
+          })
+        }
         for (const message of messagesFor(notification, phoneNumberId)) {
           yield* inbox.accept({
             _tag: "WhatsApp",

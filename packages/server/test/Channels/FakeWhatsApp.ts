@@ -125,8 +125,11 @@ export const textNotification = (
   }]
 })
 
-/** A delivery status of one of our messages (sent, delivered, read), as WhatsApp notifies it. */
-export const statusNotification = (phoneNumberId: string, recipient: string) => ({
+/**
+ * A delivery status of one of our messages as WhatsApp notifies it: delivered, or failed with an error (e.g.
+ * 131047 when the reply came after the 24-hour window).
+ */
+export const statusNotification = (phoneNumberId: string, recipient: string, failedWith?: number) => ({
   object: "whatsapp_business_account",
   entry: [{
     id: "102290129340398",
@@ -136,10 +139,11 @@ export const statusNotification = (phoneNumberId: string, recipient: string) => 
         messaging_product: "whatsapp",
         metadata: { display_phone_number: "15550100", phone_number_id: phoneNumberId },
         statuses: [{
-          id: "wamid.out1",
-          status: "delivered",
+          id: `wamid.out-${recipient}`,
+          status: failedWith === undefined ? "delivered" : "failed",
           timestamp: String(Math.floor(Date.now() / 1000)),
-          recipient_id: recipient
+          recipient_id: recipient,
+          ...(failedWith === undefined ? {} : { errors: [{ code: failedWith, title: "Re-engagement message" }] })
         }]
       }
     }]

@@ -2,6 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { afterAll, expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import { admin, call, pick, pickString, setupAccount, TestApp } from "../support/TestApp"
+import { gaps } from "./ChannelKit"
 import { type BotCall, startFakeTelegram } from "./FakeTelegram"
 
 const fake = await startFakeTelegram("What is the price of the blue teapot?")
@@ -66,7 +67,9 @@ layer(
     DASTYAR_PUBLIC_URL: publicUrl,
     DASTYAR_SECRET_KEY: secretKey,
     DASTYAR_TRANSCRIPTION_BASE_URL: `${fake.url}/v1`,
-    DASTYAR_HOOK_RATE_LIMIT_PER_MINUTE: "20"
+    DASTYAR_HOOK_RATE_LIMIT_PER_MINUTE: "20",
+    DASTYAR_CHANNEL_RETRY_ATTEMPTS: "3",
+    DASTYAR_CHANNEL_RETRY_DELAY: "100 millis"
   }),
   { excludeTestServices: true }
 )("Telegram channel", (it) => {
@@ -327,5 +330,25 @@ layer(
       expect((yield* deliver(doomed.code, doomed.secret, textUpdate(701, "again"))).status).toBe(404)
       yield* Effect.sleep("300 millis")
       expect(fake.calls.filter((c) => c.token === deadToken && c.method === "sendMessage")).toHaveLength(1)
+    }))
+
+  it.effect("an outage is retried with growing waits and given up after the bound, the connection left active", () =>
+    Effect.gen(function*() {
+      const { assistantId } = yield* setupAccount()
+      const token = newToken()
+      const { code, secret } = yield* connect(assistantId, token)
+      const sentTo = (chatId: number) => fake.callsOf("sendMessage", chatId).filter((c) => c.token === token)
+      for (let i = 0; i < 3; i++) fake.failNext({ method: "sendMessage", status: 502, description: "Bad Gateway" })
+      expect((yield* deliver(code, secret, textUpdate(801, "hello"))).status).toBe(200)
+      const attempts = yield* eventually(() => sentTo(801), (l) => l.length >= 3, "three attempts")
+      const waits = gaps(attempts.map((c) => c.at))
+      expect(waits[0]).toBeGreaterThanOrEqual(90)
+      expect(waits[1]).toBeGreaterThanOrEqual(190)
+      // The bound reached, the answer is dropped; the next message is answered at once.
+      expect((yield* deliver(code, secret, textUpdate(801, "still there?"))).status).toBe(200)
+      yield* eventually(() => sentTo(801), (l) => l.length >= 4, "the next answer")
+      expect(sentTo(801)).toHaveLength(4)
+      const listed = yield* admin("GET", `/assistants/${assistantId}/connections`)
+      expect(pick(listed.json, "data", "list", 0, "status")).toBe("active")
     }))
 })

@@ -162,12 +162,16 @@ layer(
       expect(long.length).toBeGreaterThan(8192)
       model.queue({ kind: "text", text: long })
       expect((yield* notify(code, message(phoneNumberId, from, "Tell me everything"))).status).toBe(200)
-      const parts = yield* eventually(() => whatsapp.sentTo(from), (list) => list.length >= 3, "the parts")
+      const parts = yield* eventually(
+        () => whatsapp.sentTo(from),
+        (list) => list.map((part) => part.body).join("\n\n") === long,
+        "every part"
+      )
+      expect(parts.length).toBeGreaterThanOrEqual(3)
       expect(parts.every((part) => part.body.length <= 4096)).toBe(true)
-      expect(parts.map((part) => part.body).join("\n\n")).toBe(long)
     }))
 
-  it.effect("a message older than 24 hours is recorded unanswered, and the connection says why", () =>
+  it.effect("a message outside the 24-hour window is recorded unanswered, and the connection says why", () =>
     Effect.gen(function*() {
       const { assistantId } = yield* assistantWithModel()
       const { code, phoneNumberId } = yield* newConnection(assistantId)
@@ -197,9 +201,15 @@ layer(
       )
       expect(pick(refused, "status")).toBe("active")
       expect(whatsapp.sentTo(other)).toHaveLength(1)
-      const both = yield* sql<{ readonly chatKey: string }>`
+
+      // Or it accepts the reply and reports it failed later, in a status event.
+      const third = customer()
+      expect((yield* notify(code, statusNotification(phoneNumberId, third, 131047))).status).toBe(200)
+      const all = yield* sql<{ readonly chatKey: string }>`
         SELECT chat_key FROM channel_unanswered WHERE connection_code = ${code} ORDER BY recorded_at`
-      expect(both.map((row) => row.chatKey)).toEqual([`whatsapp:${from}`, `whatsapp:${other}`])
+      expect(all.map((row) => row.chatKey)).toEqual([`whatsapp:${from}`, `whatsapp:${other}`, `whatsapp:${third}`])
+      expect(String(pick(yield* connectionOf(assistantId, code), "statusReason"))).toContain("Re-engagement message")
+      expect(model.requests.length).toBe(turnsBefore + 1)
     }))
 
   it.effect("an outage is retried with growing waits and given up after the bound", () =>

@@ -52,150 +52,140 @@ export class BotApi extends Effect.Service<BotApi>()("BotApi", {
     const client = yield* HttpClient.HttpClient
     const config = yield* AppConfig
     const policy = yield* Retry.policy
+    const baseOf = (platform: BotPlatform) => config[platform.apiBase].replace(/\/+$/, "")
 
-    /** The methods, over one platform's API. */
-    const forPlatform = (platform: BotPlatform) => {
-      const base = config[platform.apiBase].replace(/\/+$/, "")
+    const unreachable = (platform: BotPlatform, method: string) => () =>
+      new BotApiError({
+        method,
+        status: 0,
+        description: `${platform.label} could not be reached`,
+        retryAfterSeconds: null
+      })
 
-      const unreachable = (method: string) => () =>
-        new BotApiError({
+    /** One call, no retry. */
+    const once = (platform: BotPlatform, token: string, method: string, params: Record<string, unknown>) =>
+      Effect.gen(function*() {
+        const request = yield* HttpClientRequest.bodyJson(
+          HttpClientRequest.post(`${baseOf(platform)}/bot${token}/${method}`),
+          params
+        )
+        const response = yield* client.execute(request)
+        const reply = yield* response.json.pipe(Effect.flatMap(Schema.decodeUnknown(Reply)))
+        if (reply.ok) return reply.result
+        return yield* new BotApiError({
           method,
-          status: 0,
-          description: `${platform.label} could not be reached`,
-          retryAfterSeconds: null
+          status: reply.error_code ?? response.status,
+          description: reply.description ?? `HTTP ${response.status}`,
+          retryAfterSeconds: reply.parameters?.retry_after ?? null
         })
+      }).pipe(
+        Effect.scoped,
+        Effect.timeout("30 seconds"),
+        Effect.catchTags({
+          RequestError: unreachable(platform, method),
+          ResponseError: unreachable(platform, method),
+          ParseError: unreachable(platform, method),
+          TimeoutException: unreachable(platform, method),
+          HttpBodyError: unreachable(platform, method)
+        })
+      )
 
-      /** One call, no retry. */
-      const once = (token: string, method: string, params: Record<string, unknown>) =>
+    const retrying = <A>(platform: BotPlatform, effect: Effect.Effect<A, BotApiError>, method: string) =>
+      Retry.retrying(effect, policy, `${platform.name}.${method}`)
+
+    const call = (platform: BotPlatform, token: string, method: string, params: Record<string, unknown> = {}) =>
+      retrying(platform, once(platform, token, method, params), method).pipe(
+        Effect.withSpan(`BotApi.${method}`, { attributes: { platform: platform.name } })
+      )
+
+    const decode = <A, I>(schema: Schema.Schema<A, I>, method: string) => (value: unknown) =>
+      Schema.decodeUnknown(schema)(value).pipe(
+        Effect.mapError(() =>
+          new BotApiError({ method, status: 502, description: "unexpected Bot API answer", retryAfterSeconds: null })
+        )
+      )
+
+    /** Every method takes the platform first (a profile from `Telegram/Platform.ts` or `Bale/Platform.ts`). */
+    return {
+      getMe: (platform: BotPlatform, token: string) =>
+        call(platform, token, "getMe").pipe(Effect.flatMap(decode(User, "getMe"))),
+
+      /**
+       * Telegram: only `message` updates are asked for; `secret_token` comes back in every delivery's header.
+       * A platform without the header takes only the URL (which carries the secret).
+       */
+      setWebhook: (platform: BotPlatform, token: string, url: string, secretToken: string) =>
+        call(
+          platform,
+          token,
+          "setWebhook",
+          platform.secretIn === "header" ? { url, secret_token: secretToken, allowed_updates: ["message"] } : { url }
+        ).pipe(Effect.asVoid),
+
+      deleteWebhook: (platform: BotPlatform, token: string) =>
+        call(platform, token, "deleteWebhook").pipe(Effect.asVoid),
+
+      /** `text` in the platform's markup (`Format.ts`). */
+      sendMessage: (platform: BotPlatform, token: string, chatId: number, text: string) =>
+        call(
+          platform,
+          token,
+          "sendMessage",
+          platform.markup === "html"
+            ? { chat_id: chatId, text, parse_mode: "HTML", link_preview_options: { is_disabled: true } }
+            : { chat_id: chatId, text }
+        ).pipe(Effect.asVoid),
+
+      sendPhoto: (platform: BotPlatform, token: string, chatId: number, photoUrl: string, caption: string) =>
+        call(
+          platform,
+          token,
+          "sendPhoto",
+          platform.markup === "html"
+            ? { chat_id: chatId, photo: photoUrl, caption, parse_mode: "HTML" }
+            : { chat_id: chatId, photo: photoUrl, caption }
+        ).pipe(Effect.asVoid),
+
+      sendChatAction: (platform: BotPlatform, token: string, chatId: number, action: "typing") =>
+        once(platform, token, "sendChatAction", { chat_id: chatId, action }).pipe(Effect.asVoid),
+
+      /** `getFile`, then the file itself (the Bot API serves files up to 20 MB). */
+      downloadFile: (platform: BotPlatform, token: string, fileId: string) =>
         Effect.gen(function*() {
-          const request = yield* HttpClientRequest.bodyJson(
-            HttpClientRequest.post(`${base}/bot${token}/${method}`),
-            params
+          const file = yield* call(platform, token, "getFile", { file_id: fileId }).pipe(
+            Effect.flatMap(decode(File, "getFile"))
           )
-          const response = yield* client.execute(request)
-          const reply = yield* response.json.pipe(Effect.flatMap(Schema.decodeUnknown(Reply)))
-          if (reply.ok) return reply.result
-          return yield* new BotApiError({
-            method,
-            status: reply.error_code ?? response.status,
-            description: reply.description ?? `HTTP ${response.status}`,
-            retryAfterSeconds: reply.parameters?.retry_after ?? null
-          })
-        }).pipe(
-          Effect.scoped,
-          Effect.timeout("30 seconds"),
-          Effect.catchTags({
-            RequestError: unreachable(method),
-            ResponseError: unreachable(method),
-            ParseError: unreachable(method),
-            TimeoutException: unreachable(method),
-            HttpBodyError: unreachable(method)
-          })
-        )
-
-      const retrying = <A>(effect: Effect.Effect<A, BotApiError>, method: string) =>
-        Retry.retrying(effect, policy, `${platform.name}.${method}`)
-
-      const call = (token: string, method: string, params: Record<string, unknown> = {}) =>
-        retrying(once(token, method, params), method).pipe(
-          Effect.withSpan(`BotApi.${method}`, { attributes: { platform: platform.name } })
-        )
-
-      const decode = <A, I>(schema: Schema.Schema<A, I>, method: string) => (value: unknown) =>
-        Schema.decodeUnknown(schema)(value).pipe(
-          Effect.mapError(() =>
-            new BotApiError({ method, status: 502, description: "unexpected Bot API answer", retryAfterSeconds: null })
-          )
-        )
-
-      return {
-        getMe: (token: string) => call(token, "getMe").pipe(Effect.flatMap(decode(User, "getMe"))),
-
-        /**
-         * Telegram: only `message` updates are asked for; `secret_token` comes back in every delivery's header.
-         * A platform without the header takes only the URL (which carries the secret).
-         */
-        setWebhook: (token: string, url: string, secretToken: string) =>
-          call(
-            token,
-            "setWebhook",
-            platform.secretIn === "header" ? { url, secret_token: secretToken, allowed_updates: ["message"] } : { url }
-          ).pipe(Effect.asVoid),
-
-        deleteWebhook: (token: string) => call(token, "deleteWebhook").pipe(Effect.asVoid),
-
-        /** `text` in the platform's markup (`Format.ts`). */
-        sendMessage: (token: string, chatId: number, text: string) =>
-          call(
-            token,
-            "sendMessage",
-            platform.markup === "html"
-              ? { chat_id: chatId, text, parse_mode: "HTML", link_preview_options: { is_disabled: true } }
-              : { chat_id: chatId, text }
-          ).pipe(Effect.asVoid),
-
-        sendPhoto: (token: string, chatId: number, photoUrl: string, caption: string) =>
-          call(
-            token,
-            "sendPhoto",
-            platform.markup === "html"
-              ? { chat_id: chatId, photo: photoUrl, caption, parse_mode: "HTML" }
-              : { chat_id: chatId, photo: photoUrl, caption }
-          ).pipe(Effect.asVoid),
-
-        sendChatAction: (token: string, chatId: number, action: "typing") =>
-          once(token, "sendChatAction", { chat_id: chatId, action }).pipe(Effect.asVoid),
-
-        /** `getFile`, then the file itself (the Bot API serves files up to 20 MB). */
-        downloadFile: (token: string, fileId: string) =>
-          Effect.gen(function*() {
-            const file = yield* call(token, "getFile", { file_id: fileId }).pipe(
-              Effect.flatMap(decode(File, "getFile"))
-            )
-            if (file.file_path === undefined) {
+          if (file.file_path === undefined) {
+            return yield* new BotApiError({
+              method: "getFile",
+              status: 400,
+              description: "file not available",
+              retryAfterSeconds: null
+            })
+          }
+          const filePath = file.file_path
+          const download = Effect.gen(function*() {
+            const response = yield* client.get(`${baseOf(platform)}/file/bot${token}/${filePath}`)
+            if (response.status !== 200) {
               return yield* new BotApiError({
-                method: "getFile",
-                status: 400,
-                description: "file not available",
+                method: "file",
+                status: response.status,
+                description: `file download answered ${response.status}`,
                 retryAfterSeconds: null
               })
             }
-            const filePath = file.file_path
-            const download = Effect.gen(function*() {
-              const response = yield* client.get(`${base}/file/bot${token}/${filePath}`)
-              if (response.status !== 200) {
-                return yield* new BotApiError({
-                  method: "file",
-                  status: response.status,
-                  description: `file download answered ${response.status}`,
-                  retryAfterSeconds: null
-                })
-              }
-              return new Uint8Array(yield* response.arrayBuffer)
-            }).pipe(
-              Effect.scoped,
-              Effect.timeout("60 seconds"),
-              Effect.catchTags({
-                RequestError: unreachable("file"),
-                ResponseError: unreachable("file"),
-                TimeoutException: unreachable("file")
-              })
-            )
-            return { bytes: yield* retrying(download, "file"), filePath }
-          }).pipe(Effect.withSpan("BotApi.downloadFile"))
-      } as const
-    }
-
-    const clients = new Map<BotPlatform, ReturnType<typeof forPlatform>>()
-    return {
-      /** The API of `platform` (a profile from `Telegram/Platform.ts` or `Bale/Platform.ts`). */
-      platform: (platform: BotPlatform) => {
-        const known = clients.get(platform)
-        if (known !== undefined) return known
-        const created = forPlatform(platform)
-        clients.set(platform, created)
-        return created
-      }
+            return new Uint8Array(yield* response.arrayBuffer)
+          }).pipe(
+            Effect.scoped,
+            Effect.timeout("60 seconds"),
+            Effect.catchTags({
+              RequestError: unreachable(platform, "file"),
+              ResponseError: unreachable(platform, "file"),
+              TimeoutException: unreachable(platform, "file")
+            })
+          )
+          return { bytes: yield* retrying(platform, download, "file"), filePath }
+        }).pipe(Effect.withSpan("BotApi.downloadFile"))
     } as const
   }),
   dependencies: [Outbound.layer]

@@ -27,7 +27,7 @@ const maxProducts = 5
 
 export class BotDriver extends Effect.Service<BotDriver>()("BotDriver", {
   effect: Effect.gen(function*() {
-    const botApiOf = yield* BotApi
+    const botApi = yield* BotApi
     const connections = yield* Connections
     const assistants = yield* AssistantsRepo
     const channelChat = yield* ChannelChat
@@ -40,18 +40,17 @@ export class BotDriver extends Effect.Service<BotDriver>()("BotDriver", {
       locale: I18n.Locale
     ) =>
       Effect.gen(function*() {
-        const botApi = botApiOf.platform(platform)
         for (const part of splitMessage(reply.text, platform.messageLimit, platform.markup)) {
-          yield* botApi.sendMessage(token, chatId, part)
+          yield* botApi.sendMessage(platform, token, chatId, part)
         }
         for (const product of reply.products.slice(0, maxProducts)) {
           const label = I18n.translate(locale, "channels.product_link")
           const caption = productCaption(product, label, platform.markup, platform.captionLimit)
-          const asText = botApi.sendMessage(token, chatId, caption)
+          const asText = botApi.sendMessage(platform, token, chatId, caption)
           yield* product.imageUrl === null || !platform.productPhotos
             ? asText
             // The platform fetches the image itself; one it cannot fetch still leaves the product as text.
-            : botApi.sendPhoto(token, chatId, product.imageUrl, caption).pipe(
+            : botApi.sendPhoto(platform, token, chatId, product.imageUrl, caption).pipe(
               Effect.catchIf((error) => error.status === 400, () => asText)
             )
         }
@@ -84,14 +83,14 @@ export class BotDriver extends Effect.Service<BotDriver>()("BotDriver", {
         const { row, secrets } = found.value
         if (secrets._tag !== "telegram" && secrets._tag !== "bale") return
         const token = secrets.botToken
-        const botApi = botApiOf.platform(platform)
         const assistant = yield* assistants.findById(row.assistantId)
         if (Option.isNone(assistant)) return
         const locale = I18n.negotiate(task.languageCode ?? assistant.value.language ?? undefined)
-        const say = (key: I18n.MessageKey) => botApi.sendMessage(token, task.chatId, I18n.translate(locale, key))
+        const say = (key: I18n.MessageKey) =>
+          botApi.sendMessage(platform, token, task.chatId, I18n.translate(locale, key))
 
         yield* Effect.gen(function*() {
-          yield* botApi.sendChatAction(token, task.chatId, "typing").pipe(Effect.ignore)
+          yield* botApi.sendChatAction(platform, token, task.chatId, "typing").pipe(Effect.ignore)
           const voice = task.voice
           if (voice !== null && !assistant.value.acceptVoice) return yield* say("channels.voice_refused")
           if (voice === null && (task.text === null || task.text.trim() === "")) {
@@ -101,7 +100,7 @@ export class BotDriver extends Effect.Service<BotDriver>()("BotDriver", {
             return yield* say("channels.unsupported_message")
           }
           const attachments = voice === null ? [] : [
-            yield* botApi.downloadFile(token, voice.fileId).pipe(
+            yield* botApi.downloadFile(platform, token, voice.fileId).pipe(
               Effect.map(({ bytes, filePath }) => ({
                 kind: "voice" as const,
                 bytes,

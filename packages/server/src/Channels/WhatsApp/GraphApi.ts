@@ -11,6 +11,7 @@ import * as Schema from "effect/Schema"
 import { AppConfig } from "../../Config"
 import * as Outbound from "../../Platform/Outbound"
 import * as Retry from "../Retry"
+import { windowClosedCode } from "./Notification"
 
 /** WhatsApp's limit on a text message's body. */
 export const textLimit = 4096
@@ -37,7 +38,7 @@ export class GraphApiError extends Schema.TaggedError<GraphApiError>()("GraphApi
   }
   /** More than 24 hours since the customer's last message: only a template message could reach them. */
   get windowClosed() {
-    return this.code === 131047
+    return this.code === windowClosedCode
   }
 }
 

@@ -14,10 +14,10 @@ import * as Option from "effect/Option"
 import { AssistantsRepo } from "../../Assistants/AssistantsRepo"
 import { ChannelChat } from "../ChannelChat"
 import { Connections } from "../Connections"
-import { ConnectionsRepo } from "../ConnectionsRepo"
 import type { WhatsAppTask } from "../Inbox"
 import { productCaption, splitMessage } from "../Telegram/Format"
 import { GraphApi, type GraphApiError, textLimit } from "./GraphApi"
+import { outsideWindow } from "./Notification"
 
 /** Products shown per answer; more would flood the chat. */
 const maxProducts = 5
@@ -29,32 +29,18 @@ export class WhatsAppDriver extends Effect.Service<WhatsAppDriver>()("WhatsAppDr
   effect: Effect.gen(function*() {
     const graph = yield* GraphApi
     const connections = yield* Connections
-    const repo = yield* ConnectionsRepo
     const assistants = yield* AssistantsRepo
     const channelChat = yield* ChannelChat
 
-    /** Kept for the operator; the status reason names the latest one. */
     const unanswered = (task: WhatsAppTask, why: string) =>
-      Effect.gen(function*() {
-        const sentAt = new Date(task.sentAt * 1000)
-        yield* repo.recordUnanswered({
-          code: task.connectionCode,
-          messageKey: `message:${task.messageId}`,
-          chatKey: `whatsapp:${task.from}`,
-          text: task.text,
-          reason: why,
-          sentAt
-        })
-        yield* repo.setReason(
-          task.connectionCode,
-          `No reply sent to the message of ${sentAt.toISOString()}: ${why}`
-        )
-        yield* Effect.logWarning("WhatsApp message not answered").pipe(
-          Effect.annotateLogs({ connectionCode: task.connectionCode, messageId: task.messageId, reason: why })
-        )
+      connections.noteUnanswered({
+        code: task.connectionCode,
+        messageKey: `message:${task.messageId}`,
+        chatKey: `whatsapp:${task.from}`,
+        text: task.text,
+        reason: why,
+        sentAt: new Date(task.sentAt * 1000)
       })
-
-    const outsideWindow = "WhatsApp allows free-form replies only within 24 hours of the customer's last message"
 
     const failed = (task: WhatsAppTask) => (error: GraphApiError) =>
       error.unauthorized
@@ -117,7 +103,6 @@ export class WhatsAppDriver extends Effect.Service<WhatsAppDriver>()("WhatsAppDr
   dependencies: [
     GraphApi.Default,
     Connections.Default,
-    ConnectionsRepo.Default,
     AssistantsRepo.Default,
     ChannelChat.Default
   ]
