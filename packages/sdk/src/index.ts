@@ -45,6 +45,7 @@ export {
 } from "./Products"
 export { createDastyarClient, type DastyarClient, type DastyarClientOptions } from "./PromiseClient"
 export { createRawClient, type RawClient, type RawClientOptions } from "./RawClient"
+export * as ProductFeed from "./ProductFeed"
 export { type Fetch, type RetryOptions } from "./RetryOn429"
 export type * from "./Schemas"
 export { type AnyFetchResult, type FetchResult, unwrap, unwrapNull } from "./Unwrap"
