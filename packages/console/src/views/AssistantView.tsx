@@ -7,6 +7,7 @@ import { Connections } from "./Connections"
 import { Documents } from "./Documents"
 import { Products } from "./Products"
 import { Search } from "./Search"
+import { useAssistant } from "./FirstRun/useAssistant"
 import { Settings } from "./Settings"
 
 const operatorTabs: ReadonlyArray<AssistantTab> = ["settings", "connections"]
@@ -20,9 +21,14 @@ export const AssistantView = ({ assistantId, tab }: { readonly assistantId: stri
     (session.adminToken !== undefined && operatorTabs.includes(candidate))
   )
   const needsKey = keyTabs.includes(tab) && session.apiKey === undefined
+  const assistant = useAssistant(assistantId)
   return (
     <>
-      <h1>{t("assistant.title")} <code dir="ltr" className="small">{assistantId}</code></h1>
+      <div className="card-head">
+        <h1 dir="auto">{assistant.value?.name ?? t("assistant.title")}</h1>
+        <code dir="ltr" className="small muted">{assistantId}</code>
+        <a href={href({ view: "assistant", assistantId, tab: "start" })}>{t("firstRun.open")}</a>
+      </div>
       <nav className="tabs" aria-label={t("assistant.tabs")}>
         {tabs.map((candidate) => (
           <a key={candidate} href={href({ view: "assistant", assistantId, tab: candidate })} aria-current={candidate === tab ? "page" : undefined}>
