@@ -96,8 +96,8 @@ const persianFeed = [
 ].join("\n")
 
 /**
- * A Persian PDF printed by Chromium. Its contextual letter forms are switched off: Chromium maps those glyphs
- * to presentation-form code points, which PDF.js reads in visual order (see docs/console.md, First run).
+ * A Persian PDF printed by Chromium, with its contextual letter forms switched off: Chromium maps those glyphs
+ * to presentation-form code points, which PDF.js does not see as right to left and so reads in visual order.
  */
 const persianPdf = async () => {
   const page = await browser.newPage()

@@ -15,6 +15,18 @@ import { ErrorNotice, useLoad } from "../../ui"
 const snippetOf = (connection: object): string | undefined =>
   "embedSnippet" in connection && typeof connection.embedSnippet === "string" ? connection.embedSnippet : undefined
 
+/** A message naming the `</body>` tag, with the tag set left to right (in Persian it would read mirrored). */
+const WithTag = ({ text }: { readonly text: string }) => {
+  const [before, ...after] = text.split("</body>")
+  return (
+    <>
+      {before}
+      {after.length > 0 && <code dir="ltr">{"</body>"}</code>}
+      {after.join("</body>")}
+    </>
+  )
+}
+
 const Snippet = ({ snippet }: { readonly snippet: string }) => {
   const { t } = useI18n()
   const [copied, setCopied] = useState(false)
@@ -28,7 +40,7 @@ const Snippet = ({ snippet }: { readonly snippet: string }) => {
   }
   return (
     <div className="snippet">
-      <p>{t("firstRun.publish.snippet")}</p>
+      <p><WithTag text={t("firstRun.publish.snippet")} /></p>
       <pre dir="ltr" data-testid="embed-snippet"><code>{snippet}</code></pre>
       <button type="button" onClick={() => void copy()}>{copied ? t("firstRun.publish.copied") : t("firstRun.publish.copy")}</button>
     </div>
@@ -64,7 +76,7 @@ export const StepPublish = ({ assistantId }: { readonly assistantId: string }) =
       <p>{t("firstRun.publish.intro")}</p>
       {session.adminToken !== undefined
         ? <OperatorConnections assistantId={assistantId} />
-        : <p className="card note">{t("firstRun.publish.askOperator")}</p>}
+        : <p className="card note"><WithTag text={t("firstRun.publish.askOperator")} /></p>}
     </>
   )
 }
