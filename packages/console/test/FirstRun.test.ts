@@ -248,6 +248,15 @@ layer(TestApp(), { excludeTestServices: true, timeout: 180_000 })("console first
             "۵\nراه‌اندازی\nانجام شد"
           ])
 
+          // The key holder changes the instructions later from the settings tab.
+          await page.goto(`/console/#/assistants/${assistantId}/settings`)
+          await page.getByRole("textbox", { name: "دستورالعمل" }).fill("همیشه قیمت را بگو.")
+          await page.getByRole("button", { name: "ذخیره", exact: true }).click()
+          await page.getByRole("status").filter({ hasText: "ذخیره شد" }).waitFor()
+          expect(field(await api(baseUrl, key, "GET", "/v1/assistants"), "list")).toEqual([
+            expect.objectContaining({ name: "دستیار چای‌خانه", instruction: "همیشه قیمت را بگو." })
+          ])
+
           // A product's state reads as the API names it, translated.
           await page.goto(`/console/#/assistants/${assistantId}/products`)
           await page.getByRole("cell", { name: "قوری چینی آبی" }).waitFor()

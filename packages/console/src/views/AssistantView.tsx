@@ -8,16 +8,19 @@ import { Documents } from "./Documents"
 import { Products } from "./Products"
 import { Search } from "./Search"
 import { useAssistant } from "./FirstRun/useAssistant"
+import { OwnerSettings } from "./OwnerSettings"
 import { Settings } from "./Settings"
 
 const operatorTabs: ReadonlyArray<AssistantTab> = ["settings", "connections"]
 const keyTabs: ReadonlyArray<AssistantTab> = ["documents", "products", "search", "chat"]
+/** A key holder also has settings: the assistant's name, language and instructions (`PATCH /v1/assistants/…`). */
+const ownerTabs: ReadonlyArray<AssistantTab> = [...keyTabs, "settings"]
 
 export const AssistantView = ({ assistantId, tab }: { readonly assistantId: string; readonly tab: AssistantTab }) => {
   const { t, word } = useI18n()
   const { session } = useConsole()
   const tabs = assistantTabs.filter((candidate) =>
-    (session.apiKey !== undefined && keyTabs.includes(candidate)) ||
+    (session.apiKey !== undefined && ownerTabs.includes(candidate)) ||
     (session.adminToken !== undefined && operatorTabs.includes(candidate))
   )
   const needsKey = keyTabs.includes(tab) && session.apiKey === undefined
@@ -47,7 +50,9 @@ export const AssistantView = ({ assistantId, tab }: { readonly assistantId: stri
         : tab === "chat"
         ? <Chat assistantId={assistantId} />
         : tab === "settings"
-        ? <Settings assistantId={assistantId} />
+        ? session.adminToken !== undefined
+          ? <Settings assistantId={assistantId} />
+          : assistant.value !== undefined && <OwnerSettings assistant={assistant.value} onSaved={() => void assistant.reload()} />
         : <Connections assistantId={assistantId} />}
     </>
   )

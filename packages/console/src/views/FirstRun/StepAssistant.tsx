@@ -8,9 +8,11 @@ import { ErrorNotice, Field, useAction } from "../../ui"
 /** Answer languages offered; another stored value stays selectable as it is. */
 const answerLanguages = [{ code: "fa", name: "فارسی" }, { code: "en", name: "English" }] as const
 
-export const StepAssistant = ({ assistant, onSaved }: {
+export const StepAssistant = ({ assistant, onSaved, saveLabel }: {
   readonly assistant: Assistant
   readonly onSaved: (assistant: Assistant) => void
+  /** The submit button's words; the guide's "Save and continue" by default. */
+  readonly saveLabel?: string
 }) => {
   const { t } = useI18n()
   const { client, session } = useConsole()
@@ -53,7 +55,7 @@ export const StepAssistant = ({ assistant, onSaved }: {
         {(id) => <textarea id={id} rows={4} dir="auto" value={instruction} onChange={(event) => setInstruction(event.target.value)} />}
       </Field>
       <div className="actions">
-        <button type="submit" className="primary" disabled={busy || name.trim() === ""}>{t("firstRun.assistant.save")}</button>
+        <button type="submit" className="primary" disabled={busy || name.trim() === ""}>{saveLabel ?? t("firstRun.assistant.save")}</button>
       </div>
       <ErrorNotice error={error} />
     </form>
