@@ -122,6 +122,37 @@ const shot = (page: Page, name: string) => page.screenshot({ path: `${docsDir}co
 
 layer(TestApp(), { excludeTestServices: true, timeout: 180_000 })("console first run in a browser", (it) => {
   it.effect(
+    "an operator creates an assistant choosing from the account's models, with no API key of the account",
+    () =>
+      againstServer(async (baseUrl) => {
+        const account = await api(baseUrl, adminToken, "POST", "/admin/v1/accounts", { name: "Pro shop", plan: "pro" })
+        const accountId = String(field(account, "id"))
+        const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, baseURL: baseUrl })
+        const page = await context.newPage()
+        page.setDefaultTimeout(30_000)
+        try {
+          await page.goto("/console/")
+          await page.getByRole("textbox", { name: "Operator token" }).fill(adminToken)
+          await page.getByRole("button", { name: "Sign in" }).click()
+          const card = page.getByRole("article").filter({ has: page.getByRole("heading", { name: "Pro shop" }) })
+          const models = card.getByRole("combobox", { name: "Model" })
+          // The plan's usable models, as its keys would list them; no note asking for a key.
+          const usable = field(await api(baseUrl, adminToken, "GET", `/admin/v1/accounts/${accountId}/models`), "list")
+          const keys = Array.isArray(usable) ? usable.filter((model) => field(model, "usable") === true) : []
+          await expect.poll(() => models.locator("option").count()).toBe(keys.length + 1)
+          expect(await page.content()).not.toContain("needs an API key of this account")
+          await models.selectOption(String(field(keys.at(-1), "key")))
+          await card.getByRole("textbox", { name: "Name", exact: true }).fill("Helper")
+          await card.getByRole("button", { name: "Create assistant" }).click()
+          await card.locator(".badge-active").first().waitFor()
+        } finally {
+          await context.close()
+        }
+      }),
+    { timeout: 120_000 }
+  )
+
+  it.effect(
     "a shop owner is walked through the five steps in Persian, skips one, resumes it after a reload, and goes live",
     () =>
       againstServer(async (baseUrl) => {

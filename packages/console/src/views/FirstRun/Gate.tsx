@@ -1,13 +1,14 @@
 /**
  * A key holder's home: the assistants list, unless the guide should open by
  * itself: for the first assistant whose guide is under way and not closed, or
- * that has neither products nor documents and never had the guide.
+ * that has neither products nor documents and never had the guide. An
+ * assistant found with either is remembered as not needing it.
  */
 import { useEffect } from "react"
 import { useConsole } from "../../context"
 import { href } from "../../route"
 import { Assistants } from "../Assistants"
-import { loadProgress } from "./progress"
+import { fresh, loadProgress, saveProgress } from "./progress"
 
 /** The assistant whose guide should open, if any. */
 const firstRunOf = async (client: ReturnType<typeof useConsole>["client"]): Promise<string | undefined> => {
@@ -23,6 +24,8 @@ const firstRunOf = async (client: ReturnType<typeof useConsole>["client"]): Prom
       client.documents.list(assistant.id)
     ])
     if (products.list.length === 0 && documents.list.length === 0) return assistant.id
+    // Not a first run: remembered as a closed guide, so the next visit does not list its documents again.
+    saveProgress(assistant.id, { ...fresh, closed: true })
   }
   return undefined
 }
