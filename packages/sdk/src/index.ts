@@ -36,6 +36,7 @@ export {
   importLimits,
   jsonBytes
 } from "./ProductBatches"
+export * as ProductFeed from "./ProductFeed"
 export {
   type ImportAllOptions,
   type IndexWaitOptions,
@@ -45,7 +46,6 @@ export {
 } from "./Products"
 export { createDastyarClient, type DastyarClient, type DastyarClientOptions } from "./PromiseClient"
 export { createRawClient, type RawClient, type RawClientOptions } from "./RawClient"
-export * as ProductFeed from "./ProductFeed"
 export { type Fetch, type RetryOptions } from "./RetryOn429"
 export type * from "./Schemas"
 export { type AnyFetchResult, type FetchResult, unwrap, unwrapNull } from "./Unwrap"
