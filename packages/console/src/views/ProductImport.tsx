@@ -93,7 +93,7 @@ export const ProductImport = ({ assistantId, onImported }: {
                 {refused.slice(0, 50).map(([line, problems]) => (
                   <li key={line}>
                     {t("products.rowError", { line })}{" "}
-                    {problems.map((problem) => (problem.field === undefined ? problem.message : `${problem.field}: ${problem.message}`)).join("؛ ")}
+                    {problems.map((problem) => (problem.field === undefined ? problem.message : `${problem.field}: ${problem.message}`)).join(language.dir === "rtl" ? "؛ " : "; ")}
                   </li>
                 ))}
               </ul>
