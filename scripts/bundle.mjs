@@ -21,7 +21,7 @@ const bin = flags.includes("--bin")
 const external = bin
   ? []
   : Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }).flatMap((name) => [name, `${name}/*`])
-// Inlined CommonJS packages (csv-parse, gray-matter) call `require`, which an ES module lacks.
+// Inlined CommonJS packages (papaparse, gray-matter) call `require`, which an ES module lacks.
 const requireShim = `import { createRequire as createRequireForBundle } from "node:module"
 const require = createRequireForBundle(import.meta.url)`
 

@@ -1,13 +1,12 @@
 import { ExternalId } from "@dastyar/domain/Products"
+import { ProductFeed } from "@dastyar/sdk"
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { csvProducts } from "../src/Feed/CsvProducts"
 import { readFeed } from "../src/Feed/Feed"
-import { checkFeed, problemLine } from "../src/Feed/FeedCheck"
-import { elementLines } from "../src/Feed/JsonPositions"
+import { problemLine } from "../src/Feed/FeedImport"
 import { syncPlan } from "../src/Feed/SyncPlan"
 
 /** Writes `text` to a temporary file named `name` and reads it as a feed. */
@@ -22,68 +21,7 @@ const feedOf = (name: string, text: string) =>
     (dir) => Effect.sync(() => fs.rmSync(dir, { recursive: true, force: true }))
   )
 
-describe("CSV feeds", () => {
-  it("known columns become fields, others attributes; numbers and booleans typed; empty cells left out", () => {
-    const csv = [
-      "External_ID,Title,category,Price,in stock,Image URL,color,capacityMl,dishwasherSafe,code",
-      "sku-1,Blue teapot,Kitchen,890000,yes,https://x.example/1.jpg,blue,1000,true,007",
-      "sku-2,\"Red, large\",,12.5,0,,red,,FALSE,1e3"
-    ].join("\n")
-    expect(csvProducts(csv)).toEqual([
-      {
-        line: 2,
-        problem: undefined,
-        value: {
-          externalId: "sku-1",
-          title: "Blue teapot",
-          category: "Kitchen",
-          price: 890000,
-          inStock: true,
-          imageUrl: "https://x.example/1.jpg",
-          // A leading zero marks a code, not a number.
-          attributes: { color: "blue", capacityMl: 1000, dishwasherSafe: true, code: "007" }
-        }
-      },
-      {
-        line: 3,
-        problem: undefined,
-        value: {
-          externalId: "sku-2",
-          title: "Red, large",
-          price: 12.5,
-          inStock: false,
-          attributes: { color: "red", dishwasherSafe: false, code: 1000 }
-        }
-      }
-    ])
-  })
-
-  it("line numbers count quoted line breaks and blank lines; a wrong cell count is a problem of its row", () => {
-    const csv = "externalId,title\nA,\"two\nlines\"\n\n\nB,b\nC,c,extra\n"
-    expect(csvProducts(csv).map(({ line, problem }) => [line, problem])).toEqual([
-      [2, undefined],
-      [6, undefined],
-      [7, "has 3 cells; the header has 2"]
-    ])
-  })
-
-  it("an attributes column may hold a JSON object; separate columns win", () => {
-    const csv = "externalId,title,attributes,color\nA,a,\"{\"\"color\"\":\"\"red\"\",\"\"size\"\":2}\",blue\n"
-    expect(csvProducts(csv)[0]?.value).toEqual({ externalId: "A", title: "a", attributes: { color: "blue", size: 2 } })
-  })
-})
-
 describe("JSON feeds", () => {
-  it("finds the line each element starts on, in a top-level array or under products", () => {
-    const array =
-      "[\n  {\"externalId\": \"a\", \"title\": \"[x], {y}\"},\n\n  {\n    \"externalId\": \"b\"\n  }, {\"c\": [1, 2]}\n]"
-    expect(elementLines(array)).toEqual([2, 4, 6])
-    const wrapped =
-      "{\"meta\": [1, 2],\n \"products\": [\n  {\"externalId\": \"a\"},\n  {\"externalId\": \"b\\\"\"}\n ]}"
-    expect(elementLines(wrapped)).toEqual([3, 4])
-    expect(elementLines("[]")).toEqual([])
-  })
-
   it.effect("invalid JSON is unreadable with the line of the error", () =>
     Effect.gen(function*() {
       const error = yield* Effect.flip(feedOf("feed.json", "[\n{\"externalId\": \"a\"},\n{oops}\n]"))
@@ -114,7 +52,7 @@ describe("checking a feed", () => {
         "ok-2,Fine too,cheap,"
       ].join("\n")
       const feed = yield* feedOf("feed.csv", csv)
-      const checked = checkFeed(feed, "en")
+      const checked = ProductFeed.checkFeed(feed, "en")
       expect(checked.products.map((product) => product.externalId)).toEqual(["ok-1"])
       const lines = checked.problems.map((problem) => problemLine("feed.csv", problem))
       expect(lines).toEqual([
@@ -125,7 +63,7 @@ describe("checking a feed", () => {
         "feed.csv:4: externalId: ok-1 repeats line 2",
         expect.stringMatching(/^feed\.csv:5: price: /)
       ])
-      const persian = checkFeed(feed, "fa").problems.find((problem) => problem.field === "title")
+      const persian = ProductFeed.checkFeed(feed, "fa").problems.find((problem) => problem.field === "title")
       expect(persian?.message).toBe("الزامی است")
     }))
 })

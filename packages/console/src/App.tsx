@@ -8,6 +8,8 @@ import { Accounts } from "./views/Accounts"
 import { AssistantView } from "./views/AssistantView"
 import { Assistants } from "./views/Assistants"
 import { Content } from "./views/Content"
+import { FirstRun } from "./views/FirstRun/FirstRun"
+import { FirstRunGate } from "./views/FirstRun/Gate"
 import { SignIn } from "./views/SignIn"
 
 const languageKey = "dastyar.console.language"
@@ -75,9 +77,11 @@ export const App = () => {
       case "assistants":
         return <Assistants />
       case "assistant":
-        return <AssistantView assistantId={route.assistantId} tab={route.tab} />
+        return route.tab === "start"
+          ? <FirstRun key={route.assistantId} assistantId={route.assistantId} />
+          : <AssistantView assistantId={route.assistantId} tab={route.tab} />
       case "home":
-        return isOperator ? <Accounts /> : <Assistants />
+        return isOperator ? <Accounts /> : <FirstRunGate />
     }
   })()
 

@@ -46,7 +46,26 @@ export interface Translator {
   readonly bytes: (value: number) => string
   /** The text of `prefix.value` (a status, a state…), or the value itself when no file names it. */
   readonly word: (prefix: string, value: string) => string
+  /** Free text (an answer) with its numbers in the language's digits, as `number` writes them. */
+  readonly digits: (text: string) => string
 }
+
+/** Latin, Persian and Arabic-Indic digits, by value. */
+const anyDigit = /[0-9\u06F0-\u06F9\u0660-\u0669]/g
+const digitValue = (digit: string) => {
+  const code = digit.charCodeAt(0)
+  return code >= 0x06f0 ? code - 0x06f0 : code >= 0x0660 ? code - 0x0660 : code - 48
+}
+
+/**
+ * Rewrites the digits of words that are numbers (`250,000`, `۳`, `2-5`), not those of words with letters or
+ * links (`iPhone15`, `sku-12`, `https://…/12`), which a reader copies as they are.
+ */
+const localDigits = (glyphs: ReadonlyArray<string>) => (text: string) =>
+  text.replace(/\S+/g, (word) =>
+    /[\p{L}@]|:\/\//u.test(word.replace(/[\u06F0-\u06F9\u0660-\u0669]/g, ""))
+      ? word
+      : word.replace(anyDigit, (digit) => glyphs[digitValue(digit)] ?? digit))
 
 export const makeTranslator = (language: Language): Translator => {
   const numbers = new Intl.NumberFormat(language.locale)
@@ -73,7 +92,8 @@ export const makeTranslator = (language: Language): Translator => {
     const fallback: unknown = (en as Record<string, unknown>)[key]
     return typeof own === "string" ? own : typeof fallback === "string" ? fallback : value
   }
-  return { language, t, number, date: (value) => dates.format(new Date(value)), bytes, word }
+  const glyphs = Array.from({ length: 10 }, (_, digit) => numbers.format(digit))
+  return { language, t, number, date: (value) => dates.format(new Date(value)), bytes, word, digits: localDigits(glyphs) }
 }
 
 export const I18n = createContext<Translator>(makeTranslator(languageOf("en")))

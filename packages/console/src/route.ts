@@ -8,7 +8,8 @@ export type Route =
   | { readonly view: "assistants" }
   | { readonly view: "assistant"; readonly assistantId: string; readonly tab: AssistantTab }
 
-export const assistantTabs = ["documents", "products", "search", "chat", "settings", "connections"] as const
+/** `start` is the first-run guide, opened from the assistant's page rather than shown as a tab. */
+export const assistantTabs = ["documents", "products", "search", "chat", "settings", "connections", "start"] as const
 export type AssistantTab = (typeof assistantTabs)[number]
 
 const isTab = (value: string | undefined): value is AssistantTab => assistantTabs.some((tab) => tab === value)

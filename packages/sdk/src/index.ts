@@ -36,6 +36,7 @@ export {
   importLimits,
   jsonBytes
 } from "./ProductBatches"
+export * as ProductFeed from "./ProductFeed"
 export {
   type ImportAllOptions,
   type IndexWaitOptions,

@@ -1,6 +1,6 @@
 /** `dastyar products …`: one assistant's catalog: reads, search, deletes, and feed import and sync. */
 import { Envelope, Products } from "@dastyar/domain"
-import { allProducts, bulkDelete } from "@dastyar/sdk"
+import { allProducts, bulkDelete, ProductFeed } from "@dastyar/sdk"
 import { Args, Command, Options } from "@effect/cli"
 import * as Chunk from "effect/Chunk"
 import * as Console from "effect/Console"
@@ -12,7 +12,6 @@ import * as Stream from "effect/Stream"
 import { assistantCode, assistantOption } from "../AssistantOption"
 import { CommandFailed } from "../CommandFailed"
 import { ExitCode } from "../ExitCode"
-import { asAttribute } from "../Feed/CsvProducts"
 import { feedFormats } from "../Feed/Feed"
 import { loadFeed, sendFeed } from "../Feed/FeedImport"
 import { syncPlan } from "../Feed/SyncPlan"
@@ -140,7 +139,10 @@ const search = Command.make(
       const code = yield* assistantCode(assistant)
       const attributes = Option.map(
         attribute,
-        (map) => Object.fromEntries(Array.from(HashMap.toEntries(map), ([key, value]) => [key, asAttribute(value)]))
+        (map) =>
+          Object.fromEntries(
+            Array.from(HashMap.toEntries(map), ([key, value]) => [key, ProductFeed.asAttribute(value)])
+          )
       )
       const payload = yield* checked(Products.ProductSearch, {
         query,

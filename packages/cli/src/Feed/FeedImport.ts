@@ -4,23 +4,26 @@
  * send it in batches with a progress bar and one line per batch.
  */
 import type { Assistants, I18n, Products } from "@dastyar/domain"
-import { type EffectClient, importAll } from "@dastyar/sdk"
+import { type EffectClient, importAll, ProductFeed } from "@dastyar/sdk"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import { CommandFailed } from "../CommandFailed"
 import { ExitCode } from "../ExitCode"
 import { progressBar } from "../Progress"
 import { type FeedFormat, readFeed } from "./Feed"
-import { checkFeed, problemLine } from "./FeedCheck"
 
 /** Enough to find and fix the pattern; the count says how many more there are. */
 const shownProblems = 50
+
+/** `feed.csv:12: price: must be a number` */
+export const problemLine = (file: string, problem: ProductFeed.RowProblem): string =>
+  `${file}:${problem.line}: ${problem.field === undefined ? "" : `${problem.field}: `}${problem.message}`
 
 /** The feed's products, all valid, or every problem on stderr and a usage failure. */
 export const loadFeed = (file: string, format: FeedFormat | undefined, locale: I18n.Locale) =>
   Effect.gen(function*() {
     const feed = yield* readFeed(file, format)
-    const { problems, products } = checkFeed(feed, locale)
+    const { problems, products } = ProductFeed.checkFeed(feed, locale)
     if (problems.length === 0) return products
     for (const problem of problems.slice(0, shownProblems)) yield* Console.error(problemLine(file, problem))
     if (problems.length > shownProblems) yield* Console.error(`… and ${problems.length - shownProblems} more`)

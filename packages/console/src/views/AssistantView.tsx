@@ -7,22 +7,31 @@ import { Connections } from "./Connections"
 import { Documents } from "./Documents"
 import { Products } from "./Products"
 import { Search } from "./Search"
+import { useAssistant } from "./FirstRun/useAssistant"
+import { OwnerSettings } from "./OwnerSettings"
 import { Settings } from "./Settings"
 
 const operatorTabs: ReadonlyArray<AssistantTab> = ["settings", "connections"]
 const keyTabs: ReadonlyArray<AssistantTab> = ["documents", "products", "search", "chat"]
+/** A key holder also has settings: the assistant's name, language and instructions (`PATCH /v1/assistants/…`). */
+const ownerTabs: ReadonlyArray<AssistantTab> = [...keyTabs, "settings"]
 
 export const AssistantView = ({ assistantId, tab }: { readonly assistantId: string; readonly tab: AssistantTab }) => {
   const { t, word } = useI18n()
   const { session } = useConsole()
   const tabs = assistantTabs.filter((candidate) =>
-    (session.apiKey !== undefined && keyTabs.includes(candidate)) ||
+    (session.apiKey !== undefined && ownerTabs.includes(candidate)) ||
     (session.adminToken !== undefined && operatorTabs.includes(candidate))
   )
   const needsKey = keyTabs.includes(tab) && session.apiKey === undefined
+  const assistant = useAssistant(assistantId)
   return (
     <>
-      <h1>{t("assistant.title")} <code dir="ltr" className="small">{assistantId}</code></h1>
+      <div className="card-head">
+        <h1 dir="auto">{assistant.value?.name ?? t("assistant.title")}</h1>
+        <code dir="ltr" className="small muted">{assistantId}</code>
+        <a href={href({ view: "assistant", assistantId, tab: "start" })}>{t("firstRun.open")}</a>
+      </div>
       <nav className="tabs" aria-label={t("assistant.tabs")}>
         {tabs.map((candidate) => (
           <a key={candidate} href={href({ view: "assistant", assistantId, tab: candidate })} aria-current={candidate === tab ? "page" : undefined}>
@@ -41,7 +50,9 @@ export const AssistantView = ({ assistantId, tab }: { readonly assistantId: stri
         : tab === "chat"
         ? <Chat assistantId={assistantId} />
         : tab === "settings"
-        ? <Settings assistantId={assistantId} />
+        ? session.adminToken !== undefined
+          ? <Settings assistantId={assistantId} />
+          : assistant.value !== undefined && <OwnerSettings assistant={assistant.value} onSaved={() => void assistant.reload()} />
         : <Connections assistantId={assistantId} />}
     </>
   )

@@ -18,8 +18,12 @@ interface Turn {
 /** Conversations by assistant, kept while the page is open. */
 const conversations = new Map<string, { conversation: Conversation; turns: ReadonlyArray<Turn> }>()
 
-export const Chat = ({ assistantId }: { readonly assistantId: string }) => {
-  const { t, number } = useI18n()
+export const Chat = ({ assistantId, onAnswered }: {
+  readonly assistantId: string
+  /** Called when an answer is complete (the first-run guide moves on). */
+  readonly onAnswered?: () => void
+}) => {
+  const { t, number, digits } = useI18n()
   const { client } = useConsole()
   const start = () => ({ conversation: client.conversation(assistantId, "console"), turns: [] })
   const [state, setState] = useState(() => conversations.get(assistantId) ?? start())
@@ -50,6 +54,7 @@ export const Chat = ({ assistantId }: { readonly assistantId: string }) => {
           replaceLast({ answer: written })
         } else {
           replaceLast({ answer: event.reply.text, reply: event.reply })
+          onAnswered?.()
         }
       }
     })
@@ -65,7 +70,7 @@ export const Chat = ({ assistantId }: { readonly assistantId: string }) => {
           <li key={index} className="turn">
             <p className="question" dir="auto"><span className="visually-hidden">{t("chat.you")}: </span>{turn.question}</p>
             <div className="answer" data-testid="answer">
-              <p dir="auto">{turn.answer === "" && busy ? t("chat.thinking") : turn.answer}</p>
+              <p dir="auto">{turn.answer === "" && busy ? t("chat.thinking") : digits(turn.answer)}</p>
               {turn.reply?.degraded === true && <p className="warning">{t("chat.degraded")}</p>}
               {turn.reply !== undefined && turn.reply.sources.length > 0 && (
                 <div className="sources">

@@ -18,7 +18,11 @@ interface Upload {
   readonly reason?: string | undefined
 }
 
-export const Documents = ({ assistantId }: { readonly assistantId: string }) => {
+export const Documents = ({ assistantId, onReady }: {
+  readonly assistantId: string
+  /** Called when an uploaded file's job ends ready (the first-run guide moves on). */
+  readonly onReady?: () => void
+}) => {
   const { t, word, bytes, number, date } = useI18n()
   const { client, known } = useConsole()
   const [folderId, setFolderId] = useState("")
@@ -62,6 +66,7 @@ export const Documents = ({ assistantId }: { readonly assistantId: string }) => 
             onUpdate: (seen: DocumentIngestJob) => update(key, { stage: seen.status })
           })
           update(key, { stage: final.status, reason: final.errorMessage ?? undefined })
+          if (final.status === "ready") onReady?.()
         } catch (caught) {
           update(key, { stage: "failed", reason: caught instanceof Error ? caught.message : String(caught) })
         }

@@ -3,79 +3,13 @@ import type { Product, ProductPatch } from "@dastyar/sdk"
 import { type FormEvent, useState } from "react"
 import { useConsole } from "../context"
 import { useI18n } from "../i18n"
-import { type FeedRow, parseFeed } from "../productFeed"
 import { Badge, ErrorNotice, Field, useAction, useLoad } from "../ui"
+import { ProductImport } from "./ProductImport"
 
 const pageSize = 20
 const states = ["pending", "synced", "failed"] as const
 type State = (typeof states)[number]
 const isState = (value: string): value is State => states.some((state) => state === value)
-
-const Import = ({ assistantId, onImported }: { readonly assistantId: string; readonly onImported: () => void }) => {
-  const { t, word, number } = useI18n()
-  const { client } = useConsole()
-  const [rows, setRows] = useState<ReadonlyArray<FeedRow>>([])
-  const [fileError, setFileError] = useState<string | undefined>(undefined)
-  const [result, setResult] = useState<string | undefined>(undefined)
-  const { busy, error, run } = useAction()
-  const read = async (file: File | undefined) => {
-    setResult(undefined)
-    if (file === undefined) return
-    const parsed = parseFeed(file.name, await file.text())
-    setRows(parsed.rows)
-    setFileError(parsed.fileError)
-  }
-  const bad = rows.filter((row) => row.errors.length > 0)
-  const products = rows.flatMap((row) => (row.product === undefined ? [] : [row.product]))
-  const send = () =>
-    void run(async () => {
-      const counts = await client.products.importAll(assistantId, products)
-      setResult(t("products.imported", { created: counts.created, updated: counts.updated, unchanged: counts.unchanged }))
-      setRows([])
-      onImported()
-    })
-  return (
-    <section aria-labelledby="import-title">
-      <h3 id="import-title">{t("products.import")}</h3>
-      <Field label={t("products.importFile")} hint={t("products.importHint")}>
-        {(id) => <input id={id} type="file" accept=".csv,.json,text/csv,application/json" onChange={(event) => void read(event.target.files?.[0])} />}
-      </Field>
-      {fileError !== undefined && <div role="alert" className="error"><p>{fileError}</p></div>}
-      {rows.length > 0 && (
-        <>
-          <p>{t("products.preview", { rows: rows.length, errors: bad.length })}</p>
-          {bad.length > 0 && (
-            <ul className="error" role="alert" aria-label={t("products.rowErrors")}>
-              {bad.slice(0, 50).map((row) => (
-                <li key={row.line}>{t("products.rowError", { line: row.line })} {row.errors.map((code) => word("rowError", code)).join("; ")}</li>
-              ))}
-            </ul>
-          )}
-          <div className="table-wrap">
-            <table>
-              <thead><tr><th scope="col">#</th><th scope="col">{t("products.externalId")}</th><th scope="col">{t("products.productTitle")}</th><th scope="col">{t("products.price")}</th></tr></thead>
-              <tbody>
-                {rows.slice(0, 10).map((row) => (
-                  <tr key={row.line} className={row.errors.length > 0 ? "row-error" : undefined}>
-                    <td>{number(row.line)}</td>
-                    <td dir="ltr">{row.product?.externalId ?? "—"}</td>
-                    <td dir="auto">{row.product?.title ?? "—"}</td>
-                    <td>{row.product?.price === undefined || row.product.price === null ? "—" : number(row.product.price)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <button type="button" className="primary" disabled={busy || bad.length > 0 || products.length === 0} onClick={send}>
-            {t("products.send", { count: products.length })}
-          </button>
-        </>
-      )}
-      {result !== undefined && <p role="status" className="ok">{result}</p>}
-      <ErrorNotice error={error} />
-    </section>
-  )
-}
 
 const Edit = ({ assistantId, product, onDone }: { readonly assistantId: string; readonly product: Product; readonly onDone: () => void }) => {
   const { t } = useI18n()
@@ -192,7 +126,7 @@ export const Products = ({ assistantId }: { readonly assistantId: string }) => {
         <button type="button" onClick={() => void page.reload()}>{t("action.refresh")}</button>
       </div>
       {editing !== undefined && <Edit key={editing.id} assistantId={assistantId} product={editing} onDone={() => { setEditing(undefined); void page.reload() }} />}
-      <Import assistantId={assistantId} onImported={() => { restart(); void page.reload() }} />
+      <ProductImport assistantId={assistantId} onImported={() => { restart(); void page.reload() }} />
     </section>
   )
 }

@@ -1,13 +1,13 @@
 /**
  * Checking every row of a feed against the domain's product schema before
- * anything is sent, the way the server would check it, and reporting each
- * invalid row as `file:line: field: problem`.
+ * anything is sent, the way the server would check it: each invalid row is
+ * refused with its line, the field at fault and why, in the caller's language.
  */
 import { I18n, Products, Validation } from "@dastyar/domain"
 import * as Either from "effect/Either"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
-import type { Feed, RowProblem } from "./Feed"
+import type { Feed, RowProblem } from "./Read"
 
 export interface CheckedFeed {
   readonly products: ReadonlyArray<Products.ProductCreate>
@@ -43,7 +43,3 @@ export const checkFeed = (feed: Feed, locale: I18n.Locale): CheckedFeed => {
   problems.sort((left, right) => left.line - right.line)
   return { products, problems }
 }
-
-/** `feed.csv:12: price: must be a number` */
-export const problemLine = (file: string, problem: RowProblem): string =>
-  `${file}:${problem.line}: ${problem.field === undefined ? "" : `${problem.field}: `}${problem.message}`

@@ -3,10 +3,11 @@
  * `_` and `-`, so `external_id` and `Image URL` work) become fields, every
  * other column an attribute named by its header. Values are typed: numbers as
  * numbers, `true`/`false` as booleans; an empty cell is left out. A value that
- * cannot be typed stays text, so the schema check names the field.
+ * cannot be typed stays text, so the schema check names the field. Papa Parse
+ * reads the text, in the CLI (Node) and the console (browser) alike.
  */
 import { ProductFields } from "@dastyar/domain"
-import { parse } from "csv-parse/sync"
+import Papa from "papaparse"
 
 export interface CsvRecord {
   /** 1-based line where the record starts. */
@@ -17,13 +18,15 @@ export interface CsvRecord {
 }
 
 /** The product's own columns; every other column is an attribute. */
-const fields = ["externalId", ...ProductFields.productFieldNames] as const
+export const productColumns = ["externalId", ...ProductFields.productFieldNames] as const
 
-type Field = typeof fields[number]
+export type Field = typeof productColumns[number]
 
 const squashed = (header: string) => header.toLowerCase().replace(/[\s_-]+/g, "")
 
-const fieldOf = (header: string): Field | undefined => fields.find((field) => field.toLowerCase() === squashed(header))
+/** The product field a CSV column fills, or undefined for an attribute column. */
+export const fieldOf = (header: string): Field | undefined =>
+  productColumns.find((field) => field.toLowerCase() === squashed(header))
 
 /** Plain decimal numbers; `007` and `1e999` stay text (codes, and what JSON cannot carry). */
 const numberPattern = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/
@@ -100,35 +103,47 @@ const productOf = (headers: ReadonlyArray<string>, cells: ReadonlyArray<string>)
   return product
 }
 
-/** Thrown by csv-parse for text it cannot read at all (e.g. an unclosed quote). */
+/** Text that cannot be read as CSV at all (e.g. an unclosed quote), with the line where it starts. */
 export class CsvUnreadable extends Error {}
 
-export const csvProducts = (text: string): Array<CsvRecord> => {
-  // Where each record starts: one line after the previous record ended, plus the empty lines skipped.
-  const starts: Array<number> = []
-  let lastEnd = 0
-  let lastEmpty = 0
-  let records: Array<Array<string>>
-  try {
-    records = parse(text, {
-      bom: true,
-      skip_empty_lines: true,
-      relax_column_count: true,
-      on_record: (record, context) => {
-        starts.push(lastEnd + 1 + context.empty_lines - lastEmpty)
-        lastEnd = context.lines
-        lastEmpty = context.empty_lines
-        return record
-      }
-    })
-  } catch (error) {
-    throw new CsvUnreadable(error instanceof Error ? error.message : String(error))
+interface RawRecord {
+  readonly line: number
+  readonly cells: ReadonlyArray<string>
+}
+
+/** Every non-empty record with the line it starts on; Papa Parse gives where each ends, lines are counted here. */
+const records = (text: string): Array<RawRecord> => {
+  const found: Array<RawRecord> = []
+  let start = 0
+  let counted = 0
+  let line = 1
+  Papa.parse<Array<string>>(text, {
+    delimiter: ",",
+    step: (result) => {
+      for (; counted < start; counted++) if (text[counted] === "\n") line++
+      const quotes = result.errors.find((error) => error.type === "Quotes")
+      if (quotes !== undefined) throw new CsvUnreadable(`line ${line}: ${quotes.message}`)
+      const cells = result.data
+      if (!(cells.length === 1 && cells[0] === "")) found.push({ line, cells })
+      start = result.meta.cursor
+    }
+  })
+  return found
+}
+
+/** The header row's columns, and each later record as a product object. */
+export const csvProducts = (text: string): { headers: Array<string>; records: Array<CsvRecord> } => {
+  const [header, ...rows] = records(text.replace(/^\uFEFF/, ""))
+  if (header === undefined) return { headers: [], records: [] }
+  const headers = [...header.cells]
+  return {
+    headers,
+    records: rows.map(({ cells, line }) => ({
+      line,
+      value: productOf(headers, cells),
+      problem: cells.length === headers.length
+        ? undefined
+        : `has ${cells.length} cells; the header has ${headers.length}`
+    }))
   }
-  const [headers, ...rows] = records
-  if (headers === undefined) return []
-  return rows.map((cells, index) => ({
-    line: starts[index + 1] ?? 0,
-    value: productOf(headers, cells),
-    problem: cells.length === headers.length ? undefined : `has ${cells.length} cells; the header has ${headers.length}`
-  }))
 }
