@@ -4464,6 +4464,15 @@ export interface operations {
                     "application/json": components["schemas"]["PayloadTooLargeResponse"];
                 };
             };
+            /** @description Rate limit exceeded; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsResponse"];
+                };
+            };
             /** @description 500 internal.error */
             500: {
                 headers: {
@@ -4542,6 +4551,15 @@ export interface operations {
                     "application/json": components["schemas"]["PayloadTooLargeResponse"];
                 };
             };
+            /** @description Rate limit exceeded; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsResponse"];
+                };
+            };
             /** @description 500 internal.error */
             500: {
                 headers: {
@@ -4616,6 +4634,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsResponse"];
                 };
             };
             /** @description 500 internal.error */
@@ -4698,6 +4725,15 @@ export interface operations {
                     "application/json": components["schemas"]["PayloadTooLargeResponse"];
                 };
             };
+            /** @description Rate limit exceeded; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsResponse"];
+                };
+            };
             /** @description 500 internal.error */
             500: {
                 headers: {
@@ -4772,6 +4808,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsResponse"];
                 };
             };
             /** @description 500 internal.error */
@@ -4854,6 +4899,15 @@ export interface operations {
                     "application/json": components["schemas"]["PayloadTooLargeResponse"];
                 };
             };
+            /** @description Rate limit exceeded; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsResponse"];
+                };
+            };
             /** @description 500 internal.error */
             500: {
                 headers: {
@@ -4930,6 +4984,15 @@ export interface operations {
                     "application/json": components["schemas"]["PayloadTooLargeResponse"];
                 };
             };
+            /** @description Rate limit exceeded; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsResponse"];
+                };
+            };
             /** @description 500 internal.error */
             500: {
                 headers: {
@@ -5004,6 +5067,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsResponse"];
                 };
             };
             /** @description 500 internal.error */
@@ -5084,6 +5156,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsResponse"];
                 };
             };
             /** @description 500 internal.error */
@@ -5173,6 +5254,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsResponse"];
                 };
             };
             /** @description 500 internal.error */
@@ -5649,6 +5739,15 @@ export interface operations {
                     "application/json": components["schemas"]["PayloadTooLargeResponse"];
                 };
             };
+            /** @description Rate limit exceeded; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsResponse"];
+                };
+            };
             /** @description 500 internal.error */
             500: {
                 headers: {
@@ -5724,6 +5823,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsResponse"];
                 };
             };
             /** @description 500 internal.error */
@@ -5808,6 +5916,15 @@ export interface operations {
                     "application/json": components["schemas"]["PayloadTooLargeResponse"];
                 };
             };
+            /** @description Rate limit exceeded; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsResponse"];
+                };
+            };
             /** @description 500 internal.error */
             500: {
                 headers: {
@@ -5885,6 +6002,15 @@ export interface operations {
                     "application/json": components["schemas"]["PayloadTooLargeResponse"];
                 };
             };
+            /** @description Rate limit exceeded; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsResponse"];
+                };
+            };
             /** @description 500 internal.error */
             500: {
                 headers: {
@@ -5959,6 +6085,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsResponse"];
                 };
             };
             /** @description 500 internal.error */
@@ -6041,6 +6176,15 @@ export interface operations {
                     "application/json": components["schemas"]["PayloadTooLargeResponse"];
                 };
             };
+            /** @description Rate limit exceeded; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsResponse"];
+                };
+            };
             /** @description 500 internal.error */
             500: {
                 headers: {
@@ -6116,6 +6260,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsResponse"];
                 };
             };
             /** @description 500 internal.error */
@@ -6195,6 +6348,15 @@ export interface operations {
                     "application/json": components["schemas"]["PayloadTooLargeResponse"];
                 };
             };
+            /** @description Rate limit exceeded; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsResponse"];
+                };
+            };
             /** @description 500 internal.error */
             500: {
                 headers: {
@@ -6270,6 +6432,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsResponse"];
                 };
             };
             /** @description 500 internal.error */

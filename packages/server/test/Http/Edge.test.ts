@@ -7,7 +7,7 @@ import { HttpServer } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as http from "node:http"
-import { call, pick, setupAccount, TestApp } from "../support/TestApp"
+import { adminToken, call, pick, setupAccount, TestApp } from "../support/TestApp"
 
 const characterRule = "must not contain NUL characters or unpaired UTF-16 surrogates"
 
@@ -92,13 +92,13 @@ layer(TestApp(), { excludeTestServices: true })("edge", (it) => {
   it.effect("Content-Type is matched exactly, and a body without one is refused", () =>
     Effect.gen(function*() {
       const jsonx = yield* call("POST", "/admin/v1/accounts", {
-        token: "test-admin-token",
+        token: adminToken,
         rawBody: { contentType: "application/jsonx", text: "{\"name\":\"x\"}" }
       })
       expect(jsonx.status).toBe(400)
       expect(pick(jsonx.json, "response", "code")).toBe("request.unsupported_content_type")
       const charset = yield* call("POST", "/admin/v1/accounts", {
-        token: "test-admin-token",
+        token: adminToken,
         rawBody: { contentType: "Application/JSON; charset=utf-8", text: "{\"name\":\"x\"}" }
       })
       expect(charset.status).toBe(201)
@@ -106,7 +106,7 @@ layer(TestApp(), { excludeTestServices: true })("edge", (it) => {
       const missing = yield* Effect.promise(() =>
         fetch(`http://127.0.0.1:${port}/admin/v1/accounts`, {
           method: "POST",
-          headers: { authorization: "Bearer test-admin-token" },
+          headers: { authorization: `Bearer ${adminToken}` },
           body: new Uint8Array(Buffer.from("{\"name\":\"x\"}"))
         }).then(async (response) => ({ status: response.status, json: await response.json() }))
       )
