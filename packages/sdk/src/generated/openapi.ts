@@ -758,6 +758,17 @@ export interface components {
                 code: "request.malformed_json";
             };
         };
+        /** @description 400 request.malformed_multipart */
+        MalformedMultipartResponse: {
+            data: null;
+            response: {
+                /** @enum {string} */
+                status: "bad_request";
+                message: string;
+                /** @enum {string} */
+                code: "request.malformed_multipart";
+            };
+        };
         /** @description 400 request.too_deep */
         BodyTooDeepResponse: {
             data: null;
@@ -2407,7 +2418,7 @@ export interface operations {
                     "application/json": components["schemas"]["AssistantListResponse"];
                 };
             };
-            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            /** @description Bad request: validation failed (`fields`), malformed JSON or multipart, or unsupported content type */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2416,7 +2427,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["MalformedMultipartResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
                 };
             };
             /** @description 401 api_key.invalid */
@@ -2509,7 +2520,7 @@ export interface operations {
                     "application/json": components["schemas"]["ModelListResponse"];
                 };
             };
-            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            /** @description Bad request: validation failed (`fields`), malformed JSON or multipart, or unsupported content type */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2518,7 +2529,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["MalformedMultipartResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
                 };
             };
             /** @description 401 api_key.invalid */
@@ -2617,7 +2628,7 @@ export interface operations {
                     "application/json": components["schemas"]["ChatReplyResponse"];
                 };
             };
-            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            /** @description Bad request: validation failed (`fields`), malformed JSON or multipart, or unsupported content type */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2626,7 +2637,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"] | components["schemas"]["VoiceDisabledResponse"] | components["schemas"]["AttachmentInvalidResponse"];
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["MalformedMultipartResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"] | components["schemas"]["VoiceDisabledResponse"] | components["schemas"]["AttachmentInvalidResponse"];
                 };
             };
             /** @description 401 api_key.invalid */
@@ -2748,7 +2759,7 @@ export interface operations {
                     "application/json": components["schemas"]["DocumentListResponse"];
                 };
             };
-            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            /** @description Bad request: validation failed (`fields`), malformed JSON or multipart, or unsupported content type */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2757,7 +2768,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["MalformedMultipartResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
                 };
             };
             /** @description 401 api_key.invalid */
@@ -2860,7 +2871,7 @@ export interface operations {
                     "application/json": components["schemas"]["DocumentIngestJobListResponse"];
                 };
             };
-            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            /** @description Bad request: validation failed (`fields`), malformed JSON or multipart, or unsupported content type */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2869,7 +2880,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"] | components["schemas"]["TooManyFilesResponse"];
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["MalformedMultipartResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"] | components["schemas"]["TooManyFilesResponse"];
                 };
             };
             /** @description 401 api_key.invalid */
@@ -2980,7 +2991,7 @@ export interface operations {
                     "application/json": components["schemas"]["DocumentsDeletedResponse"];
                 };
             };
-            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            /** @description Bad request: validation failed (`fields`), malformed JSON or multipart, or unsupported content type */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2989,7 +3000,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["MalformedMultipartResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
                 };
             };
             /** @description 401 api_key.invalid */
@@ -3088,7 +3099,7 @@ export interface operations {
                     "application/json": components["schemas"]["DocumentIngestJobListResponse"];
                 };
             };
-            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            /** @description Bad request: validation failed (`fields`), malformed JSON or multipart, or unsupported content type */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3097,7 +3108,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["MalformedMultipartResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
                 };
             };
             /** @description 401 api_key.invalid */
@@ -3198,7 +3209,7 @@ export interface operations {
                     "application/json": components["schemas"]["DocumentIngestJobListPageResponse"];
                 };
             };
-            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            /** @description Bad request: validation failed (`fields`), malformed JSON or multipart, or unsupported content type */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3207,7 +3218,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["MalformedMultipartResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
                 };
             };
             /** @description 401 api_key.invalid */
@@ -3303,7 +3314,7 @@ export interface operations {
                     "application/json": components["schemas"]["DocumentIngestJobResponse"];
                 };
             };
-            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            /** @description Bad request: validation failed (`fields`), malformed JSON or multipart, or unsupported content type */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3312,7 +3323,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["MalformedMultipartResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
                 };
             };
             /** @description 401 api_key.invalid */
@@ -3415,7 +3426,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProductPageResponse"];
                 };
             };
-            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            /** @description Bad request: validation failed (`fields`), malformed JSON or multipart, or unsupported content type */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3424,7 +3435,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"] | components["schemas"]["InvalidCursorResponse"];
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["MalformedMultipartResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"] | components["schemas"]["InvalidCursorResponse"];
                 };
             };
             /** @description 401 api_key.invalid */
@@ -3523,7 +3534,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProductCreatedResponse"];
                 };
             };
-            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            /** @description Bad request: validation failed (`fields`), malformed JSON or multipart, or unsupported content type */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3532,7 +3543,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["MalformedMultipartResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
                 };
             };
             /** @description 401 api_key.invalid */
@@ -3655,7 +3666,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProductImportResponse"];
                 };
             };
-            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            /** @description Bad request: validation failed (`fields`), malformed JSON or multipart, or unsupported content type */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3664,7 +3675,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"] | components["schemas"]["DuplicateExternalIdResponse"];
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["MalformedMultipartResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"] | components["schemas"]["DuplicateExternalIdResponse"];
                 };
             };
             /** @description 401 api_key.invalid */
@@ -3775,7 +3786,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProductBulkDeleteResponse"];
                 };
             };
-            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            /** @description Bad request: validation failed (`fields`), malformed JSON or multipart, or unsupported content type */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3784,7 +3795,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["MalformedMultipartResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
                 };
             };
             /** @description 401 api_key.invalid */
@@ -3883,7 +3894,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProductSearchResponse"];
                 };
             };
-            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            /** @description Bad request: validation failed (`fields`), malformed JSON or multipart, or unsupported content type */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3892,7 +3903,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["MalformedMultipartResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
                 };
             };
             /** @description 401 api_key.invalid */
@@ -3988,7 +3999,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProductResponse"];
                 };
             };
-            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            /** @description Bad request: validation failed (`fields`), malformed JSON or multipart, or unsupported content type */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3997,7 +4008,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["MalformedMultipartResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
                 };
             };
             /** @description 401 api_key.invalid */
@@ -4098,7 +4109,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProductReplacedResponse"];
                 };
             };
-            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            /** @description Bad request: validation failed (`fields`), malformed JSON or multipart, or unsupported content type */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -4107,7 +4118,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["MalformedMultipartResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
                 };
             };
             /** @description 401 api_key.invalid */
@@ -4215,7 +4226,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProductDeletedResponse"];
                 };
             };
-            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            /** @description Bad request: validation failed (`fields`), malformed JSON or multipart, or unsupported content type */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -4224,7 +4235,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["MalformedMultipartResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
                 };
             };
             /** @description 401 api_key.invalid */
@@ -4324,7 +4335,7 @@ export interface operations {
                     "application/json": components["schemas"]["ProductUpdatedResponse"];
                 };
             };
-            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            /** @description Bad request: validation failed (`fields`), malformed JSON or multipart, or unsupported content type */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -4333,7 +4344,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["MalformedMultipartResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
                 };
             };
             /** @description 401 api_key.invalid */
@@ -4428,13 +4439,13 @@ export interface operations {
                     "application/json": components["schemas"]["AccountListResponse"];
                 };
             };
-            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            /** @description Bad request: validation failed (`fields`), malformed JSON or multipart, or unsupported content type */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["MalformedMultipartResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
                 };
             };
             /** @description 401 admin_token.invalid */
@@ -4515,13 +4526,13 @@ export interface operations {
                     "application/json": components["schemas"]["AccountCreatedResponse"];
                 };
             };
-            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            /** @description Bad request: validation failed (`fields`), malformed JSON or multipart, or unsupported content type */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"] | components["schemas"]["PlanNotFoundResponse"];
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["MalformedMultipartResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"] | components["schemas"]["PlanNotFoundResponse"];
                 };
             };
             /** @description 401 admin_token.invalid */
@@ -4600,13 +4611,13 @@ export interface operations {
                     "application/json": components["schemas"]["AccountDeletedResponse"];
                 };
             };
-            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            /** @description Bad request: validation failed (`fields`), malformed JSON or multipart, or unsupported content type */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["MalformedMultipartResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
                 };
             };
             /** @description 401 admin_token.invalid */
@@ -4689,13 +4700,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyCreatedResponse"];
                 };
             };
-            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            /** @description Bad request: validation failed (`fields`), malformed JSON or multipart, or unsupported content type */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["MalformedMultipartResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
                 };
             };
             /** @description 401 admin_token.invalid */
@@ -4774,13 +4785,13 @@ export interface operations {
                     "application/json": components["schemas"]["ApiKeyRevokedResponse"];
                 };
             };
-            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            /** @description Bad request: validation failed (`fields`), malformed JSON or multipart, or unsupported content type */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["MalformedMultipartResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
                 };
             };
             /** @description 401 admin_token.invalid */
@@ -4863,13 +4874,13 @@ export interface operations {
                     "application/json": components["schemas"]["AssistantCreatedResponse"];
                 };
             };
-            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            /** @description Bad request: validation failed (`fields`), malformed JSON or multipart, or unsupported content type */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"] | components["schemas"]["ModelNotUsableResponse"];
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["MalformedMultipartResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"] | components["schemas"]["ModelNotUsableResponse"];
                 };
             };
             /** @description 401 admin_token.invalid */
@@ -4948,13 +4959,13 @@ export interface operations {
                     "application/json": components["schemas"]["AdminAssistantResponse"];
                 };
             };
-            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            /** @description Bad request: validation failed (`fields`), malformed JSON or multipart, or unsupported content type */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["MalformedMultipartResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
                 };
             };
             /** @description 401 admin_token.invalid */
@@ -5033,13 +5044,13 @@ export interface operations {
                     "application/json": components["schemas"]["AssistantDeletingResponse"];
                 };
             };
-            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            /** @description Bad request: validation failed (`fields`), malformed JSON or multipart, or unsupported content type */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["MalformedMultipartResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
                 };
             };
             /** @description 401 admin_token.invalid */
@@ -5122,13 +5133,13 @@ export interface operations {
                     "application/json": components["schemas"]["AdminAssistantResponse"];
                 };
             };
-            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            /** @description Bad request: validation failed (`fields`), malformed JSON or multipart, or unsupported content type */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"] | components["schemas"]["ModelNotUsableResponse"];
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["MalformedMultipartResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"] | components["schemas"]["ModelNotUsableResponse"];
                 };
             };
             /** @description 401 admin_token.invalid */
@@ -5211,13 +5222,13 @@ export interface operations {
                     "application/json": components["schemas"]["FolderCreatedResponse"];
                 };
             };
-            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            /** @description Bad request: validation failed (`fields`), malformed JSON or multipart, or unsupported content type */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["MalformedMultipartResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
                 };
             };
             /** @description 401 admin_token.invalid */
@@ -5306,7 +5317,7 @@ export interface operations {
                     "application/json": components["schemas"]["ContentSlugListResponse"];
                 };
             };
-            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            /** @description Bad request: validation failed (`fields`), malformed JSON or multipart, or unsupported content type */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -5315,7 +5326,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["MalformedMultipartResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
                 };
             };
             /** @description 404 route.not_found */
@@ -5410,7 +5421,7 @@ export interface operations {
                     "application/json": components["schemas"]["ArticlePageResponse"];
                 };
             };
-            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            /** @description Bad request: validation failed (`fields`), malformed JSON or multipart, or unsupported content type */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -5419,7 +5430,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["MalformedMultipartResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
                 };
             };
             /** @description 404 route.not_found */
@@ -5506,7 +5517,7 @@ export interface operations {
                     "application/json": components["schemas"]["ArticleResponse"];
                 };
             };
-            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            /** @description Bad request: validation failed (`fields`), malformed JSON or multipart, or unsupported content type */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -5515,7 +5526,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["MalformedMultipartResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
                 };
             };
             /** @description 404 route.not_found */
@@ -5604,7 +5615,7 @@ export interface operations {
                     "application/json": components["schemas"]["ContentCategoryListResponse"];
                 };
             };
-            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            /** @description Bad request: validation failed (`fields`), malformed JSON or multipart, or unsupported content type */
             400: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -5613,7 +5624,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["MalformedMultipartResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
                 };
             };
             /** @description 404 route.not_found */
@@ -5703,13 +5714,13 @@ export interface operations {
                     "application/json": components["schemas"]["AdminArticleListResponse"];
                 };
             };
-            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            /** @description Bad request: validation failed (`fields`), malformed JSON or multipart, or unsupported content type */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["MalformedMultipartResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
                 };
             };
             /** @description 401 admin_token.invalid */
@@ -5789,13 +5800,13 @@ export interface operations {
                     "application/json": components["schemas"]["AdminArticleResponse"];
                 };
             };
-            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            /** @description Bad request: validation failed (`fields`), malformed JSON or multipart, or unsupported content type */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["MalformedMultipartResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
                 };
             };
             /** @description 401 admin_token.invalid */
@@ -5880,13 +5891,13 @@ export interface operations {
                     "application/json": components["schemas"]["ArticleWrittenResponse"];
                 };
             };
-            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            /** @description Bad request: validation failed (`fields`), malformed JSON or multipart, or unsupported content type */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["MalformedMultipartResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
                 };
             };
             /** @description 401 admin_token.invalid */
@@ -5966,13 +5977,13 @@ export interface operations {
                     "application/json": components["schemas"]["ArticleDeletedResponse"];
                 };
             };
-            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            /** @description Bad request: validation failed (`fields`), malformed JSON or multipart, or unsupported content type */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["MalformedMultipartResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
                 };
             };
             /** @description 401 admin_token.invalid */
@@ -6051,13 +6062,13 @@ export interface operations {
                     "application/json": components["schemas"]["ConnectionListResponse"];
                 };
             };
-            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            /** @description Bad request: validation failed (`fields`), malformed JSON or multipart, or unsupported content type */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["MalformedMultipartResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
                 };
             };
             /** @description 401 admin_token.invalid */
@@ -6140,13 +6151,13 @@ export interface operations {
                     "application/json": components["schemas"]["ConnectionCreatedResponse"];
                 };
             };
-            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            /** @description Bad request: validation failed (`fields`), malformed JSON or multipart, or unsupported content type */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"] | components["schemas"]["TelegramRejectedResponse"];
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["MalformedMultipartResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"] | components["schemas"]["TelegramRejectedResponse"];
                 };
             };
             /** @description 401 admin_token.invalid */
@@ -6226,13 +6237,13 @@ export interface operations {
                     "application/json": components["schemas"]["ConnectionDisabledResponse"];
                 };
             };
-            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            /** @description Bad request: validation failed (`fields`), malformed JSON or multipart, or unsupported content type */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["MalformedMultipartResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
                 };
             };
             /** @description 401 admin_token.invalid */
@@ -6312,13 +6323,13 @@ export interface operations {
                     "application/json": components["schemas"]["ConnectionEnabledResponse"];
                 };
             };
-            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            /** @description Bad request: validation failed (`fields`), malformed JSON or multipart, or unsupported content type */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"] | components["schemas"]["TelegramRejectedResponse"];
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["MalformedMultipartResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"] | components["schemas"]["TelegramRejectedResponse"];
                 };
             };
             /** @description 401 admin_token.invalid */
@@ -6398,13 +6409,13 @@ export interface operations {
                     "application/json": components["schemas"]["ConnectionDeletedResponse"];
                 };
             };
-            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            /** @description Bad request: validation failed (`fields`), malformed JSON or multipart, or unsupported content type */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["MalformedMultipartResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
                 };
             };
             /** @description 401 admin_token.invalid */
@@ -6488,13 +6499,13 @@ export interface operations {
                     "application/json": components["schemas"]["HookAcceptedResponse"];
                 };
             };
-            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            /** @description Bad request: validation failed (`fields`), malformed JSON or multipart, or unsupported content type */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["MalformedMultipartResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
                 };
             };
             /** @description 401: wrong or missing secret token (telegram), or bad signature or stale timestamp (webhook); nothing processed */
@@ -6571,13 +6582,13 @@ export interface operations {
                     "application/json": components["schemas"]["HealthResponse"];
                 };
             };
-            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            /** @description Bad request: validation failed (`fields`), malformed JSON or multipart, or unsupported content type */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["MalformedMultipartResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
                 };
             };
             /** @description 404 route.not_found */
@@ -6636,13 +6647,13 @@ export interface operations {
                     "application/json": components["schemas"]["ReadyResponse"];
                 };
             };
-            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            /** @description Bad request: validation failed (`fields`), malformed JSON or multipart, or unsupported content type */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["MalformedMultipartResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
                 };
             };
             /** @description 404 route.not_found */

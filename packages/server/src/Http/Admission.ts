@@ -93,7 +93,7 @@ const bodyRules = Effect.gen(function*() {
   if ((length > 0 || chunked) && !accepted) return yield* new Errors.UnsupportedContentType()
   // The multipart parser throws (a 500) on a missing boundary instead of failing; refuse it as unparsable here.
   if (mediaType === "multipart/form-data" && !/;\s*boundary=[^;\s]/i.test(contentType)) {
-    return yield* new Errors.MalformedJson()
+    return yield* new Errors.MalformedMultipart()
   }
   const maxBytes = Option.getOrElse(route?.maxBytes ?? Option.none(), () => maxJsonBodyBytes)
   if (json && length > maxBytes) return yield* new Errors.PayloadTooLarge()

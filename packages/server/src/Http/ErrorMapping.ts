@@ -1,7 +1,7 @@
 /**
  * The one place where failures the framework raises outside our handlers become
  * API errors: schema decode failures → `ValidationFailed` with `fields`,
- * unparsable JSON, oversized bodies and multipart limits, unstorable characters
+ * unparsable JSON or multipart bodies, oversized bodies and multipart limits, unstorable characters
  * found when a body is read, unknown routes, the database being unreachable →
  * 503 `service.not_ready`, and any other defect → a logged 500 in the envelope.
  * It wraps the router (behind request admission, `Admission.ts`), before the
@@ -31,6 +31,7 @@ type EdgeError =
   | Errors.RouteNotFound
   | Errors.TooManyParts
   | Errors.MalformedJson
+  | Errors.MalformedMultipart
   | Errors.BodyTooDeep
   | Errors.PayloadTooLarge
   | Errors.UnsupportedContentType
@@ -70,7 +71,7 @@ const fromDefect = (defect: unknown): Option.Option<EdgeError> => {
         return Option.some(new Errors.TooManyParts())
       case "Parse":
       case "InternalError":
-        return Option.some(new Errors.MalformedJson())
+        return Option.some(new Errors.MalformedMultipart())
       default:
         return Option.some(new Errors.PayloadTooLarge())
     }

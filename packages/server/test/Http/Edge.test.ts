@@ -76,16 +76,21 @@ layer(TestApp(), { excludeTestServices: true })("edge", (it) => {
       }
     }))
 
-  it.effect("a multipart body that stops before its closing boundary is a 400, never a hang", () =>
+  it.effect("an unreadable multipart body is a 400 request.malformed_multipart, never a hang", () =>
     Effect.gen(function*() {
       const { assistantId, key } = yield* setupAccount()
-      for (const text of ["--b\r\n", "garbage"]) {
-        const reply = yield* call("POST", `/v1/assistants/${assistantId}/documents`, {
-          token: key,
-          rawBody: { contentType: "multipart/form-data; boundary=b", text }
-        }).pipe(Effect.timeout("20 seconds"))
+      const bodies = [
+        { contentType: "multipart/form-data; boundary=b", text: "--b\r\n" },
+        { contentType: "multipart/form-data; boundary=b", text: "garbage" },
+        { contentType: "multipart/form-data", text: "--b\r\n\r\n--b--\r\n" }
+      ]
+      for (const rawBody of bodies) {
+        const reply = yield* call("POST", `/v1/assistants/${assistantId}/documents`, { token: key, rawBody }).pipe(
+          Effect.timeout("20 seconds")
+        )
         expect(reply.status).toBe(400)
         expect(pick(reply.json, "data")).toBeNull()
+        expect(pick(reply.json, "response", "code")).toBe("request.malformed_multipart")
       }
     }))
 
