@@ -31,7 +31,7 @@ const pdfLib: typeof PdfLibModule = serverRequire("pdf-lib")
 const { PDFDocument, StandardFonts } = pdfLib
 
 const baseDatabaseUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres"
-const adminToken = "bench-admin-token"
+const adminToken = "bench-admin-token-0123456789abcdef"
 const MB = 1024 * 1024
 
 const freePort = () =>

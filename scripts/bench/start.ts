@@ -8,6 +8,7 @@
  * before and after importing it in a fresh process).
  */
 import { execFileSync, spawn } from "node:child_process"
+import { randomBytes } from "node:crypto"
 import * as fs from "node:fs"
 import { createRequire } from "node:module"
 import * as net from "node:net"
@@ -133,7 +134,7 @@ const main = async () => {
   if (baseUrl) {
     const postgres = async (args: ReadonlyArray<string>) => {
       const db = await freshDatabase(baseUrl)
-      const env = { DATABASE_URL: db.url, DASTYAR_ADMIN_TOKEN: "bench" }
+      const env = { DATABASE_URL: db.url, DASTYAR_ADMIN_TOKEN: `bench_${randomBytes(24).toString("base64url")}` }
       try {
         return { first: await measure(args, env), again: await measure(args, env) }
       } finally {

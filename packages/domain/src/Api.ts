@@ -14,6 +14,7 @@ import {
   BodyTooDeepResponse,
   InternalErrorResponse,
   MalformedJsonResponse,
+  MalformedMultipartResponse,
   PayloadTooLargeResponse,
   RouteNotFoundResponse,
   TooManyPartsResponse,
@@ -80,7 +81,7 @@ const dropDecodeError = (spec: Record<string, unknown>): Record<string, unknown>
     if (unusedComponents.has(key)) return undefined
     if (key === "anyOf" && Array.isArray(value)) return value.filter((member) => !isDecodeErrorRef(member))
     if (key === "description" && value === "The request did not match the expected schema") {
-      return "Bad request: validation failed (`fields`), malformed JSON or unsupported content type"
+      return "Bad request: validation failed (`fields`), malformed JSON or multipart, or unsupported content type"
     }
     return value
   }))
@@ -101,6 +102,7 @@ export class DastyarApi extends HttpApi.make("dastyar")
   .add(SystemApi)
   .addError(ValidationFailedResponse)
   .addError(MalformedJsonResponse)
+  .addError(MalformedMultipartResponse)
   .addError(BodyTooDeepResponse)
   .addError(UnsupportedContentTypeResponse)
   .addError(PayloadTooLargeResponse)

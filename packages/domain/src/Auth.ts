@@ -29,7 +29,8 @@ export class ApiKeyAuth extends HttpApiMiddleware.Tag<ApiKeyAuth>()("ApiKeyAuth"
   security: { bearer: HttpApiSecurity.bearer }
 }) {}
 
+/** Bearer operator token; a client IP that sent too many wrong ones is refused for a while (429). */
 export class AdminAuth extends HttpApiMiddleware.Tag<AdminAuth>()("AdminAuth", {
-  failure: InvalidAdminTokenResponse,
+  failure: Schema.Union(InvalidAdminTokenResponse, TooManyRequestsResponse),
   security: { adminToken: HttpApiSecurity.bearer }
 }) {}

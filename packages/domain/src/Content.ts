@@ -13,6 +13,7 @@ import * as Constraint from "./Constraint"
 import { errorFields, failure, ListOf, success } from "./Envelope"
 import { TooManyRequestsResponse } from "./Errors"
 import { token } from "./i18n"
+import { MaxBodyBytes } from "./Limits"
 
 export const ContentType = Constraint.oneOf("blog", "guides", "changelog")
 export type ContentType = typeof ContentType.Type
@@ -184,6 +185,8 @@ export class ContentApi extends HttpApiGroup.make("content")
       )
   )
   .middleware(ContentRateLimit)
+  // No key, and no route here takes a body: anything sent is refused past a few bytes.
+  .annotate(MaxBodyBytes, 1024)
   .prefix("/v1")
   .annotate(
     OpenApi.Description,

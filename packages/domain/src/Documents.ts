@@ -47,9 +47,12 @@ export const Document = Schema.Struct({
 }).annotations({ identifier: "Document" })
 
 /**
- * Parts stream to temporary files. The server counts the files and checks each
- * file's size itself, so that the answer names the offending part; the
- * platform only caps the whole body (a generic 413 beyond it).
+ * Parts stream to temporary files. The parser refuses a part past the spec's
+ * limits before writing it: more parts than 10 files and the folder field (with
+ * one to spare, so that an 11th file is still named by the server's own count),
+ * or a file past 25 MB (plus room for the part's headers, which the parser
+ * counts too). The server checks each file's exact size itself and names the
+ * offending part.
  */
 export const FileUpload = HttpApiSchema.Multipart(
   Schema.Struct({
@@ -57,8 +60,8 @@ export const FileUpload = HttpApiSchema.Multipart(
     folderId: Schema.optional(Constraint.FolderId)
   }),
   {
-    maxParts: Option.none(),
-    maxFileSize: Option.none(),
+    maxParts: Option.some(maxFilesPerUpload + 2),
+    maxFileSize: Option.some(maxFileBytes + 64 * 1024),
     maxTotalSize: Option.some((maxFilesPerUpload + 2) * (maxFileBytes + 64 * 1024))
   }
 )

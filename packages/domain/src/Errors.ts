@@ -27,6 +27,13 @@ export const TooManyRequestsResponse = genericFailure(TooManyRequests, {
 export class MalformedJson extends Schema.TaggedError<MalformedJson>()("MalformedJson", errorFields) {}
 export const MalformedJsonResponse = failure(MalformedJson, { status: 400, code: "request.malformed_json" })
 
+/** A multipart body the parser cannot read: no boundary, broken part headers, or cut off before its end. */
+export class MalformedMultipart extends Schema.TaggedError<MalformedMultipart>()("MalformedMultipart", errorFields) {}
+export const MalformedMultipartResponse = failure(MalformedMultipart, {
+  status: 400,
+  code: "request.malformed_multipart"
+})
+
 export class BodyTooDeep extends Schema.TaggedError<BodyTooDeep>()("BodyTooDeep", errorFields) {}
 export const BodyTooDeepResponse = failure(BodyTooDeep, { status: 400, code: "request.too_deep" })
 

@@ -1,8 +1,15 @@
 /** Every environment variable the server reads, validated once at start. */
 import * as Config from "effect/Config"
+import * as ConfigError from "effect/ConfigError"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Either from "effect/Either"
 import * as LogLevel from "effect/LogLevel"
+import * as Option from "effect/Option"
+import * as Redacted from "effect/Redacted"
+
+/** The shortest operator token the server accepts in `DASTYAR_ADMIN_TOKEN`. */
+export const minAdminTokenLength = 32
 
 export class AppConfig extends Effect.Service<AppConfig>()("AppConfig", {
   effect: Config.all({
@@ -22,7 +29,17 @@ export class AppConfig extends Effect.Service<AppConfig>()("AppConfig", {
     databaseUrl: Config.option(Config.redacted("DATABASE_URL")),
     databasePoolSize: Config.integer("DASTYAR_DB_POOL_SIZE").pipe(Config.withDefault(10)),
     dataDir: Config.string("DASTYAR_DATA_DIR").pipe(Config.withDefault("./.dastyar")),
-    adminToken: Config.option(Config.redacted("DASTYAR_ADMIN_TOKEN")),
+    /** The operator token; a short (or empty) one would be guessable, so the server refuses to start with it. */
+    adminToken: Config.option(Config.redacted("DASTYAR_ADMIN_TOKEN")).pipe(
+      Config.mapOrFail((token) =>
+        Option.exists(token, (value) => Redacted.value(value).length < minAdminTokenLength)
+          ? Either.left(ConfigError.InvalidData(
+            ["DASTYAR_ADMIN_TOKEN"],
+            `must be at least ${minAdminTokenLength} characters (e.g. \`openssl rand -base64 32\`)`
+          ))
+          : Either.right(token)
+      )
+    ),
     rateLimitPerMinute: Config.integer("DASTYAR_RATE_LIMIT_PER_MINUTE").pipe(
       Config.validate({ message: "must be a positive integer", validation: (n) => n > 0 }),
       Config.withDefault(60)

@@ -14,7 +14,8 @@ import * as path from "node:path"
 import pg from "pg"
 import { AppLive } from "./App"
 
-export const adminToken = "test-admin-token"
+/** As long as the server requires (`minAdminTokenLength`). */
+export const adminToken = "test-admin-token-0123456789abcdef"
 
 const tempDir = Effect.acquireRelease(
   Effect.sync(() => fs.mkdtempSync(path.join(os.tmpdir(), "dastyar-test-"))),

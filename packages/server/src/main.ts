@@ -7,6 +7,7 @@
  * workers stop and hand their queue leases back, the pool closes, exit code 0.
  */
 import { NodeHttpServer, NodeRuntime } from "@effect/platform-node"
+import * as ConfigError from "effect/ConfigError"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { AppLive } from "./App"
@@ -24,6 +25,17 @@ const exitWith = (message: string) =>
     console.error(message)
     process.exit(1)
   })
+
+/** `NAME: what is wrong` for each setting at fault, on one line. */
+const describeConfigError = (error: ConfigError.ConfigError): string => {
+  switch (error._op) {
+    case "And":
+    case "Or":
+      return `${describeConfigError(error.left)}; ${describeConfigError(error.right)}`
+    default:
+      return error.path.length === 0 ? error.message : `${error.path.join(".")}: ${error.message}`
+  }
+}
 
 const main = Effect.gen(function*() {
   yield* Layer.build(AppLive.pipe(Layer.provide(Serving.layer)))
@@ -50,7 +62,9 @@ const main = Effect.gen(function*() {
     ListenError: (error) => exitWith(error.message),
     EmbeddedDatabaseInUse: (error) => exitWith(error.message)
   }),
-  Effect.provide([Serving.NodeServer.Default, NodeHttpServer.layerContext])
+  Effect.provide([Serving.NodeServer.Default, NodeHttpServer.layerContext]),
+  // A setting out of range (a short operator token among them) names itself in one line.
+  Effect.catchIf(ConfigError.isConfigError, (error) => exitWith(`Invalid configuration: ${describeConfigError(error)}`))
 )
 
 NodeRuntime.runMain(main, { disablePrettyLogger: true })

@@ -5,6 +5,7 @@
  * directory; a JSON client for its API; cleanup that runs once, whatever happens.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
+import { randomBytes } from "node:crypto"
 import * as fs from "node:fs"
 import * as http from "node:http"
 import { createRequire } from "node:module"
@@ -177,7 +178,7 @@ const freshDatabase = async (baseUrl: string) => {
  * failures stay visible in the tail shown on failure).
  */
 export const startService = async (databaseBaseUrl: string | undefined): Promise<Service> => {
-  const adminToken = `bench_${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`
+  const adminToken = `bench_${randomBytes(24).toString("base64url")}`
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "dastyar-bench-catalog-"))
   onCleanup("remove the data dir", async () => fs.rmSync(dataDir, { recursive: true, force: true }))
   const database = databaseBaseUrl === undefined ? null : await freshDatabase(databaseBaseUrl)

@@ -8,6 +8,7 @@ export const en = {
   "success": "Success",
   "validation.failed": "Validation failed",
   "request.malformed_json": "The request body is not valid JSON",
+  "request.malformed_multipart": "The multipart body could not be read (boundary, part headers or its end)",
   "request.too_deep": "The request body is nested too deeply",
   "request.unsupported_content_type":
     "Unsupported content type: send application/json (or multipart/form-data for file uploads)",

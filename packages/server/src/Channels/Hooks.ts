@@ -59,9 +59,9 @@ const invalid = (error: ParseResult.ParseError) =>
   new Errors.ValidationFailed({ fields: Validation.fieldsOf(ParseResult.ArrayFormatter.formatErrorSync(error)) })
 
 /**
- * The body's bytes, for signatures; the domain's `MaxBodyBytes` already caps how much is read. Read as text
- * because the edge's string check has already read (and cached) a JSON body as text, and the stream cannot be
- * read twice; a valid UTF-8 body encodes back to the same bytes (an invalid one fails the signature or the JSON).
+ * The body's bytes, for signatures; the domain's `MaxBodyBytes` caps how much is read. Read as text because
+ * the edge reads (and checks, and caches) a JSON body as text, and the stream cannot be read twice; a valid
+ * UTF-8 body encodes back to the same bytes (an invalid one fails the signature or the JSON).
  */
 const rawBody = (request: HttpServerRequest.HttpServerRequest) =>
   request.text.pipe(

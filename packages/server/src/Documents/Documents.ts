@@ -32,10 +32,25 @@ const toResponse = (row: JobRow): typeof Domain.DocumentIngestJob.Type => ({
 })
 
 /** The part's name as the client sent it, for error fields: `files.2` and its file name. */
-const partName = (file: Multipart.PersistedFile, index: number) => ({
+const partName = (file: { readonly name: string }, index: number) => ({
   property: `files.${index}`,
   name: file.name.length > 0 ? file.name : `files.${index}`
 })
+
+/**
+ * The 413 naming each file over the size limit by its position among `files`; also what the HTTP edge
+ * answers when the multipart parser stops a file past the limit while writing it.
+ */
+export const fileTooLarge = (files: ReadonlyArray<{ readonly name: string; readonly index: number }>) =>
+  new Domain.FileTooLarge({
+    fields: files.map((file) => {
+      const part = partName(file, file.index)
+      return {
+        property: part.property,
+        constraints: [I18n.token("documents.part.too_large", { name: part.name, max: megabytes })]
+      }
+    })
+  })
 
 /** The file name a path ends with: the client's base name, without any directory it sent. */
 const baseName = (name: string) => {
@@ -140,15 +155,10 @@ export class Documents extends Effect.Service<Documents>()("Documents", {
           files,
           (file) => Effect.promise(() => fs.stat(file.path).then((stat) => stat.size))
         )
-        const tooLarge = files.flatMap((file, index) => {
-          if ((sizes[index] ?? 0) <= Domain.maxFileBytes) return []
-          const part = partName(file, index)
-          return [{
-            property: part.property,
-            constraints: [I18n.token("documents.part.too_large", { name: part.name, max: megabytes })]
-          }]
-        })
-        if (tooLarge.length > 0) return yield* new Domain.FileTooLarge({ fields: tooLarge })
+        const tooLarge = files.flatMap((file, index) =>
+          (sizes[index] ?? 0) <= Domain.maxFileBytes ? [] : [{ name: file.name, index }]
+        )
+        if (tooLarge.length > 0) return yield* fileTooLarge(tooLarge)
         const folder = yield* folderName(accountId, payload.folderId)
         const sniffed = yield* Effect.forEach(files, (file) => sniffFile(file.path), { concurrency: 2 })
         const refused = files.flatMap((file, index) => {

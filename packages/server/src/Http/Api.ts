@@ -14,6 +14,7 @@ import { layerLimiter, RateLimit } from "../Platform/RateLimit"
 import { requestMiddleware } from "../Platform/RequestLog"
 import { ProductsHttpLive } from "../Products/Http"
 import { SystemHttpLive } from "../System/Http"
+import * as Admission from "./Admission"
 import { AdminAuthLive, ApiKeyAuthLive } from "./Auth"
 import * as Compression from "./Compression"
 import * as Console from "./Console"
@@ -68,5 +69,5 @@ export const layer = HttpApiBuilder.serve((app) => requestMiddleware(Compression
   Layer.provide(Docs.layer({ path: "/docs", scalar })),
   Layer.provide(Console.layer),
   Layer.provide(api),
-  Layer.provide(HttpRouter.setRouterConfig({ maxParamLength: ErrorMapping.maxPathParamLength }))
+  Layer.provide(HttpRouter.setRouterConfig({ maxParamLength: Admission.maxPathParamLength }))
 )

@@ -6,7 +6,9 @@ import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import { createHash, timingSafeEqual } from "node:crypto"
 import { AccountsRepo } from "../Accounts/AccountsRepo"
+import { AppConfig } from "../Config"
 import { AdminToken } from "../Platform/AdminToken"
+import { clientAddress } from "../Platform/ClientAddress"
 import { RateLimit } from "../Platform/RateLimit"
 import { annotateRoute } from "../Platform/RequestLog"
 import { withSpanWhenTracing } from "../Telemetry"
@@ -38,15 +40,30 @@ const sameSecret = (a: string, b: string) => {
   return timingSafeEqual(digest(a), digest(b))
 }
 
+/** Wrong operator tokens a client IP may send in a minute; past them, it is refused (429) until the window ends. */
+export const maxOperatorFailuresPerMinute = 10
+
+/**
+ * The operator token: never empty (a request without `Authorization` decodes to an empty bearer), compared in
+ * constant time, and failures counted per client IP. An IP past the limit is refused whatever it sends, so a
+ * correct guess cannot be told from a wrong one.
+ */
 export const AdminAuthLive = Layer.effect(
   Auth.AdminAuth,
   Effect.gen(function*() {
     const adminToken = yield* AdminToken
+    const rateLimit = yield* RateLimit
+    const config = yield* AppConfig
     return Auth.AdminAuth.of({
       adminToken: (token) =>
         Effect.gen(function*() {
           yield* annotateRoute
-          if (!sameSecret(Redacted.value(token), Redacted.value(adminToken.token))) {
+          const address = yield* clientAddress.pipe(Effect.provideService(AppConfig, config))
+          const failures = rateLimit.failures("operator-failures", address, maxOperatorFailuresPerMinute)
+          yield* failures.check
+          const given = Redacted.value(token)
+          if (given === "" || !sameSecret(given, Redacted.value(adminToken.token))) {
+            yield* failures.count
             return yield* new Errors.InvalidAdminToken()
           }
         })

@@ -1,7 +1,7 @@
 /**
  * Rate limits (fixed one-minute window): per key and route for the API, per
  * route family for routes without a key (content per client IP, hooks per
- * connection); and their headers:
+ * connection), failed operator tokens per client IP; and their headers:
  * `X-RateLimit-*` on every response that got past it, `Retry-After` on a 429.
  * The store is in memory, or Redis when `REDIS_URL` is set so several
  * instances share one exact count. When Redis is down the limiter fails open:
@@ -75,7 +75,39 @@ export class RateLimit extends Effect.Service<RateLimit>()("RateLimit", {
     const consumeIn = Effect.fn("RateLimit.consumeIn")(function*(family: string, subject: string, limit: number) {
       yield* count(`${family}:${subject}`, limit)
     })
-    return { consume, consumeIn } as const
+    const tooMany = HttpApp.appendPreResponseHandler((_, response) =>
+      Effect.succeed(HttpServerResponse.setHeader(response, "retry-after", retryAfterSeconds))
+    ).pipe(Effect.zipRight(new Errors.TooManyRequests()))
+
+    /**
+     * A limit on failures rather than requests (wrong operator tokens per client IP): `check` refuses, without
+     * counting, a subject that has used up its `limit` failures in the window, whatever it sends now; `count`
+     * records one failure (a 429 past the limit). Both let the request through when the store is unavailable.
+     */
+    const failures = (family: string, subject: string, limit: number) => {
+      const options = {
+        algorithm: "fixed-window",
+        onExceeded: "fail",
+        window,
+        limit,
+        key: `${family}:${subject}`
+      } as const
+      return {
+        check: Effect.matchEffect(limiter.consume({ ...options, tokens: 0 }), {
+          // Also the Redis store's answer for a subject without failures (it refuses a zero expiry on a new key).
+          onFailure: () => Effect.void,
+          onSuccess: ({ remaining }) => remaining > 0 ? Effect.void : tooMany
+        }),
+        count: Effect.matchEffect(limiter.consume(options), {
+          onFailure: (error) =>
+            error.reason === "Exceeded"
+              ? tooMany
+              : Effect.logWarning("rate limit store unavailable; failure not counted", error),
+          onSuccess: () => Effect.void
+        })
+      }
+    }
+    return { consume, consumeIn, failures } as const
   })
 }) {}
 

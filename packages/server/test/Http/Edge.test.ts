@@ -7,7 +7,7 @@ import { HttpServer } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as http from "node:http"
-import { call, pick, setupAccount, TestApp } from "../support/TestApp"
+import { adminToken, call, pick, setupAccount, TestApp } from "../support/TestApp"
 
 const characterRule = "must not contain NUL characters or unpaired UTF-16 surrogates"
 
@@ -76,29 +76,34 @@ layer(TestApp(), { excludeTestServices: true })("edge", (it) => {
       }
     }))
 
-  it.effect("a multipart body that stops before its closing boundary is a 400, never a hang", () =>
+  it.effect("an unreadable multipart body is a 400 request.malformed_multipart, never a hang", () =>
     Effect.gen(function*() {
       const { assistantId, key } = yield* setupAccount()
-      for (const text of ["--b\r\n", "garbage"]) {
-        const reply = yield* call("POST", `/v1/assistants/${assistantId}/documents`, {
-          token: key,
-          rawBody: { contentType: "multipart/form-data; boundary=b", text }
-        }).pipe(Effect.timeout("20 seconds"))
+      const bodies = [
+        { contentType: "multipart/form-data; boundary=b", text: "--b\r\n" },
+        { contentType: "multipart/form-data; boundary=b", text: "garbage" },
+        { contentType: "multipart/form-data", text: "--b\r\n\r\n--b--\r\n" }
+      ]
+      for (const rawBody of bodies) {
+        const reply = yield* call("POST", `/v1/assistants/${assistantId}/documents`, { token: key, rawBody }).pipe(
+          Effect.timeout("20 seconds")
+        )
         expect(reply.status).toBe(400)
         expect(pick(reply.json, "data")).toBeNull()
+        expect(pick(reply.json, "response", "code")).toBe("request.malformed_multipart")
       }
     }))
 
   it.effect("Content-Type is matched exactly, and a body without one is refused", () =>
     Effect.gen(function*() {
       const jsonx = yield* call("POST", "/admin/v1/accounts", {
-        token: "test-admin-token",
+        token: adminToken,
         rawBody: { contentType: "application/jsonx", text: "{\"name\":\"x\"}" }
       })
       expect(jsonx.status).toBe(400)
       expect(pick(jsonx.json, "response", "code")).toBe("request.unsupported_content_type")
       const charset = yield* call("POST", "/admin/v1/accounts", {
-        token: "test-admin-token",
+        token: adminToken,
         rawBody: { contentType: "Application/JSON; charset=utf-8", text: "{\"name\":\"x\"}" }
       })
       expect(charset.status).toBe(201)
@@ -106,7 +111,7 @@ layer(TestApp(), { excludeTestServices: true })("edge", (it) => {
       const missing = yield* Effect.promise(() =>
         fetch(`http://127.0.0.1:${port}/admin/v1/accounts`, {
           method: "POST",
-          headers: { authorization: "Bearer test-admin-token" },
+          headers: { authorization: `Bearer ${adminToken}` },
           body: new Uint8Array(Buffer.from("{\"name\":\"x\"}"))
         }).then(async (response) => ({ status: response.status, json: await response.json() }))
       )

@@ -1,6 +1,6 @@
 import { describe, expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import { call, pick, pickString, setupAccount, TestApp } from "../support/TestApp"
+import { adminToken, call, pick, pickString, setupAccount, TestApp } from "../support/TestApp"
 
 layer(TestApp(), { excludeTestServices: true })("envelope, validation and routing", (it) => {
   it.effect("wraps success in {data, response} with a translated message", () =>
@@ -31,7 +31,7 @@ layer(TestApp(), { excludeTestServices: true })("envelope, validation and routin
       const { accountId } = yield* setupAccount()
       const body = { name: "", model: 5, ragK: 0, personality: "grumpy" }
       const reply = yield* call("POST", `/admin/v1/accounts/${accountId}/assistants`, {
-        token: "test-admin-token",
+        token: adminToken,
         body
       })
       expect(reply.status).toBe(400)
@@ -49,7 +49,7 @@ layer(TestApp(), { excludeTestServices: true })("envelope, validation and routin
         ]
       })
       const fa = yield* call("POST", `/admin/v1/accounts/${accountId}/assistants`, {
-        token: "test-admin-token",
+        token: adminToken,
         body: {},
         headers: { "accept-language": "fa" }
       })
@@ -83,7 +83,7 @@ layer(TestApp(), { excludeTestServices: true })("envelope, validation and routin
   it.effect("multipart is accepted only where the domain declares a multipart payload; deep nesting is a 400", () =>
     Effect.gen(function*() {
       const multipart = yield* call("POST", "/admin/v1/accounts", {
-        token: "test-admin-token",
+        token: adminToken,
         rawBody: {
           contentType: "multipart/form-data; boundary=b",
           text: "--b\r\ncontent-disposition: form-data; name=\"name\"\r\n\r\nx\r\n--b--\r\n"
@@ -102,7 +102,7 @@ layer(TestApp(), { excludeTestServices: true })("envelope, validation and routin
       // Accepted as multipart: the upload queues an ingest job.
       expect(upload.status).toBe(202)
       const deep = yield* call("POST", "/admin/v1/accounts", {
-        token: "test-admin-token",
+        token: adminToken,
         rawBody: { contentType: "application/json", text: "[".repeat(5000) + "]".repeat(5000) }
       })
       expect(deep.status).toBe(400)
@@ -112,7 +112,7 @@ layer(TestApp(), { excludeTestServices: true })("envelope, validation and routin
   it.effect("bodies over 10 MB are refused with 413 in the envelope, before parsing", () =>
     Effect.gen(function*() {
       const reply = yield* call("POST", "/admin/v1/accounts", {
-        token: "test-admin-token",
+        token: adminToken,
         rawBody: { contentType: "application/json", text: JSON.stringify({ name: "x".repeat(10 * 1024 * 1024) }) }
       })
       expect(reply.status).toBe(413)
