@@ -48,6 +48,8 @@ export class AppConfig extends Effect.Service<AppConfig>()("AppConfig", {
       Config.validate({ message: "must be a positive integer", validation: (n) => n > 0 }),
       Config.withDefault(600)
     ),
+    /** Webhook callbacks may go to private networks and loopback (never link-local, multicast or unspecified). */
+    webhookAllowPrivate: Config.boolean("DASTYAR_WEBHOOK_ALLOW_PRIVATE").pipe(Config.withDefault(false)),
     configFile: Config.option(Config.string("DASTYAR_CONFIG")),
     redisUrl: Config.option(Config.string("REDIS_URL")),
     seedDemo: Config.boolean("DASTYAR_SEED_DEMO").pipe(Config.withDefault(true)),

@@ -44,6 +44,8 @@ export const en = {
   "connections.telegram_rejected": "Telegram refused the bot token or the webhook; check the token",
   "connections.telegram_unavailable": "Telegram's Bot API cannot be reached right now; try again",
   "connections.secret_key_missing": "Messenger connections need DASTYAR_SECRET_KEY to be set on the server",
+  "connections.callback_refused":
+    "The callback URL must be a public address (not loopback, link-local, private or multicast)",
   "hooks.unauthorized": "The hook request's secret or signature is missing or wrong",
   "hooks.not_found": "No active connection with this code",
   "channels.voice_refused": "Sorry, I can only read text messages. Please type your question.",

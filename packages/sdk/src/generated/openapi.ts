@@ -2228,6 +2228,17 @@ export interface components {
                 code: "connections.telegram_rejected";
             };
         };
+        /** @description 400: the callback URL does not resolve, or resolves to a loopback, link-local, private, unspecified or multicast address (private networks are allowed by the server's `DASTYAR_WEBHOOK_ALLOW_PRIVATE`) */
+        CallbackUrlRefusedResponse: {
+            data: null;
+            response: {
+                /** @enum {string} */
+                status: "bad_request";
+                message: string;
+                /** @enum {string} */
+                code: "connections.callback_refused";
+            };
+        };
         /** @description 503 connections.telegram_unavailable */
         TelegramUnavailableResponse: {
             data: null;
@@ -6011,7 +6022,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"] | components["schemas"]["TelegramRejectedResponse"];
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"] | components["schemas"]["TelegramRejectedResponse"] | components["schemas"]["CallbackUrlRefusedResponse"];
                 };
             };
             /** @description 401 admin_token.invalid */

@@ -14,6 +14,7 @@ import { newId } from "../Ids"
 import { type ConnectionRow, ConnectionsRepo } from "./ConnectionsRepo"
 import { SecretBox } from "./SecretBox"
 import { BotApi, type BotApiError } from "./Telegram/BotApi"
+import * as CallbackAddress from "./Webhook/CallbackAddress"
 
 /** What `secrets` holds once opened, per driver. */
 export const Secrets = Schema.Union(
@@ -126,6 +127,7 @@ export class Connections extends Effect.Service<Connections>()("Connections", {
             secrets
           })
         } else {
+          yield* CallbackAddress.checkCallbackUrl(input.callbackUrl, config.webhookAllowPrivate)
           const secrets = yield* seal(code, { _tag: "webhook", secret: input.secret })
           yield* repo.insert({
             code,
