@@ -41,6 +41,8 @@ export class AppConfig extends Effect.Service<AppConfig>()("AppConfig", {
     publicUrl: Config.option(Config.string("DASTYAR_PUBLIC_URL")),
     /** 32 bytes (base64 or 64 hex characters) encrypting messenger secrets at rest. */
     secretKey: Config.option(Config.redacted("DASTYAR_SECRET_KEY")),
+    /** Keys replaced by `DASTYAR_SECRET_KEY`, comma-separated: what they sealed still opens (key rotation). */
+    secretKeyPrevious: Config.option(Config.redacted("DASTYAR_SECRET_KEY_PREVIOUS")),
     /** The Telegram Bot API, or a self-hosted Bot API server (and tests' stand-in). */
     telegramApiBase: Config.string("DASTYAR_TELEGRAM_API_BASE").pipe(Config.withDefault("https://api.telegram.org")),
     /** Messenger hooks: requests per minute per connection. */

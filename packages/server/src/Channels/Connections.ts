@@ -65,9 +65,36 @@ export class Connections extends Effect.Service<Connections>()("Connections", {
 
     const open = (row: ConnectionRow) =>
       box.open(row.secrets, row.code).pipe(
+        // Sealed with a previous key: sealed again with the current one as it is used, so that key can be retired.
+        Effect.tap((json) =>
+          box.isCurrent(row.secrets)
+            ? Effect.void
+            : Effect.flatMap(box.seal(json, row.code), (sealed) => repo.resealed(row.code, row.secrets, sealed))
+        ),
         Effect.flatMap((json) => Schema.decode(SecretsJson)(json).pipe(Effect.orDie)),
         Effect.map((secrets): OpenConnection => ({ row, secrets }))
       )
+
+    /**
+     * At start, secrets sealed with a previous key are sealed with the current one, so the previous key can be
+     * retired once every instance has started with the new one. A value no key opens is left (and logged).
+     */
+    yield* Effect.forEach(
+      yield* repo.allSecrets,
+      (row) =>
+        box.isCurrent(row.secrets) ? Effect.void : box.open(row.secrets, row.code).pipe(
+          Effect.flatMap((json) => box.seal(json, row.code)),
+          Effect.flatMap((sealed) => repo.resealed(row.code, row.secrets, sealed)),
+          // No key at all: connections are refused anyway (see SecretBox).
+          Effect.catchTag("SecretKeyMissing", () => Effect.void),
+          Effect.catchAllCause((cause) =>
+            Effect.logWarning("a connection's secrets could not be sealed with the current key", cause).pipe(
+              Effect.annotateLogs({ connectionCode: row.code })
+            )
+          )
+        ),
+      { discard: true }
+    )
 
     const requireAssistant = (assistantId: string) =>
       assistants.findById(assistantId).pipe(
