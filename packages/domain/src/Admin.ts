@@ -313,6 +313,7 @@ export class AdminConnectionsApi extends HttpApiGroup.make("adminConnections")
       .addError(Channels.MessengerRejectedResponse)
       .addError(Channels.MessengerUnavailableResponse)
       .addError(Channels.SecretKeyMissingResponse)
+      .addError(Channels.CallbackUrlRefusedResponse)
       .annotate(
         OpenApi.Description,
         "`telegram`: checks the bot token and registers `hookUrl` with the Bot API (`setWebhook` with a random " +

@@ -173,6 +173,14 @@ export const SecretKeyMissingResponse = failure(SecretKeyMissing, {
   description: "503: with an external database, connections need `DASTYAR_SECRET_KEY`"
 })
 
+export class CallbackUrlRefused extends Schema.TaggedError<CallbackUrlRefused>()("CallbackUrlRefused", errorFields) {}
+export const CallbackUrlRefusedResponse = failure(CallbackUrlRefused, {
+  status: 400,
+  code: "connections.callback_refused",
+  description: "400: the callback URL does not resolve, or resolves to a loopback, link-local, private, unspecified " +
+    "or multicast address (private networks are allowed by the server's `DASTYAR_WEBHOOK_ALLOW_PRIVATE`)"
+})
+
 export class HookUnauthorized extends Schema.TaggedError<HookUnauthorized>()("HookUnauthorized", errorFields) {}
 export const HookUnauthorizedResponse = failure(HookUnauthorized, {
   status: 401,

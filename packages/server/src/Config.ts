@@ -58,6 +58,8 @@ export class AppConfig extends Effect.Service<AppConfig>()("AppConfig", {
     publicUrl: Config.option(Config.string("DASTYAR_PUBLIC_URL")),
     /** 32 bytes (base64 or 64 hex characters) encrypting messenger secrets at rest. */
     secretKey: Config.option(Config.redacted("DASTYAR_SECRET_KEY")),
+    /** Keys replaced by `DASTYAR_SECRET_KEY`, comma-separated: what they sealed still opens (key rotation). */
+    secretKeyPrevious: Config.option(Config.redacted("DASTYAR_SECRET_KEY_PREVIOUS")),
     /** The Telegram Bot API, or a self-hosted Bot API server (and tests' stand-in). */
     telegramApiBase: Config.string("DASTYAR_TELEGRAM_API_BASE").pipe(Config.withDefault("https://api.telegram.org")),
     /** Bale's Bot API (Telegram's protocol on Bale), or a test stand-in. */
@@ -83,6 +85,8 @@ export class AppConfig extends Effect.Service<AppConfig>()("AppConfig", {
       Config.validate({ message: "must be a positive integer", validation: (n) => n > 0 }),
       Config.withDefault(600)
     ),
+    /** Webhook callbacks may go to private networks and loopback (never link-local, multicast or unspecified). */
+    webhookAllowPrivate: Config.boolean("DASTYAR_WEBHOOK_ALLOW_PRIVATE").pipe(Config.withDefault(false)),
     configFile: Config.option(Config.string("DASTYAR_CONFIG")),
     redisUrl: Config.option(Config.string("REDIS_URL")),
     seedDemo: Config.boolean("DASTYAR_SEED_DEMO").pipe(Config.withDefault(true)),

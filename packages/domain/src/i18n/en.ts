@@ -47,6 +47,8 @@ export const en = {
   "connections.platform_rejected": "The messenger refused the credentials or the webhook; check them",
   "connections.platform_unavailable": "The messenger's API cannot be reached right now; try again",
   "connections.secret_key_missing": "Messenger connections need DASTYAR_SECRET_KEY to be set on the server",
+  "connections.callback_refused":
+    "The callback URL must be a public address (not loopback, link-local, private or multicast)",
   "hooks.unauthorized": "The hook request's secret or signature is missing or wrong",
   "hooks.forbidden": "The verify token is wrong",
   "hooks.not_found": "No active connection with this code",

@@ -20,6 +20,7 @@ import { BotApi, type BotApiError } from "./Telegram/BotApi"
 import * as Telegram from "./Telegram/Platform"
 import * as Settings from "./Web/Settings"
 import { WebRepo } from "./Web/WebRepo"
+import * as CallbackAddress from "./Webhook/CallbackAddress"
 import { GraphApi, type GraphApiError } from "./WhatsApp/GraphApi"
 
 /** What `secrets` holds once opened, per driver. */
@@ -112,9 +113,36 @@ export class Connections extends Effect.Service<Connections>()("Connections", {
 
     const open = (row: ConnectionRow) =>
       box.open(row.secrets, row.code).pipe(
+        // Sealed with a previous key: sealed again with the current one as it is used, so that key can be retired.
+        Effect.tap((json) =>
+          box.isCurrent(row.secrets)
+            ? Effect.void
+            : Effect.flatMap(box.seal(json, row.code), (sealed) => repo.resealed(row.code, row.secrets, sealed))
+        ),
         Effect.flatMap((json) => Schema.decode(SecretsJson)(json).pipe(Effect.orDie)),
         Effect.map((secrets): OpenConnection => ({ row, secrets }))
       )
+
+    /**
+     * At start, secrets sealed with a previous key are sealed with the current one, so the previous key can be
+     * retired once every instance has started with the new one. A value no key opens is left (and logged).
+     */
+    yield* Effect.forEach(
+      yield* repo.allSecrets,
+      (row) =>
+        box.isCurrent(row.secrets) ? Effect.void : box.open(row.secrets, row.code).pipe(
+          Effect.flatMap((json) => box.seal(json, row.code)),
+          Effect.flatMap((sealed) => repo.resealed(row.code, row.secrets, sealed)),
+          // No key at all: connections are refused anyway (see SecretBox).
+          Effect.catchTag("SecretKeyMissing", () => Effect.void),
+          Effect.catchAllCause((cause) =>
+            Effect.logWarning("a connection's secrets could not be sealed with the current key", cause).pipe(
+              Effect.annotateLogs({ connectionCode: row.code })
+            )
+          )
+        ),
+      { discard: true }
+    )
 
     const requireAssistant = (assistantId: string) =>
       assistants.findById(assistantId).pipe(
@@ -197,6 +225,7 @@ export class Connections extends Effect.Service<Connections>()("Connections", {
             return toResponse(yield* reload(code), settings, secret)
           }
           case "webhook": {
+            yield* CallbackAddress.checkCallbackUrl(input.callbackUrl, config.webhookAllowPrivate)
             const secrets = yield* seal(code, { _tag: "webhook", secret: input.secret })
             yield* repo.insert({ ...common, callbackUrl: input.callbackUrl, secrets })
             break

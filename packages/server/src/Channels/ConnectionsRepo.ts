@@ -96,6 +96,17 @@ export class ConnectionsRepo extends Effect.Service<ConnectionsRepo>()("Connecti
           UPDATE channel_connections SET status = 'active', status_reason = NULL, secrets = ${secrets}, updated_at = now()
           WHERE code = ${code}`.pipe(Effect.asVoid, Effect.orDie),
 
+      /** Every connection's sealed secrets. */
+      allSecrets: sql<{ readonly code: string; readonly secrets: Uint8Array }>`
+        SELECT code, secrets FROM channel_connections`.pipe(Effect.orDie),
+
+      /** The same secrets sealed again (a key rotation), unless they changed meanwhile. */
+      resealed: (code: string, previous: Uint8Array, secrets: Uint8Array) =>
+        sql`UPDATE channel_connections SET secrets = ${secrets} WHERE code = ${code} AND secrets = ${previous}`.pipe(
+          Effect.asVoid,
+          Effect.orDie
+        ),
+
       remove: (code: string) =>
         sql`DELETE FROM channel_connections WHERE code = ${code}`.pipe(Effect.asVoid, Effect.orDie),
 

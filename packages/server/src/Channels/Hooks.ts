@@ -178,8 +178,11 @@ export class Hooks extends Effect.Service<Hooks>()("Hooks", {
         const inbound = yield* parseJson(body).pipe(
           Effect.flatMap((json) => Schema.decodeUnknown(Channels.WebhookInbound)(json).pipe(Effect.mapError(invalid)))
         )
-        // A signature covers the timestamp, so an exact replay inside the window has the same key.
-        const key = inbound.messageId === undefined ? `signature:${headers.signature}` : `message:${inbound.messageId}`
+        // A signature covers the timestamp, so an exact replay inside the window has the same digest (whatever the
+        // case of its hex digits: the header's text alone would let a replay in other case through).
+        const key = inbound.messageId === undefined
+          ? `signature:${Signature.signatureDigest(headers.signature ?? "") ?? ""}`
+          : `message:${inbound.messageId}`
         yield* inbox.accept({
           _tag: "Webhook",
           connectionCode: connection.row.code,

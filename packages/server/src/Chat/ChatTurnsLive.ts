@@ -14,6 +14,7 @@ import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { AccountsRepo } from "../Accounts/AccountsRepo"
+import { CostLedger, type Reservation, transcriptTokens } from "../Accounts/CostLedger"
 import { type AssistantRow, AssistantsRepo } from "../Assistants/AssistantsRepo"
 import { AppConfig } from "../Config"
 import { type ChunkHit, ChunkSearch } from "../Documents/ChunkSearch"
@@ -26,7 +27,6 @@ import type { ChatModelError, ChatModelShape, ModelAnswer, ModelMessage, ModelRe
 import { ChatModels, fitReasoning } from "./ChatModels"
 import { ChatTurns, type TranscriptOwner, type TurnEvent, type TurnInput } from "./ChatTurns"
 import { ConversationsRepo, type Owner } from "./ConversationsRepo"
-import { CostLedger } from "./CostLedger"
 import { boundHistory, type HistoryMessage } from "./History"
 import { configuredLanguage, detectLanguage } from "./Language"
 import { productSearchTool } from "./ProductTool"
@@ -60,6 +60,9 @@ interface Prepared {
   readonly sources: ReadonlyArray<Chat.Source>
   readonly retrievalFailed: boolean
   readonly embeddingTokens: number
+  readonly transcriptionTokens: number
+  /** The turn's ledger row, written with an estimate before the model runs. */
+  readonly reservation: Reservation
   readonly userContent: string
   readonly attachmentMeta: ReadonlyArray<unknown>
 }
@@ -182,6 +185,14 @@ export const layer = Layer.effect(
           imagesAttached: attachments.images.length
         }
       }
+      // Admitted only now, exactly (see CostLedger): the check above refuses before a transcription is paid for.
+      const reservation = yield* ledger.reserve(
+        { accountId: input.accountId, assistantId: assistant.id, model: assistant.model },
+        estimateTokens(messages.map((message) => message.content).join("\n")) + maxOutputTokens +
+          (query.length === 0 ? 0 : estimateTokens(query)),
+        allowance
+      )
+      if (Option.isNone(reservation)) return yield* new Chat.QuotaExhausted()
       return {
         owner,
         assistant,
@@ -202,6 +213,8 @@ export const layer = Layer.effect(
         })),
         retrievalFailed: retrieval.failed,
         embeddingTokens: query.length === 0 ? 0 : estimateTokens(query),
+        transcriptionTokens: attachments.transcripts.reduce((sum, text) => sum + transcriptTokens(text), 0),
+        reservation: reservation.value,
         userContent: question,
         attachmentMeta: attachments.meta
       } satisfies Prepared
@@ -231,7 +244,8 @@ export const layer = Layer.effect(
           model,
           promptTokens: answer.usage.promptTokens,
           completionTokens: answer.usage.completionTokens,
-          embeddingTokens: prepared.embeddingTokens
+          embeddingTokens: prepared.embeddingTokens,
+          transcriptionTokens: prepared.transcriptionTokens
         }
         yield* Effect.gen(function*() {
           if (prepared.isNew) yield* conversations.create(prepared.conversationId, prepared.owner)
@@ -255,8 +269,9 @@ export const layer = Layer.effect(
               }
             }
           ])
-          yield* ledger.record(entry)
+          yield* ledger.settle(prepared.reservation, entry)
         }).pipe(sql.withTransaction, Effect.orDie)
+        settled.add(prepared.reservation)
         const quota = yield* ledger.snapshot(prepared.owner.accountId, prepared.allowance, entry)
         return {
           conversationId: prepared.conversationId,
@@ -269,6 +284,27 @@ export const layer = Layer.effect(
           quota
         } satisfies Chat.ChatReply
       }).pipe(Effect.withSpan("Chat.finish"))
+
+    /** Reservations settled by `finish`; any other is settled by `settleCutOff`. */
+    const settled = new WeakSet<Reservation>()
+
+    /**
+     * A turn that ends without `finish` (the client went away, a defect) is billed for what it spent: the
+     * prompt, the text streamed so far (all that was asked for when nothing tells), its embedding and voice.
+     */
+    const settleCutOff = (prepared: Prepared, written: string | undefined) =>
+      Effect.suspend(() =>
+        settled.has(prepared.reservation) ? Effect.void : ledger.settle(prepared.reservation, {
+          accountId: prepared.owner.accountId,
+          assistantId: prepared.owner.assistantId,
+          conversationId: null,
+          model: prepared.modelKey,
+          promptTokens: estimateTokens(prepared.request.messages.map((message) => message.content).join("\n")),
+          completionTokens: written === undefined ? prepared.request.maxOutputTokens : estimateTokens(written),
+          embeddingTokens: prepared.embeddingTokens,
+          transcriptionTokens: prepared.transcriptionTokens
+        })
+      ).pipe(Effect.uninterruptible)
 
     /** The offline model cannot fail; a defect there is a bug, not a provider outage. */
     const offlineGenerate = (request: ModelRequest) => Effect.orDie(models.offline.generate(request))
@@ -284,9 +320,10 @@ export const layer = Layer.effect(
               Effect.zipRight(offlineGenerate(prepared.request)),
               Effect.map((answer) => ({ answer, fellBack: true }))
             )
-        )
+        ),
+        Effect.onError(() => settleCutOff(prepared, undefined))
       )
-      return yield* finish(prepared, answer, fellBack)
+      return yield* finish(prepared, answer, fellBack).pipe(Effect.ensuring(settleCutOff(prepared, answer.text)))
     })
 
     const replyStream = Effect.fn("Chat.replyStream")(function*(input: TurnInput) {
@@ -328,7 +365,8 @@ export const layer = Layer.effect(
             event._tag === "Delta"
               ? Effect.succeed({ _tag: "Delta", text: event.text })
               : Effect.map(finish(prepared, event.answer, fellBack), (reply) => ({ _tag: "Done", reply }))
-          )
+          ),
+          Stream.ensuring(Effect.suspend(() => settleCutOff(prepared, written)))
         )
       })
     })

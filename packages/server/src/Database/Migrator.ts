@@ -18,6 +18,7 @@ import searchFieldsInline from "./migrations/0012_search_fields_inline"
 import chunkTermsBytewise from "./migrations/0013_chunk_terms_bytewise"
 import uploadPiecesUncompressed from "./migrations/0014_upload_pieces_uncompressed"
 import chunkRows from "./migrations/0015_chunk_rows"
+import ledgerReservations from "./migrations/0016_ledger_reservations"
 import webConnections from "./migrations/0018_web_connections"
 import channelPlatforms from "./migrations/0021_channel_platforms"
 
@@ -37,6 +38,7 @@ const migrationRecord = {
   "0013_chunk_terms_bytewise": chunkTermsBytewise,
   "0014_upload_pieces_uncompressed": uploadPiecesUncompressed,
   "0015_chunk_rows": chunkRows,
+  "0016_ledger_reservations": ledgerReservations,
   "0018_web_connections": webConnections,
   "0021_channel_platforms": channelPlatforms
 }

@@ -15,6 +15,7 @@ import * as Schedule from "effect/Schedule"
 import * as fs from "node:fs/promises"
 import * as os from "node:os"
 import * as path from "node:path"
+import { CostLedger, transcriptTokens } from "../Accounts/CostLedger"
 import { AppConfig } from "../Config"
 import { newId } from "../Ids"
 import { Embedder, type EmbedderError, halfvecBinary } from "../Search/Embedder"
@@ -60,6 +61,7 @@ export class Ingest extends Effect.Service<Ingest>()("Ingest", {
     const repo = yield* DocumentsRepo
     const embedder = yield* Embedder
     const transcriber = yield* Transcriber
+    const ledger = yield* CostLedger
     const ocr = yield* Ocr
     const extraction = yield* Extraction
     const { ingest: settings } = yield* AppConfig
@@ -125,6 +127,14 @@ export class Ingest extends Effect.Service<Ingest>()("Ingest", {
             uploadedBytes(job),
             (bytes) =>
               transcriber.transcribe({ bytes, filename: job.filename, mimeType: job.mimeType }).pipe(
+                Effect.tap((result) =>
+                  ledger.meter({
+                    kind: "transcription",
+                    model: "transcription",
+                    tokens: transcriptTokens(result.text),
+                    shares: [{ assistantId: job.assistantId, weight: 1 }]
+                  })
+                ),
                 Effect.map((result) => result.text),
                 Effect.mapError(fromTranscription)
               )
@@ -174,9 +184,15 @@ export class Ingest extends Effect.Service<Ingest>()("Ingest", {
         })
         let start = 0
         for (; batch.length > 0; start += batch.length, batch = nextBatch()) {
-          const { vectors } = yield* embedder.embed(batch.map((chunk) => chunk.text)).pipe(
+          const { tokens, vectors } = yield* embedder.embed(batch.map((chunk) => chunk.text)).pipe(
             Effect.mapError(fromEmbedder)
           )
+          yield* ledger.meter({
+            kind: "embedding",
+            model: embedder.modelId,
+            tokens,
+            shares: [{ assistantId: job.assistantId, weight: 1 }]
+          })
           const rows = batch.map(({ headingPath, text }, i) => ({
             chunk: start + i,
             text,
@@ -265,5 +281,5 @@ export class Ingest extends Effect.Service<Ingest>()("Ingest", {
 
     return { run } as const
   }),
-  dependencies: [DocumentsRepo.Default, Ocr.Default, Extraction.Default]
+  dependencies: [DocumentsRepo.Default, Ocr.Default, Extraction.Default, CostLedger.Default]
 }) {}

@@ -30,7 +30,16 @@ export class ProductCursor extends Effect.Service<ProductCursor>()("ProductCurso
           randomBytes(32)
         )
     })
-    const sign = (payload: string) => createHmac("sha256", key).update(payload).digest().subarray(0, 16)
+    const signWith = (key: Buffer, payload: string) =>
+      createHmac("sha256", key).update(payload).digest().subarray(0, 16)
+    const sign = (payload: string) => signWith(key, payload)
+    // Cursors signed before a key rotation (DASTYAR_SECRET_KEY_PREVIOUS) still page.
+    const previousKeys = secretKey.deriveRing("dastyar product cursor").slice(1).map((entry) => entry.key)
+    const signedByAny = (payload: string, given: Buffer) =>
+      [key, ...previousKeys].some((candidate) => {
+        const expected = signWith(candidate, payload)
+        return given.length === expected.length && timingSafeEqual(given, expected)
+      })
 
     return {
       encode: ({ assistantId, position }: Position): string => {
@@ -40,9 +49,7 @@ export class ProductCursor extends Effect.Service<ProductCursor>()("ProductCurso
 
       decode: (cursor: string, assistantId: string): Effect.Effect<string, Products.InvalidCursor> => {
         const [payload = "", signature = "", ...rest] = cursor.split(".")
-        const given = Buffer.from(signature, "base64url")
-        const expected = sign(payload)
-        if (rest.length > 0 || given.length !== expected.length || !timingSafeEqual(given, expected)) {
+        if (rest.length > 0 || !signedByAny(payload, Buffer.from(signature, "base64url"))) {
           return Effect.fail(new Products.InvalidCursor())
         }
         const decoded: unknown = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"))

@@ -8,6 +8,7 @@
 import { SqlClient } from "@effect/sql"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import { CostLedger } from "../Accounts/CostLedger"
 import { AppConfig } from "../Config"
 import * as Worker from "../Platform/Worker"
 import { Embedder, vectorLiteral } from "../Search/Embedder"
@@ -23,6 +24,7 @@ const queueWorkers = 2
 
 interface DueProduct {
   readonly id: string
+  readonly assistantId: string
   readonly externalId: string
   readonly indexVersion: number
   readonly title: string
@@ -32,13 +34,14 @@ interface DueProduct {
 }
 
 export class ProductIndexer extends Effect.Service<ProductIndexer>()("ProductIndexer", {
-  dependencies: [VectorIndexes.Default, TermExpansions.Default],
+  dependencies: [VectorIndexes.Default, TermExpansions.Default, CostLedger.Default],
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const embedder = yield* Embedder
     const queue = yield* IndexQueue.make
     const vectorIndexes = yield* VectorIndexes
     const expansions = yield* TermExpansions
+    const ledger = yield* CostLedger
 
     /** Takes up to a batch of due products (of one assistant, or any) under a lease. */
     const claim = (assistantId: string | null) =>
@@ -56,7 +59,7 @@ export class ProductIndexer extends Effect.Service<ProductIndexer>()("ProductInd
         )
         UPDATE products p SET index_lease_until = now() + make_interval(secs => ${leaseSeconds})
         FROM due WHERE p.id = due.id
-        RETURNING p.id, p.external_id, p.index_version, p.title, p.category, p.subcategory, p.attributes`
+        RETURNING p.id, p.assistant_id, p.external_id, p.index_version, p.title, p.category, p.subcategory, p.attributes`
 
     /** Stores the search representation; a product written again meanwhile keeps its newer version pending. */
     const store = (products: ReadonlyArray<DueProduct>, vectors: ReadonlyArray<ReadonlyArray<number>>) => {
@@ -91,8 +94,17 @@ export class ProductIndexer extends Effect.Service<ProductIndexer>()("ProductInd
           index_due_at = now() + make_interval(secs => least(${maxBackoffSeconds}, power(2, index_attempts + 1)))
         WHERE id = ANY(${products.map((product) => product.id)})`
 
-    const indexBatch = (products: ReadonlyArray<DueProduct>) =>
-      embedder.embed(products.map((product) => embeddingText({ ...product, ...noDisplayFields }))).pipe(
+    const indexBatch = (products: ReadonlyArray<DueProduct>) => {
+      const texts = products.map((product) => embeddingText({ ...product, ...noDisplayFields }))
+      const meter = (tokens: number) =>
+        ledger.meter({
+          kind: "embedding",
+          model: embedder.modelId,
+          tokens,
+          shares: products.map((product, i) => ({ assistantId: product.assistantId, weight: texts[i]?.length ?? 0 }))
+        })
+      return embedder.embed(texts).pipe(
+        Effect.tap(({ tokens }) => meter(tokens)),
         // The statement has committed its terms (and the dictionary's, by trigger): searches see them from now on.
         Effect.flatMap(({ vectors }) => Effect.zipRight(store(products, vectors), expansions.invalidate)),
         Effect.catchTag(
@@ -103,6 +115,7 @@ export class ProductIndexer extends Effect.Service<ProductIndexer>()("ProductInd
             )
         )
       )
+    }
 
     /** Indexes due products until none is left. */
     const indexDue = Effect.fn("ProductIndexer.indexDue")(function*(assistantId: string | null) {

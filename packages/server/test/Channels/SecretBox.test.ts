@@ -3,6 +3,7 @@ import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as Exit from "effect/Exit"
 import * as Layer from "effect/Layer"
+import { createCipheriv, randomBytes } from "node:crypto"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
@@ -62,6 +63,61 @@ describe("SecretBox", () => {
       )
       expect(missing._tag).toBe("SecretKeyMissing")
       const bad = yield* Effect.exit(Effect.provide(SecretBox, withSettings({ DASTYAR_SECRET_KEY: "short" })))
+      expect(Exit.isFailure(bad)).toBe(true)
+    }))
+
+  it.effect("a value sealed before key ids (version 1, the key used directly) still opens", () =>
+    Effect.gen(function*() {
+      // What the first version wrote: [1][iv][tag][ciphertext], AES-256-GCM under the raw key.
+      const key = Buffer.from("cd".repeat(32), "hex")
+      const iv = randomBytes(12)
+      const cipher = createCipheriv("aes-256-gcm", key, iv)
+      cipher.setAAD(Buffer.from("con_old"))
+      const body = Buffer.concat([cipher.update("123:legacy", "utf8"), cipher.final()])
+      const legacy = Buffer.concat([Buffer.of(1), iv, cipher.getAuthTag(), body])
+      const box = yield* SecretBox
+      expect(yield* box.open(legacy, "con_old")).toBe("123:legacy")
+      expect(box.isCurrent(legacy)).toBe(false)
+      // Sealed again, it carries the current key's id and a key derived for this purpose, not the key itself.
+      const resealed = yield* box.seal("123:legacy", "con_old")
+      expect(resealed[0]).toBe(2)
+      expect(box.isCurrent(resealed)).toBe(true)
+      expect(yield* box.open(resealed, "con_old")).toBe("123:legacy")
+    }).pipe(Effect.provide(withSettings({ DASTYAR_SECRET_KEY: "cd".repeat(32) }))))
+
+  it.effect("rotation: with the old key in DASTYAR_SECRET_KEY_PREVIOUS, what it sealed opens; new values use the new key", () =>
+    Effect.gen(function*() {
+      const oldKey = "11".repeat(32)
+      const newKey = Buffer.alloc(32, 7).toString("base64")
+      const sealedOld = yield* Effect.flatMap(SecretBox, (box) => box.seal("old-token", "con_a")).pipe(
+        Effect.provide(withSettings({ DASTYAR_SECRET_KEY: oldKey }))
+      )
+      const rotated = withSettings({
+        DASTYAR_SECRET_KEY: newKey,
+        DASTYAR_SECRET_KEY_PREVIOUS: `${"22".repeat(32)},${oldKey}`
+      })
+      const { current, opened, sealedNew } = yield* Effect.gen(function*() {
+        const box = yield* SecretBox
+        return {
+          opened: yield* box.open(sealedOld, "con_a"),
+          current: box.isCurrent(sealedOld),
+          sealedNew: yield* box.seal("new-token", "con_a")
+        }
+      }).pipe(Effect.provide(rotated))
+      expect(opened).toBe("old-token")
+      expect(current).toBe(false)
+      // The new key alone opens new values, not old ones.
+      const newOnly = withSettings({ DASTYAR_SECRET_KEY: newKey })
+      expect(yield* Effect.flatMap(SecretBox, (box) => box.open(sealedNew, "con_a")).pipe(Effect.provide(newOnly)))
+        .toBe("new-token")
+      const orphan = yield* Effect.exit(
+        Effect.flatMap(SecretBox, (box) => box.open(sealedOld, "con_a")).pipe(Effect.provide(newOnly))
+      )
+      expect(Exit.isFailure(orphan)).toBe(true)
+      // A malformed previous key stops the start.
+      const bad = yield* Effect.exit(
+        Effect.provide(SecretBox, withSettings({ DASTYAR_SECRET_KEY: newKey, DASTYAR_SECRET_KEY_PREVIOUS: "short" }))
+      )
       expect(Exit.isFailure(bad)).toBe(true)
     }))
 })

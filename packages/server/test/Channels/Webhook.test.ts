@@ -58,9 +58,15 @@ const waitForDeliveries = (count: number) =>
     return received.length
   })
 
-layer(TestApp({ DASTYAR_PUBLIC_URL: "https://bot.example.com/", DASTYAR_SECRET_KEY: "ab".repeat(32) }), {
-  excludeTestServices: true
-})("webhook channel", (it) => {
+// The integration's callback listens on loopback, which webhooks reach only with DASTYAR_WEBHOOK_ALLOW_PRIVATE.
+layer(
+  TestApp({
+    DASTYAR_PUBLIC_URL: "https://bot.example.com/",
+    DASTYAR_SECRET_KEY: "ab".repeat(32),
+    DASTYAR_WEBHOOK_ALLOW_PRIVATE: "true"
+  }),
+  { excludeTestServices: true }
+)("webhook channel", (it) => {
   it.effect("signed messages are answered at the callback URL, signed the same way, retried after a 500", () =>
     Effect.gen(function*() {
       const { assistantId } = yield* setupAccount()
@@ -158,6 +164,13 @@ layer(TestApp({ DASTYAR_PUBLIC_URL: "https://bot.example.com/", DASTYAR_SECRET_K
       const replayAt = Math.floor(Date.now() / 1000)
       expect((yield* signedCall(code, body, { timestamp: replayAt })).status).toBe(200)
       expect((yield* signedCall(code, body, { timestamp: replayAt })).status).toBe(200)
+      // The same signature with its hex digits in upper case is the same delivery too.
+      const upper = `sha256=${sign(secret, replayAt, body).slice(7).toUpperCase()}`
+      const replayedUpper = yield* call("POST", `/hooks/webhook/${code}`, {
+        rawBody: { contentType: "application/json", text: body },
+        headers: { "x-dastyar-timestamp": String(replayAt), "x-dastyar-signature": upper }
+      })
+      expect(replayedUpper.status).toBe(200)
       yield* waitForDeliveries(before + 1)
       yield* Effect.sleep("500 millis")
       expect(received.length).toBe(before + 1)

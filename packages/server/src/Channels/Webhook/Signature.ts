@@ -22,6 +22,10 @@ export const signedHeaders = (secret: string, body: string, now: Date) => {
   }
 }
 
+/** The hex digest a signature header carries, lower-case (the header may use either case); none if malformed. */
+export const signatureDigest = (signature: string): string | undefined =>
+  /^sha256=([0-9a-f]{64})$/i.exec(signature.trim())?.[1]?.toLowerCase()
+
 /** True when the signature matches (compared in constant time) and the timestamp is fresh. */
 export const verify = (
   secret: string,
@@ -32,8 +36,8 @@ export const verify = (
   const { signature, timestamp } = headers
   if (timestamp === undefined || signature === undefined || !/^\d{1,12}$/.test(timestamp)) return false
   if (Math.abs(now.getTime() / 1000 - Number(timestamp)) > Channels.signatureToleranceSeconds) return false
-  const match = /^sha256=([0-9a-f]{64})$/i.exec(signature.trim())
-  if (match === null) return false
-  const given = Buffer.from(match[1] ?? "", "hex")
+  const hex = signatureDigest(signature)
+  if (hex === undefined) return false
+  const given = Buffer.from(hex, "hex")
   return timingSafeEqual(given, digest(secret, timestamp, body))
 }

@@ -15,10 +15,11 @@ import * as Option from "effect/Option"
 import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
 import { AssistantsRepo } from "../../Assistants/AssistantsRepo"
-import * as Outbound from "../../Platform/Outbound"
+import { AppConfig } from "../../Config"
 import { ChannelChat } from "../ChannelChat"
 import { Connections } from "../Connections"
 import type { WebhookTask } from "../Inbox"
+import * as CallbackAddress from "./CallbackAddress"
 import { signedHeaders } from "./Signature"
 
 class DeliveryFailed extends Data.TaggedError("DeliveryFailed")<{
@@ -40,9 +41,15 @@ export class WebhookDriver extends Effect.Service<WebhookDriver>()("WebhookDrive
     const connections = yield* Connections
     const assistants = yield* AssistantsRepo
     const channelChat = yield* ChannelChat
+    const { webhookAllowPrivate } = yield* AppConfig
 
     const post = (url: string, secret: string, body: string) =>
       Effect.gen(function*() {
+        // Checked at every delivery: a name may resolve elsewhere since the connection was made. The socket's own
+        // lookup checks again and connects to the address it checked.
+        yield* CallbackAddress.checkCallbackUrl(url, webhookAllowPrivate).pipe(
+          Effect.mapError(() => new DeliveryFailed({ status: 0, transient: false }))
+        )
         const request = HttpClientRequest.post(url).pipe(
           HttpClientRequest.setHeaders(signedHeaders(secret, body, new Date())),
           HttpClientRequest.bodyText(body, "application/json")
@@ -121,5 +128,5 @@ export class WebhookDriver extends Effect.Service<WebhookDriver>()("WebhookDrive
       })
     } as const
   }),
-  dependencies: [Outbound.layer, Connections.Default, AssistantsRepo.Default, ChannelChat.Default]
+  dependencies: [CallbackAddress.clientLayer, Connections.Default, AssistantsRepo.Default, ChannelChat.Default]
 }) {}

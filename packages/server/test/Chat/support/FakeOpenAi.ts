@@ -18,6 +18,8 @@ export interface FakeOpenAi {
   /** Bodies of every chat completions request, in order. */
   readonly requests: Array<Record<string, unknown>>
   readonly queue: (...replies: ReadonlyArray<Scripted>) => void
+  /** Holds chat completions unanswered until the returned function is called. */
+  readonly hold: () => () => void
   readonly reset: () => void
   readonly close: () => Promise<void>
 }
@@ -102,6 +104,7 @@ export const startFakeOpenAi = async (): Promise<FakeOpenAi> => {
   const requests: Array<Record<string, unknown>> = []
   let queued: Array<Scripted> = []
   const hanging = new Set<http.ServerResponse>()
+  let held: Promise<void> | undefined
   const server = http.createServer(async (request, response) => {
     if (request.method === "POST" && request.url === "/v1/audio/transcriptions") {
       // Like OpenAI, it refuses audio it cannot decode: here anything that is not an Ogg stream.
@@ -120,6 +123,7 @@ export const startFakeOpenAi = async (): Promise<FakeOpenAi> => {
     }
     const body: Record<string, unknown> = JSON.parse(await readBody(request))
     requests.push(body)
+    if (held !== undefined) await held
     const reply = queued.shift() ?? { kind: "text", text: defaultText }
     if (reply.kind === "hang") {
       hanging.add(response)
@@ -140,6 +144,14 @@ export const startFakeOpenAi = async (): Promise<FakeOpenAi> => {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
     queue: (...replies) => void queued.push(...replies),
+    hold: () => {
+      let release = () => {}
+      held = new Promise<void>((resolve) => (release = resolve))
+      return () => {
+        held = undefined
+        release()
+      }
+    },
     reset: () => {
       queued = []
       requests.length = 0
