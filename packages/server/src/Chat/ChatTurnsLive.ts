@@ -220,6 +220,8 @@ export const layer = Layer.effect(
         const model = fellBack ? models.offlineKey : prepared.modelKey
         const reasoning: Models.Reasoning = fellBack ? "none" : prepared.reasoning
         const degraded = fellBack || prepared.retrievalFailed
+        // An answer that says it does not know cites nothing.
+        const sources = answer.declined === true ? [] : prepared.sources
         const entry = {
           accountId: prepared.owner.accountId,
           assistantId: prepared.owner.assistantId,
@@ -243,7 +245,7 @@ export const layer = Layer.effect(
               content: answer.text,
               tokens: estimateTokens(answer.text),
               meta: {
-                sources: prepared.sources,
+                sources,
                 products: answer.products.map((product) => product.externalId),
                 model,
                 reasoning,
@@ -257,7 +259,7 @@ export const layer = Layer.effect(
         return {
           conversationId: prepared.conversationId,
           text: answer.text,
-          sources: prepared.sources,
+          sources,
           products: answer.products,
           model,
           reasoning,
