@@ -26,7 +26,8 @@ import { ChatModels, fitReasoning } from "./ChatModels"
 import { ChatTurns, type TurnEvent, type TurnInput } from "./ChatTurns"
 import { ConversationsRepo, type Owner } from "./ConversationsRepo"
 import { CostLedger } from "./CostLedger"
-import { boundHistory, type HistoryMessage } from "./History"
+import { resolveFollowUp } from "./FollowUp"
+import { boundHistory } from "./History"
 import { configuredLanguage, detectLanguage } from "./Language"
 import { productSearchTool } from "./ProductTool"
 import { systemPrompt } from "./SystemPrompt"
@@ -58,13 +59,6 @@ interface Prepared {
   readonly embeddingTokens: number
   readonly userContent: string
   readonly attachmentMeta: ReadonlyArray<unknown>
-}
-
-/** A short follow-up ("and the price?") is searched together with the question before it. */
-const retrievalQuery = (question: string, history: ReadonlyArray<HistoryMessage>) => {
-  if (question.split(/\s+/).filter((word) => word.length > 0).length >= 4) return question
-  const previous = [...history].reverse().find((message) => message.role === "user")
-  return previous === undefined ? question : `${previous.content.slice(0, 500)}\n${question}`
 }
 
 export const layer = Layer.effect(
@@ -137,7 +131,7 @@ export const layer = Layer.effect(
         : { messages: [], summary: undefined }
 
       const ragK = Math.min(Math.max(assistant.ragK ?? defaultRagK, 1), maxRagK)
-      const query = retrievalQuery(question, history.messages)
+      const { previousQuestion, query } = resolveFollowUp(question, history.messages)
       const retrieval = query.length === 0
         ? { hits: noHits, failed: false }
         : yield* retrieve(assistant.id, query, ragK)
@@ -172,6 +166,7 @@ export const layer = Layer.effect(
         reasoning,
         grounding: {
           question,
+          previousQuestion,
           language,
           passages,
           assistantName: assistant.name,

@@ -96,6 +96,8 @@ export interface Scored {
 
 interface Ranking {
   readonly ranked: ReadonlyArray<Scored>
+  /** The question asks for a kind of value (a count, a duration, a price) that every ranked sentence states. */
+  readonly typed: boolean
   /** Weight shares of the question's words found in no passage: the largest one and their sum. */
   readonly missingLargest: number
   readonly missingTotal: number
@@ -216,7 +218,7 @@ export const rankSentences = (question: Question, passages: ReadonlyArray<Passag
         }
       })
   })
-  if (candidates.length === 0 || question.roots.length === 0) return { ranked: [], missingLargest: 0, missingTotal: 0 }
+  if (candidates.length === 0 || question.roots.length === 0) return { ranked: [], typed: false, missingLargest: 0, missingTotal: 0 }
   const everywhere = candidates.flatMap((candidate) => [...candidate.roots, ...candidate.headingRoots])
   const own = joinParts(question.roots, everywhere)
   const rarity = (root: string) => {
@@ -238,7 +240,7 @@ export const rankSentences = (question: Question, passages: ReadonlyArray<Passag
   const focusMissing = question.focus !== undefined && own.includes(question.focus) &&
     !question.places.includes(question.focus) && !mentions(everywhere, question.focus)
   if ((question.subject.length > 0 && subject.length === 0) || focusMissing) {
-    return { ranked: [], missingLargest: 1, missingTotal: 1 }
+    return { ranked: [], typed: false, missingLargest: 1, missingTotal: 1 }
   }
   const headingMatch = new Map<ReadonlyArray<string>, number>()
   const headingShare = (roots: ReadonlyArray<string>) => {
@@ -292,6 +294,7 @@ export const rankSentences = (question: Question, passages: ReadonlyArray<Passag
     .sort((a, b) => b.score - a.score || a.order - b.order)
   return {
     ranked,
+    typed: question.expected !== "any",
     missingLargest: Math.max(0, ...missing),
     missingTotal: missing.reduce((sum, share) => sum + share, 0)
   }
@@ -306,6 +309,9 @@ export const pickQuotes = (ranking: Ranking, language: AnswerLanguage): Readonly
   const ranked = inLanguage.length > 0 && (inLanguage[0]?.score ?? 0) >= enough ? inLanguage : ranking.ranked
   const best = ranked[0]
   if (best === undefined || best.score < enough) return []
+  // A sentence stating the very kind of value asked, about its subject, answers though other words differ
+  // ("reaches" for "delivery"); otherwise a weighty word in no passage says the passages speak of something else.
+  if (ranking.typed) return distinct(ranked, best)
   if (best.score < weakMatch && (ranking.missingLargest >= missingSubject || ranking.missingTotal >= missingWords)) {
     return []
   }
@@ -316,6 +322,11 @@ export const pickQuotes = (ranking: Ranking, language: AnswerLanguage): Readonly
     best.score < looseMatch && best.sectionShare < aboutSection && !best.labelled &&
     ranking.missingLargest >= missingSubject && (best.sectionShare === 0 || !best.coversKnown)
   ) return []
+  return distinct(ranked, best)
+}
+
+/** The best sentences, at most three and close to the best one, each quoted once. */
+const distinct = (ranked: ReadonlyArray<Scored>, best: Scored): ReadonlyArray<Scored> => {
   const chosen: Array<Scored> = []
   const quoted = (scored: Scored) => quoteOf(scored.lines, scored.at)
   for (const candidate of ranked) {

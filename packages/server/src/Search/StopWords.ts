@@ -26,7 +26,7 @@ export const questionStopWords: ReadonlySet<string> = new Set([
     // English
     "the were been being am did he she they him her them his hers whom whose these those which whom why " +
       "could should would will shall may might must about please tell there here had get got any some much many more " +
-      "most than then also just let know want need like one long kind sort go goes yes other another under listed " +
+      "most than then also just let know want need like one long kind sort go goes yes other another under listed until till " +
       // Persian and Arabic
       "هستند هستید هستیم هستم بودن ها های یک هم یا اما ولی اگر چه چی چیه چیست چطور چطوری چگونه چجوری کجا کجاست " +
       "کی کیست کدام کدوم چرا ایا او ما شما انها خود شود شد کرد کنم کنی کنید کند کنند باید نیز دارد دارید دارم " +

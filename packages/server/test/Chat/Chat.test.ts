@@ -101,6 +101,27 @@ layer(TestApp(env), { excludeTestServices: true })("chat", (it) => {
       expect(stored.map((row) => Reflect.get(row, "role"))).toEqual(["user", "assistant", "user", "assistant"])
     }))
 
+  it.effect("the offline model reads a follow-up with the question before it, and cites nothing when it declines", () =>
+    Effect.gen(function*() {
+      const { assistantId, key } = yield* withKnowledge()
+      const first = yield* chat(key, assistantId, { principal: "f-1", message: "When do orders leave the warehouse?" })
+      expect(pickString(first.json, "data", "text")).toContain("within one working day")
+      const conversationId = pickString(first.json, "data", "conversationId")
+      const followUp = yield* chat(key, assistantId, {
+        principal: "f-1",
+        message: "And how many days until it reaches Shiraz?",
+        conversationId
+      })
+      expect(pickString(followUp.json, "data", "text")).toContain("three to five working days")
+      const unrelated = yield* chat(key, assistantId, {
+        principal: "f-1",
+        message: "Do you repair bicycles?",
+        conversationId
+      })
+      expect(pickString(unrelated.json, "data", "text")).toMatch(/^I don't know/)
+      expect(pick(unrelated.json, "data", "sources")).toEqual([])
+    }))
+
   it.effect("a conversation of another principal, assistant or account is 404 chat.conversation_not_found", () =>
     Effect.gen(function*() {
       const mine = yield* setupAccount()
