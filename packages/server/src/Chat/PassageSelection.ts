@@ -94,6 +94,8 @@ export interface Scored {
   readonly at: number
 }
 
+const nothing: Ranking = { ranked: [], typed: false, missingLargest: 0, missingTotal: 0 }
+
 interface Ranking {
   readonly ranked: ReadonlyArray<Scored>
   /** The question asks for a kind of value (a count, a duration, a price) that every ranked sentence states. */
@@ -218,7 +220,7 @@ export const rankSentences = (question: Question, passages: ReadonlyArray<Passag
         }
       })
   })
-  if (candidates.length === 0 || question.roots.length === 0) return { ranked: [], typed: false, missingLargest: 0, missingTotal: 0 }
+  if (candidates.length === 0 || question.roots.length === 0) return nothing
   const everywhere = candidates.flatMap((candidate) => [...candidate.roots, ...candidate.headingRoots])
   const own = joinParts(question.roots, everywhere)
   const rarity = (root: string) => {
@@ -240,7 +242,7 @@ export const rankSentences = (question: Question, passages: ReadonlyArray<Passag
   const focusMissing = question.focus !== undefined && own.includes(question.focus) &&
     !question.places.includes(question.focus) && !mentions(everywhere, question.focus)
   if ((question.subject.length > 0 && subject.length === 0) || focusMissing) {
-    return { ranked: [], typed: false, missingLargest: 1, missingTotal: 1 }
+    return { ...nothing, missingLargest: 1, missingTotal: 1 }
   }
   const headingMatch = new Map<ReadonlyArray<string>, number>()
   const headingShare = (roots: ReadonlyArray<string>) => {
