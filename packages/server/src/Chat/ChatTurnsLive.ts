@@ -29,6 +29,7 @@ import { CostLedger } from "./CostLedger"
 import { resolveFollowUp } from "./FollowUp"
 import { boundHistory } from "./History"
 import { configuredLanguage, detectLanguage } from "./Language"
+import { priceBounds } from "./PriceBounds"
 import { productSearchTool } from "./ProductTool"
 import { systemPrompt } from "./SystemPrompt"
 import { estimateTokens } from "./Tokens"
@@ -161,7 +162,7 @@ export const layer = Layer.effect(
       ]
       const request: ModelRequest = {
         messages,
-        tools: assistant.productSearch ? [productSearchTool(productSearch, assistant.id)] : [],
+        tools: assistant.productSearch ? [productSearchTool(productSearch, assistant.id, priceBounds(question))] : [],
         maxOutputTokens,
         reasoning,
         grounding: {

@@ -20,6 +20,7 @@ import * as Stream from "effect/Stream"
 import type { ChatModelShape, ModelAnswer, ModelEvent, ModelRequest, Tool } from "./ChatModel"
 import { type AnswerLanguage, detectLanguage } from "./Language"
 import { pickQuotes, rankSentences, type Scored } from "./PassageSelection"
+import { priceBounds } from "./PriceBounds"
 import { analyzeQuestion, contains, isSmallTalk, isThanks, rootsOf } from "./QuestionAnalysis"
 import { estimateTokens } from "./Tokens"
 
@@ -96,12 +97,16 @@ const productLine = (language: AnswerLanguage, product: Products.Product) => {
   return `- ${[product.title, price, product.url].filter((part) => part !== null && part !== "").join(" — ")}`
 }
 
-/** The offline model's product lookup: the question itself as the query, when the tool is offered. */
+/**
+ * The offline model's product lookup, when the tool is offered: the question as the query, a price bound it
+ * states as the tool's filter and out of the query.
+ */
 const lookUpProducts = (tools: ReadonlyArray<Tool>, question: string) => {
   const tool = tools.find((candidate) => candidate.name === "search_products")
-  return tool === undefined || rootsOf(question).length === 0
+  const { query, ...bounds } = priceBounds(question)
+  return tool === undefined || rootsOf(query).length === 0
     ? Effect.succeed<ReadonlyArray<Products.Product>>([])
-    : Effect.map(tool.run({ query: question.slice(0, 1000) }), (output) => output.products)
+    : Effect.map(tool.run({ query: query.slice(0, 1000), ...bounds }), (output) => output.products)
 }
 
 /** The document's path, with the quote's language when it is not the answer's: "shipping.md, in Persian". */
@@ -122,7 +127,7 @@ export const compose = (request: ModelRequest, found: ReadonlyArray<Products.Pro
   } else {
     const asked = analyzeQuestion(question, previousQuestion)
     const quotes = pickQuotes(rankSentences(asked, passages), language)
-    products = matchingProducts(rootsOf(question), found)
+    products = matchingProducts(rootsOf(priceBounds(question).query), found)
     const productPart = products.length === 0
       ? []
       : [[t.products, ...products.map((product) => productLine(language, product))].join("\n")]

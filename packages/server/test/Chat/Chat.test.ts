@@ -218,6 +218,40 @@ layer(TestApp(env), { excludeTestServices: true })("chat", (it) => {
       expect(pick(without.json, "data", "products")).toEqual([])
     }))
 
+  it.effect("a price bound in the question filters the product tool, offline and with a provider, in both languages", () =>
+    Effect.gen(function*() {
+      provider.reset()
+      const { assistantId, key } = yield* setupAccount()
+      yield* putProduct(key, assistantId, "sku-cheap", {
+        title: "Red kettle, steel / کتری قرمز استیل",
+        price: 890000,
+        currency: "IRT"
+      })
+      yield* putProduct(key, assistantId, "sku-dear", {
+        title: "Red kettle, glass / کتری قرمز شیشه‌ای",
+        price: 1650000,
+        currency: "IRT"
+      })
+      const offered = (reply: { readonly json: unknown }) => {
+        const products = pick(reply.json, "data", "products")
+        return Array.isArray(products) ? products.map((product) => pick(product, "externalId")) : []
+      }
+      const english = yield* chat(key, assistantId, { principal: "p", message: "A red kettle under 1 million toman?" })
+      expect(offered(english)).toEqual(["sku-cheap"])
+      const persian = yield* chat(key, assistantId, { principal: "p", message: "کتری قرمز زیر ۱ میلیون تومان دارید؟" })
+      expect(offered(persian)).toEqual(["sku-cheap"])
+      const floor = yield* chat(key, assistantId, { principal: "p", message: "کتری قرمز بالای ۱٬۰۰۰٬۰۰۰ تومان" })
+      expect(offered(floor)).toEqual(["sku-dear"])
+      // A provider that calls the tool without the bound still gets only what the customer can afford.
+      yield* admin("PATCH", `/assistants/${assistantId}`, { model: "acme-chat" })
+      provider.queue(
+        { kind: "tool", name: "search_products", arguments: { query: "red kettle" } },
+        { kind: "text", text: "The steel one." }
+      )
+      const withProvider = yield* chat(key, assistantId, { principal: "p", message: "A red kettle under 1 million toman?" })
+      expect(offered(withProvider)).toEqual(["sku-cheap"])
+    }))
+
   it.effect("a provider 5xx or hang falls back to the offline model with degraded: true; one 429 is retried", () =>
     Effect.gen(function*() {
       provider.reset()
