@@ -53,6 +53,8 @@ export interface ModelRequest {
   /** The same turn in parts, for the offline model, which composes rather than reads a prompt. */
   readonly grounding: {
     readonly question: string
+    /** The question before it, when this one follows up on it ("And to another province?"). */
+    readonly previousQuestion?: string | undefined
     readonly language: AnswerLanguage
     readonly passages: ReadonlyArray<Passage>
     readonly assistantName: string
@@ -70,6 +72,8 @@ export interface ModelAnswer {
   readonly usage: Usage
   /** Products the answer shows: every product a tool call returned (offline: the ones it lists). */
   readonly products: ReadonlyArray<Products.Product>
+  /** The answer says it does not know (offline: nothing retrieved bears on the question): it cites no sources. */
+  readonly declined?: boolean | undefined
 }
 
 export type ModelEvent =

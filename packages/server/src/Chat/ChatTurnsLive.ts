@@ -27,8 +27,10 @@ import type { ChatModelError, ChatModelShape, ModelAnswer, ModelMessage, ModelRe
 import { ChatModels, fitReasoning } from "./ChatModels"
 import { ChatTurns, type TranscriptOwner, type TurnEvent, type TurnInput } from "./ChatTurns"
 import { ConversationsRepo, type Owner } from "./ConversationsRepo"
+import { resolveFollowUp } from "./FollowUp"
 import { boundHistory, type HistoryMessage } from "./History"
 import { configuredLanguage, detectLanguage } from "./Language"
+import { priceBounds } from "./PriceBounds"
 import { productSearchTool } from "./ProductTool"
 import { systemPrompt } from "./SystemPrompt"
 import { estimateTokens } from "./Tokens"
@@ -65,13 +67,6 @@ interface Prepared {
   readonly reservation: Reservation
   readonly userContent: string
   readonly attachmentMeta: ReadonlyArray<unknown>
-}
-
-/** A short follow-up ("and the price?") is searched together with the question before it. */
-const retrievalQuery = (question: string, history: ReadonlyArray<HistoryMessage>) => {
-  if (question.split(/\s+/).filter((word) => word.length > 0).length >= 4) return question
-  const previous = [...history].reverse().find((message) => message.role === "user")
-  return previous === undefined ? question : `${previous.content.slice(0, 500)}\n${question}`
 }
 
 export const layer = Layer.effect(
@@ -144,7 +139,7 @@ export const layer = Layer.effect(
         : { messages: [], summary: undefined }
 
       const ragK = Math.min(Math.max(assistant.ragK ?? defaultRagK, 1), maxRagK)
-      const query = retrievalQuery(question, history.messages)
+      const { previousQuestion, query } = resolveFollowUp(question, history.messages)
       const retrieval = query.length === 0
         ? { hits: noHits, failed: false }
         : yield* retrieve(assistant.id, query, ragK)
@@ -174,11 +169,12 @@ export const layer = Layer.effect(
       ]
       const request: ModelRequest = {
         messages,
-        tools: assistant.productSearch ? [productSearchTool(productSearch, assistant.id)] : [],
+        tools: assistant.productSearch ? [productSearchTool(productSearch, assistant.id, priceBounds(question))] : [],
         maxOutputTokens,
         reasoning,
         grounding: {
           question,
+          previousQuestion,
           language,
           passages,
           assistantName: assistant.name,
@@ -237,6 +233,8 @@ export const layer = Layer.effect(
         const model = fellBack ? models.offlineKey : prepared.modelKey
         const reasoning: Models.Reasoning = fellBack ? "none" : prepared.reasoning
         const degraded = fellBack || prepared.retrievalFailed
+        // An answer that says it does not know cites nothing.
+        const sources = answer.declined === true ? [] : prepared.sources
         const entry = {
           accountId: prepared.owner.accountId,
           assistantId: prepared.owner.assistantId,
@@ -261,7 +259,7 @@ export const layer = Layer.effect(
               content: answer.text,
               tokens: estimateTokens(answer.text),
               meta: {
-                sources: prepared.sources,
+                sources,
                 products: answer.products.map((product) => product.externalId),
                 model,
                 reasoning,
@@ -276,7 +274,7 @@ export const layer = Layer.effect(
         return {
           conversationId: prepared.conversationId,
           text: answer.text,
-          sources: prepared.sources,
+          sources,
           products: answer.products,
           model,
           reasoning,

@@ -25,8 +25,16 @@ const parameters = {
   properties: {
     query: { type: "string", description: "What the customer is looking for, in their words" },
     category: { type: "string", description: "Only products of this exact category" },
-    minPrice: { type: "number", description: "Lowest price, inclusive" },
-    maxPrice: { type: "number", description: "Highest price, inclusive" },
+    minPrice: {
+      type: "number",
+      description: "Lowest price, inclusive, as a plain number: set it when the customer names a floor " +
+        "(\"over 2 million\", \"بالای ۲ میلیون\" is 2000000)"
+    },
+    maxPrice: {
+      type: "number",
+      description: "Highest price, inclusive, as a plain number: set it when the customer names a ceiling " +
+        "(\"under 1 million toman\", \"زیر ۵۰۰ هزار\" is 500000)"
+    },
     inStock: { type: "boolean", description: "True to list only products in stock" }
   },
   required: ["query"],
@@ -47,23 +55,33 @@ const compact = (product: Products.Product) => ({
 
 const failed = (error: string): ToolOutput => ({ content: JSON.stringify({ error }), products: [] })
 
-export const productSearchTool = (search: ProductSearchShape, assistantId: string): Tool => ({
+/**
+ * The tool for one turn. `bounds` are the price bounds the customer's question states (PriceBounds.ts):
+ * they apply when the model's call sets none, so a stated ceiling holds whatever the model sends.
+ */
+export const productSearchTool = (
+  search: ProductSearchShape,
+  assistantId: string,
+  bounds: { readonly minPrice?: number; readonly maxPrice?: number } = {}
+): Tool => ({
   name: "search_products",
   description: "Search this shop's product catalog by keywords or meaning, in any language. " +
     "Returns matching products with title, price, currency, stock, link and image.",
   parameters,
   run: (args) =>
     Schema.decodeUnknown(Arguments)(args).pipe(
-      Effect.flatMap((params) =>
-        search.search(assistantId, {
+      Effect.flatMap((params) => {
+        const minPrice = params.minPrice ?? bounds.minPrice
+        const maxPrice = params.maxPrice ?? bounds.maxPrice
+        return search.search(assistantId, {
           query: params.query,
           ...(params.category === undefined ? {} : { category: params.category }),
-          ...(params.minPrice === undefined ? {} : { minPrice: params.minPrice }),
-          ...(params.maxPrice === undefined ? {} : { maxPrice: params.maxPrice }),
+          ...(minPrice === undefined ? {} : { minPrice }),
+          ...(maxPrice === undefined ? {} : { maxPrice }),
           ...(params.inStock === undefined ? {} : { inStock: params.inStock }),
           limit: resultsPerCall
         })
-      ),
+      }),
       Effect.map((hits): ToolOutput => ({
         content: JSON.stringify({ products: hits.map(compact) }),
         products: hits

@@ -101,6 +101,27 @@ layer(TestApp(env), { excludeTestServices: true })("chat", (it) => {
       expect(stored.map((row) => Reflect.get(row, "role"))).toEqual(["user", "assistant", "user", "assistant"])
     }))
 
+  it.effect("the offline model reads a follow-up with the question before it, and cites nothing when it declines", () =>
+    Effect.gen(function*() {
+      const { assistantId, key } = yield* withKnowledge()
+      const first = yield* chat(key, assistantId, { principal: "f-1", message: "When do orders leave the warehouse?" })
+      expect(pickString(first.json, "data", "text")).toContain("within one working day")
+      const conversationId = pickString(first.json, "data", "conversationId")
+      const followUp = yield* chat(key, assistantId, {
+        principal: "f-1",
+        message: "And how many days until it reaches Shiraz?",
+        conversationId
+      })
+      expect(pickString(followUp.json, "data", "text")).toContain("three to five working days")
+      const unrelated = yield* chat(key, assistantId, {
+        principal: "f-1",
+        message: "Do you repair bicycles?",
+        conversationId
+      })
+      expect(pickString(unrelated.json, "data", "text")).toMatch(/^I don't know/)
+      expect(pick(unrelated.json, "data", "sources")).toEqual([])
+    }))
+
   it.effect("a conversation of another principal, assistant or account is 404 chat.conversation_not_found", () =>
     Effect.gen(function*() {
       const mine = yield* setupAccount()
@@ -195,6 +216,40 @@ layer(TestApp(env), { excludeTestServices: true })("chat", (it) => {
       expect(off.status).toBe(200)
       const without = yield* chat(key, assistantId, { principal: "p", message: "Do you have a ceramic teapot?" })
       expect(pick(without.json, "data", "products")).toEqual([])
+    }))
+
+  it.effect("a price bound in the question filters the product tool, offline and with a provider, in both languages", () =>
+    Effect.gen(function*() {
+      provider.reset()
+      const { assistantId, key } = yield* setupAccount()
+      yield* putProduct(key, assistantId, "sku-cheap", {
+        title: "Red kettle, steel / کتری قرمز استیل",
+        price: 890000,
+        currency: "IRT"
+      })
+      yield* putProduct(key, assistantId, "sku-dear", {
+        title: "Red kettle, glass / کتری قرمز شیشه‌ای",
+        price: 1650000,
+        currency: "IRT"
+      })
+      const offered = (reply: { readonly json: unknown }) => {
+        const products = pick(reply.json, "data", "products")
+        return Array.isArray(products) ? products.map((product) => pick(product, "externalId")) : []
+      }
+      const english = yield* chat(key, assistantId, { principal: "p", message: "A red kettle under 1 million toman?" })
+      expect(offered(english)).toEqual(["sku-cheap"])
+      const persian = yield* chat(key, assistantId, { principal: "p", message: "کتری قرمز زیر ۱ میلیون تومان دارید؟" })
+      expect(offered(persian)).toEqual(["sku-cheap"])
+      const floor = yield* chat(key, assistantId, { principal: "p", message: "کتری قرمز بالای ۱٬۰۰۰٬۰۰۰ تومان" })
+      expect(offered(floor)).toEqual(["sku-dear"])
+      // A provider that calls the tool without the bound still gets only what the customer can afford.
+      yield* admin("PATCH", `/assistants/${assistantId}`, { model: "acme-chat" })
+      provider.queue(
+        { kind: "tool", name: "search_products", arguments: { query: "red kettle" } },
+        { kind: "text", text: "The steel one." }
+      )
+      const withProvider = yield* chat(key, assistantId, { principal: "p", message: "A red kettle under 1 million toman?" })
+      expect(offered(withProvider)).toEqual(["sku-cheap"])
     }))
 
   it.effect("a provider 5xx or hang falls back to the offline model with degraded: true; one 429 is retried", () =>

@@ -1,0 +1,37 @@
+/**
+ * Follow-up questions ("And to another province?", "what about returns?",
+ * "و برای شهرهای دیگر؟"): read together with the user's question before
+ * them. Retrieval searches both; the answerer gets the previous question as
+ * context (its words weigh less than the follow-up's own); a provider also
+ * gets the conversation's history.
+ */
+import type { HistoryMessage } from "./History"
+import { rootsOf } from "./QuestionAnalysis"
+
+/** Openings that continue the previous question rather than start a new one. */
+const continues =
+  /^\s*(?:and|but|also|so|then|what about|how about|and what about|what if|same for|و|ولی|اما|پس|همچنین|در مورد|درباره|راجع به|برای|چطور برای|اون|آن|همین)(?=[\s,،.?؟]|$)/iu
+/** Pronouns standing for something named before. */
+const pointsBack = /\b(?:it|its|that|this|they|them|those|these|one)\b|(?:^|\s)(?:اون|آن|اینها|آنها|همون|همان|اونا)(?=[\s,،.?؟]|$)/iu
+/** A question of this few content words needs the one before it to mean anything. */
+const fewWords = 2
+
+export interface Resolved {
+  /** What retrieval searches: the previous question and this one for a follow-up, else this one. */
+  readonly query: string
+  /** The previous question, when this one follows up on it. */
+  readonly previousQuestion: string | undefined
+}
+
+/** Whether `question` follows up on `previous`. */
+export const isFollowUp = (question: string, previous: string): boolean =>
+  previous.trim().length > 0 &&
+  (continues.test(question) || pointsBack.test(question) || rootsOf(question).length <= fewWords)
+
+/** The question resolved against the user's last message in `history` (oldest first). */
+export const resolveFollowUp = (question: string, history: ReadonlyArray<HistoryMessage>): Resolved => {
+  const previous = [...history].reverse().find((message) => message.role === "user")?.content.slice(0, 500)
+  return previous !== undefined && isFollowUp(question, previous)
+    ? { query: `${previous}\n${question}`, previousQuestion: previous }
+    : { query: question, previousQuestion: undefined }
+}

@@ -1,0 +1,127 @@
+/**
+ * A retrieved passage as lines: its heading trail apart, the body cut into
+ * sentences, list items and labels; and what is quoted for one of them (with
+ * its label, the lines a lead-in introduces, or the sentence its opening
+ * word points back to).
+ */
+import { normalizeText, wordsOf } from "../Search/TextNormalization"
+
+/**
+ * A chunk's heading trail (`Shipping › Delivery times`, which the chunker puts
+ * first) and its body. The heading is not quoted, but its words count for
+ * the sentences under it: "installments?" finds the section titled so.
+ */
+export const splitHeading = (text: string): { readonly heading: string; readonly body: string } => {
+  const at = text.indexOf("\n\n")
+  const first = at > 0 ? text.slice(0, at).trim() : ""
+  // A question is a heading too (an FAQ's); the chunker bounds a heading path at 300 characters.
+  const isHeading = first.length > 0 && first.length <= 300 && !first.includes("\n") &&
+    (first.includes(" › ") || !/[.!؛:,،]$/u.test(first))
+  return isHeading ? { heading: first, body: text.slice(at + 2) } : { heading: "", body: text }
+}
+
+/**
+ * A line of a passage body: a sentence, a list item or a line of its own;
+ * or a label (a short line without a sentence end, such as "Applications/Shells"
+ * over its description, or a sub-heading), which is never quoted alone.
+ */
+export interface Line {
+  readonly text: string
+  readonly label: boolean
+  /** A list item ("- …", "3. …"). */
+  readonly item: boolean
+  /** The label line(s) just above, which name what this line describes. */
+  readonly context: string
+}
+
+/**
+ * A line naming what follows: short, a capital (or a script without case)
+ * first, no sentence end, comma or colon, and not code ("$ make", "KEY=value").
+ */
+const isLabel = (line: string, item: boolean) =>
+  !item && line.length <= 60 && wordsOf(line).length <= 6 && /^[\p{Lu}\p{Lo}\d]/u.test(line) &&
+  !/[.!?؟؛:;,،…)"”»]$/u.test(line) && !/[,،:]\s|[$=<>{}|\\]/u.test(line)
+
+/** Lines of a passage body: split after . ! ? ؟ ؛ and at line breaks; Markdown headings and list markers go. */
+export const linesOf = (text: string): ReadonlyArray<Line> => {
+  const lines: Array<Line> = []
+  let context: Array<string> = []
+  let labelRun = false
+  for (const raw of text.split(/\n+/u)) {
+    if (/^\s*#/.test(raw)) continue
+    // List markers go ("- ", "• ", "3. "), not a sentence's own first characters ("2D and 3D graphics").
+    const item = /^\s*(?:[>*\-•]+\s*|\d{1,3}[.)]\s+)/u.test(raw)
+    const line = raw.replace(/^\s*(?:[>*\-•]+\s*|\d{1,3}[.)]\s+)/u, "").trim()
+    if (line.length === 0 || !/\p{L}/u.test(line)) continue
+    if (isLabel(line, item)) {
+      // Consecutive labels name one thing ("Applications/Network/Monitoring", "Network monitoring software").
+      context = labelRun ? [...context.slice(-1), line] : [line]
+      labelRun = true
+      lines.push({ text: line, label: true, item, context: "" })
+      continue
+    }
+    labelRun = false
+    for (const sentence of line.split(/(?<=[.!?؟؛])\s+/u)) {
+      if (quotable(sentence)) lines.push({ text: sentence, label: false, item, context: context.join(" — ") })
+    }
+  }
+  // Short lines at the end name nothing below them: they are the text (an answer written without a final period).
+  let end = lines.length
+  while (end > 0 && lines[end - 1].label) end--
+  return [
+    ...lines.slice(0, end),
+    ...lines.slice(end).flatMap((line, i, trailing) =>
+      quotable(line.text) ? [{ ...line, label: false, context: trailing[i - 1]?.text ?? "" }] : []
+    )
+  ]
+}
+
+const quotable = (sentence: string) => sentence.length >= 8 && /\p{L}/u.test(sentence)
+
+/**
+ * A sentence opening with a word that points back ("Below that, …", "This …", "این …", "آن …") means
+ * nothing alone: the sentence before it goes with it.
+ */
+const pointsBack =
+  /^(?:(?:below|above|after|before|besides|apart from|beyond|except for) (?:that|this|it)|this|that|these|those|it|they|such|also|however|otherwise|in that case|in this case|این|آن|اون|همچنین|ولی|اما|البته|در این صورت|در غیر این صورت|بنابراین|پس از آن|بعد از آن|علاوه بر این)(?=[\s,،]|$)/iu
+
+/** Longest a quote grows when the lines after a lead-in ("…as follows:") join it. */
+const maxLeadInQuote = 320
+/** A sentence this short says little alone ("Line 12 is the short description."): the next one joins it. */
+const shortSentence = 45
+
+/**
+ * What is quoted for a sentence: its label first when it has one
+ * ("Applications/Shells: Examples: bash, ksh, zsh"), and after a lead-in
+ * ending in a colon, or a very short sentence, the lines that follow it.
+ * Returns the text and the line positions it took.
+ */
+export const quoteOf = (
+  lines: ReadonlyArray<Line>,
+  at: number
+): { readonly text: string; readonly took: ReadonlyArray<number> } => {
+  const line = lines[at]
+  if (line === undefined) return { text: "", took: [] }
+  const before = lines[at - 1]
+  const back = pointsBack.test(line.text) && before !== undefined && !before.label && line.context === "" &&
+    !before.text.endsWith(":")
+  const labelled = line.context.length > 0 && !normalizeText(line.text).includes(normalizeText(line.context))
+    ? `${line.context}: ${line.text}`
+    : back
+    ? `${before.text} ${line.text}`
+    : line.text
+  const took = back ? [at - 1, at] : [at]
+  const own = took.length
+  const leadIn = /[:：]$/u.test(line.text)
+  // A list item is whole as it is; so is a sentence before one.
+  const next = lines[at + 1]
+  if (!leadIn && (line.text.length >= shortSentence || line.item || next?.item)) return { text: labelled, took }
+  let text = labelled
+  for (let after = at + 1; after < lines.length && took.length < own + (leadIn ? 5 : 1); after++) {
+    const following = lines[after]
+    if (following === undefined || following.label || text.length + following.text.length > maxLeadInQuote) break
+    text = took.length === own ? `${text} ${following.text}` : `${text}; ${following.text}`
+    took.push(after)
+  }
+  return { text, took }
+}

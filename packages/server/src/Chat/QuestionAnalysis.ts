@@ -1,0 +1,176 @@
+/**
+ * What the offline answerer reads in a question: its words as stems (stop
+ * words out, synonyms of the shared lexicon in), the kind of value it asks
+ * for (a count, a duration, a price, or anything), what it counts ("days" in
+ * "how many days"), which of its words are its subject rather than the frame
+ * of the value ("days", "take", "long"), which name a place, and, for a
+ * follow-up, the words of the question before it.
+ */
+import { synonymsOf } from "../Search/Lexicon"
+import { stem } from "../Search/Stemmer"
+import { questionStopWords } from "../Search/StopWords"
+import { normalizeText, wordsOf } from "../Search/TextNormalization"
+
+/** What the answer must hold: a number (of `unit` when named), a duration, a price, or anything. */
+export type Expected = "count" | "duration" | "price" | "any"
+
+export interface Question {
+  readonly text: string
+  /** Stems of the question's own words. */
+  readonly roots: ReadonlyArray<string>
+  /** Stems of the previous question's words, for a follow-up; they weigh less. */
+  readonly contextRoots: ReadonlyArray<string>
+  readonly expected: Expected
+  /** The stem of what a count or duration counts ("روز" in "چند روز"), when named. */
+  readonly unit: string | undefined
+  /** Roots that are the subject: not the value's frame ("day", "take", "long", "cost"). */
+  readonly subject: ReadonlyArray<string>
+  /** Roots naming a place (a known city, a capitalised name after "to"/"in"). */
+  readonly places: ReadonlyArray<string>
+  /** The thing asked for, the word after "what"/"which"/"چه"/"کدام" ("port" in "which port…"), when named. */
+  readonly focus: string | undefined
+}
+
+/** Words of a text as stems, without stop words or single letters. */
+export const rootsOf = (text: string): ReadonlyArray<string> =>
+  wordsOf(text).filter((word) => word.length > 1 && !questionStopWords.has(word)).map(stem)
+
+/** Persian personal verb endings: "بازگردانم" (I return) and "بازگردانید" (you return) are one verb. */
+const personalEnding = /(?:یم|ید|ند|م|ی|د)$/u
+const verbBase = (word: string) =>
+  word.length >= 6 && /[\u0600-\u06FF]/u.test(word) ? word.replace(personalEnding, "") : word
+
+/** Same stem, or one a prefix of the other (4+ letters): "ship" meets "shipping", "ارسال" meets "ارسالی". */
+export const sameWord = (a: string, b: string): boolean => {
+  if (a === b) return true
+  const [shorter, longer] = a.length <= b.length ? [a, b] : [b, a]
+  if (shorter.length >= 4 && longer.startsWith(shorter)) return true
+  const base = verbBase(a)
+  return base.length >= 5 && base !== a && base === verbBase(b)
+}
+
+export const contains = (roots: ReadonlyArray<string>, root: string): boolean =>
+  roots.some((candidate) => sameWord(candidate, root))
+
+/** The root or one of its synonyms is among `roots`. */
+export const mentions = (roots: ReadonlyArray<string>, root: string): boolean =>
+  synonymsOf(root).some((alternative) => contains(roots, alternative))
+
+const stems = (words: string): ReadonlySet<string> => new Set(wordsOf(words).map(stem))
+
+/** Units of time: what a duration is counted in. */
+export const timeUnits = stems(
+  "minute minutes hour hours day days week weeks month months year years working business " +
+    "دقیقه ساعت روز روزه هفته ماه سال"
+)
+/** Units of money. */
+export const moneyUnits = stems("toman tomans rial rials dollar dollars usd eur euro euros تومان تومن ریال دلار یورو")
+/** Words that say a price without a number. */
+export const freeWords = stems("free رایگان مجانی")
+/** Words that say a duration without a number. */
+export const promptWords = stems("same immediately instantly tomorrow overnight today فورا فوری همان فردا امروز")
+
+/** Words that frame the value asked for rather than name the subject. */
+const frameWords = new Set([
+  ...timeUnits,
+  ...moneyUnits,
+  ...stems(
+    "long take takes took fast quickly soon time cost costs price much many number amount often " +
+      "طول کشد میکشد زمان مدت وقت میبرد قیمت هزینه چقدر تعداد"
+  )
+])
+
+/** Words that ask for a duration. */
+const durationAsk =
+  /\bhow (?:soon|fast|quickly)\b|\bhow long\b.*\b(?:take|takes|last|lasts|wait|valid|keep|until)\b|\bwithin how\b|چه مدت|چند وقت|چقدر (?:طول|زمان|وقت)|تا کی|چه زمانی طول/u
+const priceAsk = /\bhow much\b.*\b(?:cost|price|fee|charge|pay|is)\b|\bwhat (?:does|do|is).*\b(?:cost|price|fee)\b/u
+const countAsk = /\bhow (?:many|much)\b|چند|چقدر|كم/u
+
+/** Which kind of value the question asks for, and the unit it names. */
+const expectedOf = (text: string): { readonly expected: Expected; readonly unit: string | undefined } => {
+  const normal = normalizeText(text)
+  const words = wordsOf(normal)
+  const at = words.findIndex((word, i) =>
+    (word === "many" && words[i - 1] === "how") || word === "چند" || (word === "long" && words[i - 1] === "how")
+  )
+  const next = at < 0 ? undefined : words[at + 1]
+  const unit = next === undefined || questionStopWords.has(next) ? undefined : stem(next)
+  if (unit !== undefined && timeUnits.has(unit)) return { expected: "duration", unit }
+  if (durationAsk.test(normal)) return { expected: "duration", unit: undefined }
+  // "How long is the cable?", "How long should the description be?": a length, some number.
+  if (/\bhow long\b/u.test(normal)) return { expected: "count", unit: undefined }
+  const priced = words.some((word) => ["قیمت", "هزینه", "تومان", "تومن", "ریال", "price", "cost"].includes(word))
+  if (priceAsk.test(normal) || (countAsk.test(normal) && priced)) return { expected: "price", unit: undefined }
+  if (countAsk.test(normal)) return { expected: "count", unit }
+  return { expected: "any", unit: undefined }
+}
+
+/** Cities and provinces a shop's customers name most, in both languages (normal form). */
+const knownPlaces = stems(
+  "tehran mashhad isfahan esfahan shiraz tabriz karaj ahvaz qom kermanshah urmia rasht kerman yazd ardabil " +
+    "bandar abbas arak zanjan sanandaj qazvin khorramabad gorgan sari kish qeshm hamadan " +
+    "تهران مشهد اصفهان شیراز تبریز کرج اهواز قم کرمانشاه ارومیه رشت کرمان یزد اردبیل بندرعباس اراک زنجان " +
+    "سنندج قزوین خرمآباد گرگان ساری کیش قشم همدان بوشهر"
+)
+
+/** A capitalised word after "to"/"in"/"from" ("ship to Shiraz"), or a word after "به"/"در" missing elsewhere. */
+const placesOf = (text: string): ReadonlyArray<string> => {
+  const found = new Set<string>()
+  for (const word of wordsOf(text)) if (knownPlaces.has(stem(word))) found.add(stem(word))
+  for (const match of text.matchAll(/\b(?:to|in|from|near)\s+([A-Z][a-z]{2,})/gu)) {
+    const name = match[1]
+    if (name !== undefined) found.add(stem(name.toLowerCase()))
+  }
+  return [...found]
+}
+
+/** A request's opening verb ("Name…", "List…"): it says how to answer, not what about. */
+const imperative = /^\s*(?:please\s+)?(?:name|list|give|show|tell|describe|explain|mention)\b/iu
+
+/** Words that name no particular thing: "what to do" is "چه کار کنم". */
+const vagueThings = stems("thing things way kind type sort کار چیز جور نوع طور")
+
+/** The word after "what"/"which"/"چه"/"کدام", unless a stop or frame word ("what time", "چه مدت"). */
+const focusOf = (text: string): string | undefined => {
+  const words = wordsOf(text)
+  const at = words.findIndex((word) => ["what", "which", "چه", "کدام", "کدوم"].includes(word))
+  const next = at < 0 ? undefined : words[at + 1]
+  if (next === undefined || questionStopWords.has(next)) return undefined
+  const root = stem(next)
+  return frameWords.has(root) || vagueThings.has(root) ? undefined : root
+}
+
+export const analyzeQuestion = (text: string, previous?: string): Question => {
+  const own = rootsOf(text.replace(imperative, ""))
+  const context = previous === undefined ? [] : rootsOf(previous).filter((root) => !own.includes(root))
+  const asked = expectedOf(text)
+  // A follow-up without a value of its own ("And to another province?") asks for the previous one's.
+  const { expected, unit } = asked.expected === "any" && previous !== undefined ? expectedOf(previous) : asked
+  const all = [...own, ...context]
+  return {
+    text,
+    roots: own,
+    contextRoots: context,
+    expected,
+    unit,
+    subject: [...new Set(all.filter((root) => !frameWords.has(root)))],
+    places: placesOf(`${text} ${previous ?? ""}`).filter((place) => all.includes(place)),
+    focus: focusOf(text)
+  }
+}
+
+const greetings = new Set(
+  wordsOf(
+    "hi hello hey hiya greetings good morning evening afternoon thanks thank you سلام درود وقت بخیر صبح عصر شب ممنون مرسی متشکرم سپاس مرحبا اهلا شكرا"
+  )
+)
+
+/** A greeting or thanks and nothing else. */
+export const isSmallTalk = (question: string): boolean => {
+  const words = wordsOf(question)
+  return words.length > 0 && words.length <= 4 &&
+    words.every((word) => greetings.has(word) || questionStopWords.has(word))
+}
+
+export const isThanks = (question: string): boolean =>
+  wordsOf(question).some((word) => /^(thank|thanks|ممنون|مرسی|متشکرم|سپاس|شكرا)/.test(word))

@@ -1,0 +1,121 @@
+import { describe, expect, it } from "vitest"
+import type { Passage } from "../../src/Chat/ChatModel"
+import type { AnswerLanguage } from "../../src/Chat/Language"
+import { compose } from "../../src/Chat/OfflineModel"
+
+const answer = (question: string, passages: ReadonlyArray<Omit<Passage, "n">>, options: {
+  readonly language?: AnswerLanguage
+  readonly previousQuestion?: string
+} = {}) =>
+  compose({
+    messages: [{ role: "user", content: question }],
+    tools: [],
+    maxOutputTokens: 1024,
+    reasoning: "none",
+    grounding: {
+      question,
+      previousQuestion: options.previousQuestion,
+      language: options.language ?? "en",
+      passages: passages.map((passage, index) => ({ ...passage, n: index + 1 })),
+      assistantName: "Shop",
+      imagesAttached: 0
+    }
+  }, [])
+
+const ask = (...args: Parameters<typeof answer>) => answer(...args).text
+const declinesEn = /^I don't know/
+const declinesFa = /^نمی‌دانم/
+
+describe("a question about a number is answered by the number in any writing", () => {
+  const note = (sentence: string) => [{ path: "care.md", text: `Care\n\nMachines come with a loan unit. ${sentence}` }]
+
+  it("reads digits of every script and number words as the count asked for", () => {
+    for (const written of ["9 days", "nine days", "٩ days"]) {
+      expect(ask("How many days can I keep the loan unit?", note(`You can keep the loan unit for ${written}.`)))
+        .toContain(written)
+    }
+  })
+
+  it("reads a range of number words as the duration asked for", () => {
+    expect(ask("How long does a repair take?", note("A repair takes two to four weeks.")))
+      .toContain("two to four weeks")
+  })
+
+  it("reads Persian number words, compounds and digits of both scripts", () => {
+    for (const written of ["نه روز", "۹ روز", "٩ روز", "بیست و یک روز"]) {
+      const passages = [{ path: "care.md", text: `نگهداری\n\nدستگاه امانی را تا ${written} می‌توانید نگه دارید.` }]
+      expect(ask("دستگاه امانی را چند روز میتونم نگه دارم؟", passages, { language: "fa" })).toContain(written)
+    }
+  })
+
+  it("does not answer a count with a sentence holding no number of the thing counted", () => {
+    expect(ask("How many days can I keep the loan unit?", note("The loan unit is free of charge.")))
+      .toMatch(declinesEn)
+  })
+})
+
+describe("an answer is about the question's subject, not only its kind of value", () => {
+  const service = [{
+    path: "service.md",
+    text: "Service\n\nPainting a bicycle frame takes 6 working days. Wheels are trued while you wait."
+  }]
+
+  it("declines when the only number of days belongs to another subject", () => {
+    expect(ask("How many days does engraving take?", service)).toMatch(declinesEn)
+    const persian = [{ path: "service.md", text: "خدمات\n\nرنگ‌آمیزی بدنه ۶ روز کاری طول می‌کشد." }]
+    expect(ask("حکاکی چند روز طول میکشه؟", persian, { language: "fa" })).toMatch(declinesFa)
+    expect(ask("رنگ آمیزی چند روز طول میکشه؟", persian, { language: "fa" })).toContain("۶ روز")
+  })
+
+  it("declines when the thing asked for is named in no passage", () => {
+    expect(ask("Which colour does the frame come in?", service)).toMatch(declinesEn)
+  })
+})
+
+describe("a place is an instance of every place", () => {
+  const coverage = [{ path: "delivery.md", text: "Delivery\n\nOur vans deliver to all provinces of Iran." }]
+
+  it("answers for a named city from a sentence about all of them", () => {
+    expect(ask("Do you deliver to Yazd?", coverage)).toContain("all provinces")
+    const persian = [{ path: "delivery.md", text: "ارسال\n\nبه همه استان‌های کشور ارسال داریم." }]
+    expect(ask("به یزد ارسال دارید؟", persian, { language: "fa" })).toContain("همه استان")
+  })
+
+  it("does not answer for a named city from a sentence about another one", () => {
+    const showroom = [{ path: "store.md", text: "Store\n\nOur only showroom is in Karaj, next to the metro." }]
+    expect(ask("Is there a showroom in Yazd?", showroom)).toMatch(declinesEn)
+  })
+})
+
+describe("a quote carries its referent", () => {
+  it("quotes the sentence before one that points back to it", () => {
+    const fees = [{
+      path: "fees.md",
+      text: "Fees\n\nOrders above 40 euros travel free. Below that, the courier charges 5 euros per parcel."
+    }]
+    expect(ask("What does the courier charge per parcel?", fees)).toContain(
+      "Orders above 40 euros travel free. Below that, the courier charges 5 euros"
+    )
+    const persian = [{ path: "fees.md", text: "هزینه\n\nسفارش‌های بالای دو میلیون تومان رایگان ارسال می‌شوند. این سفارش‌ها بیمه هم دارند." }]
+    expect(ask("سفارش‌ها بیمه دارند؟", persian, { language: "fa" })).toContain("رایگان ارسال می‌شوند. این سفارش‌ها بیمه")
+  })
+})
+
+describe("declining", () => {
+  it("marks an I-don't-know answer as declined, so it cites no sources", () => {
+    const declined = answer("Do you sell sailing boats?", [{ path: "a.md", text: "Kettles\n\nOur kettles boil fast." }])
+    expect(declined.text).toMatch(declinesEn)
+    expect(declined.declined).toBe(true)
+    expect(answer("Do your kettles boil fast?", [{ path: "a.md", text: "Kettles\n\nOur kettles boil fast." }]).declined)
+      .toBe(false)
+  })
+})
+
+describe("across languages", () => {
+  it("quotes a passage written only in Persian for an English question, and says it is in Persian", () => {
+    const persian = [{ path: "returns-fa.md", text: "مرجوعی\n\nمرجوع کردن کالا تا ۱۰ روز پس از تحویل ممکن است." }]
+    const text = ask("How many days do I have to return an item?", persian)
+    expect(text).toContain("۱۰ روز")
+    expect(text).toContain("returns-fa.md, in Persian")
+  })
+})
