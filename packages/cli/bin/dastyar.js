@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The workspace's `dastyar` bin (`./dastyar` at the repository root links here): runs the compiled CLI in
-// dist/. When dist/ is missing or older than the sources it is built from, `scripts/build.mjs --if-needed`
-// runs first, so a call never runs stale code and never pays for tsx. The check is a walk of three source
-// folders in this process, not a build tool started on every call.
+// dist/. When dist/ is missing or older than the sources it is built from, the CLI's own build runs first, so a
+// call never runs stale code and never pays for tsx. The check is a walk of three source folders in this
+// process, not a build tool started on every call.
 import { spawnSync } from "node:child_process"
 import * as fs from "node:fs"
 import { fileURLToPath } from "node:url"
@@ -26,9 +26,13 @@ const stale = () => {
 }
 
 if (stale()) {
-  const script = fileURLToPath(new URL("../scripts/build.mjs", packages))
-  // The build's output goes to stderr so that stdout stays the command's own (`--json` included).
-  const build = spawnSync(process.execPath, [script, "--if-needed"], { stdio: ["ignore", 2, 2] })
+  // As `pnpm --filter @dastyar/cli build` runs it; its output goes to stderr so that stdout stays the command's
+  // own (`--json` included).
+  const bundle = fileURLToPath(new URL("../scripts/bundle.mjs", packages))
+  const build = spawnSync(process.execPath, [bundle, "src/launch.ts", "dist/dastyar.js", "--bin"], {
+    cwd: fileURLToPath(new URL("..", import.meta.url)),
+    stdio: ["ignore", 2, 2]
+  })
   if (build.status !== 0) process.exit(build.status ?? 1)
 }
 await import(compiled.href)

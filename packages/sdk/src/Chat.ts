@@ -3,16 +3,15 @@
  * written (`chatStream`, an async iterator of `delta` then `done` events), and
  * a conversation that remembers its `conversationId` between turns.
  */
-import { chatEvents, type ChatStreamEvent } from "./ChatEvents"
+import { chatEvents, type ChatReply, type ChatStreamEvent } from "./ChatEvents"
 import { DastyarApiError } from "./DastyarApiError"
 import type { components } from "./generated/openapi"
 import type { RawClient } from "./RawClient"
 import { unwrap } from "./Unwrap"
 
 export type ChatRequest = Omit<components["schemas"]["ChatRequest"], "stream">
-export type ChatReply = components["schemas"]["ChatReply"]
 export type ChatAttachment = components["schemas"]["ChatAttachment"]
-export type { ChatStreamEvent }
+export type { ChatReply, ChatStreamEvent }
 
 /** What a conversation's turn may add to the message: attachments. */
 export type TurnOptions = Omit<ChatRequest, "principal" | "message" | "conversationId">

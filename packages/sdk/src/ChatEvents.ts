@@ -11,7 +11,10 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import * as Stream from "effect/Stream"
 import { createParser, type EventSourceMessage } from "eventsource-parser"
-import type { ChatReply } from "./Chat"
+import type { components } from "./generated/openapi"
+
+/** The answer of a chat turn, as `chat` returns it and a stream's `done` event carries it. */
+export type ChatReply = components["schemas"]["ChatReply"]
 
 /** The answer stream broke off, or carried an event that is not what the API declares. */
 export class ChatStreamBroken extends Data.TaggedError("ChatStreamBroken")<{ readonly reason: string }> {

@@ -29,10 +29,6 @@ import { type ChunkHit, ChunkSearch, ChunkSearchError } from "./ChunkSearch"
 /** Keyword candidates ranked per query at most. */
 const maxCandidates = 1000
 
-/** Content words of a query (deduplicated, at most 16), as the keyword side sees them. */
-export const queryTerms = (query: string): ReadonlyArray<string> =>
-  [...new Set(wordsOf(query).filter((word) => !SearchEngine.stopWords.has(word)))].slice(0, 16)
-
 /** A chunk's keyword side: its normalised words, separated by single spaces. */
 export const searchWords = (text: string): string => wordsOf(text).join(" ")
 
