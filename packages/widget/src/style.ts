@@ -33,7 +33,7 @@ header button {
 .alert { margin: 8px 12px 0; padding: 8px 10px; border-radius: 8px; background: #fef3c7; color: #78350f; }
 .alert[hidden] { display: none; }
 .log { list-style: none; margin: 0; padding: 12px; flex: 1; overflow-y: auto; display: flex; flex-direction: column; gap: 10px; }
-.msg { max-width: 85%; padding: 8px 12px; border-radius: 12px; white-space: pre-wrap; overflow-wrap: anywhere; }
+.msg { max-width: 85%; text-align: start; padding: 8px 12px; border-radius: 12px; white-space: pre-wrap; overflow-wrap: anywhere; }
 .msg.user { align-self: flex-end; background: var(--accent); color: #fff; }
 .msg.assistant { align-self: flex-start; background: var(--bubble); }
 details { margin-top: 6px; font-size: 13px; }

@@ -50,7 +50,7 @@ export const extras = (
 }
 
 export const bubble = (role: "user" | "assistant", text: string) =>
-  h("li", { class: `msg ${role}` }, h("span", { class: "text" }, text))
+  h("li", { class: `msg ${role}`, dir: "auto" }, h("span", { class: "text" }, text))
 
 export const chatIcon = () => {
   const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg")
