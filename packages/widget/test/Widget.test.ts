@@ -74,6 +74,8 @@ let browser: Browser
 
 beforeAll(async () => {
   execFileSync("node", ["scripts/build.mjs"], { cwd: packageDir, stdio: "pipe" })
+  // The console's preview is tested too, on what `pnpm build:console` makes.
+  execFileSync("pnpm", ["run", "build"], { cwd: `${packageDir}../console`, stdio: "pipe" })
   browser = await chromium.launch({
     executablePath: chromiumPath,
     args: [
@@ -170,7 +172,7 @@ const seed = async () => {
     greeting: "Hello! Ask me about our teas and deliveries.",
     colour: "#1e3a8a"
   })
-  return String(connection.embedSnippet)
+  return { assistantId, snippet: String(connection.embedSnippet) }
 }
 
 /** The widget's answers (assistant bubbles) on the page. */
@@ -207,7 +209,8 @@ layer(TestApp({ DASTYAR_PUBLIC_URL: publicUrl, DASTYAR_SECRET_KEY: "ef".repeat(3
       const { address } = yield* HttpServer.HttpServer
       if (address._tag !== "TcpAddress") return yield* Effect.die(new Error("the test server is not on TCP"))
       upstream = new URL(`http://127.0.0.1:${address.port}`)
-      snippet = yield* Effect.promise(seed)
+      const seeded = yield* Effect.promise(seed)
+      snippet = seeded.snippet
       expect(snippet).toBe(
         `<script src="${publicUrl}/widget.js" data-connection="${
           snippet.match(/data-connection="([^"]+)"/)?.[1]
@@ -330,5 +333,29 @@ layer(TestApp({ DASTYAR_PUBLIC_URL: publicUrl, DASTYAR_SECRET_KEY: "ef".repeat(3
         await context.close()
       })
       expect(yield* messagesStored).toBe(before)
+
+      // The console previews the widget on its own page; the connection's allowed sites stay as they were.
+      yield* Effect.promise(async () => {
+        const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+        const page = await context.newPage()
+        page.setDefaultTimeout(30_000)
+        await page.goto(`${publicUrl}/console/`)
+        await page.getByRole("textbox", { name: "Operator token" }).fill(adminToken)
+        await page.getByRole("button", { name: "Sign in" }).click()
+        await page.getByRole("heading", { name: "Accounts", level: 1 }).waitFor()
+        await page.goto(`${publicUrl}/console/#/assistants/${seeded.assistantId}/connections`)
+        expect(await page.getByTestId("embed-snippet").textContent()).toBe(snippet)
+        await page.getByRole("button", { name: "Preview on this page" }).click()
+        await page.getByRole("button", { name: "Open chat: Tea shop" }).click()
+        const answer = await ask(page, "Do you ship to Shiraz?")
+        expect(await answer.textContent()).toContain("Shiraz")
+        await page.getByRole("button", { name: "Stop preview" }).click()
+        await page.getByRole("button", { name: "Open chat: Tea shop" }).waitFor({ state: "detached" })
+        await context.close()
+      })
+      const connections = yield* Effect.promise(() =>
+        json("GET", `/admin/v1/assistants/${seeded.assistantId}/connections`, adminToken)
+      )
+      expect(connections).toMatchObject({ list: [{ web: { allowedOrigins: [shopOrigin] } }] })
     }))
 })
