@@ -62,7 +62,11 @@ const problemOf = (status: number): Problem =>
 
 export interface Client {
   readonly config: () => Promise<Config>
-  readonly session: (visitorToken: string | null) => Promise<{ visitorToken: string; messages: Array<Message> }>
+  /** With the page's customer identity unless `anonymous` (after the identity was refused). */
+  readonly session: (
+    visitorToken: string | null,
+    anonymous?: boolean
+  ) => Promise<{ visitorToken: string; messages: Array<Message> }>
   readonly send: (visitorToken: string, message: string, onDelta: (text: string) => void) => Promise<Reply>
   readonly newConversation: (visitorToken: string) => Promise<void>
 }
@@ -98,11 +102,11 @@ export const client = (
   return {
     config: async () => data<Config>(await request("/config", {})),
 
-    session: async (visitorToken) => {
+    session: async (visitorToken, anonymous = false) => {
       const body = {
         ...(visitorToken === null ? {} : { visitorToken }),
-        ...(options.userId === undefined ? {} : { userId: options.userId }),
-        ...(options.userHash === undefined ? {} : { userHash: options.userHash })
+        ...(anonymous || options.userId === undefined ? {} : { userId: options.userId }),
+        ...(anonymous || options.userHash === undefined ? {} : { userHash: options.userHash })
       }
       return data(await request("/session", { method: "POST", body: JSON.stringify(body) }))
     },

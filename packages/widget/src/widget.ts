@@ -135,7 +135,11 @@ const mount = (options: MountOptions) => {
 
   /** Continues the stored visitor (or becomes a new one when `fresh`), showing its conversation unless told not to. */
   const startSession = async (fresh: boolean, display = true) => {
-    const session = await api.session(fresh ? null : visitorToken)
+    const token = fresh ? null : visitorToken
+    // A refused customer identity (a wrong `data-user-hash`) leaves an anonymous visitor, not a broken widget.
+    const session = await api.session(token).catch((error: unknown) =>
+      error instanceof ProblemError && error.problem === "visitor" ? api.session(token, true) : Promise.reject(error)
+    )
     visitorToken = session.visitorToken
     storage.set(keys.visitor, session.visitorToken)
     if (display) show(session.messages)
@@ -167,7 +171,13 @@ const mount = (options: MountOptions) => {
   }
 
   const ask = async (text: string, retried = false): Promise<void> => {
-    if (visitorToken === null) await startSession(true, false)
+    if (visitorToken === null) {
+      const ready = await startSession(true, false).then(() => true, (error: unknown) => {
+        showProblem(error instanceof ProblemError ? error.problem : "unavailable")
+        return false
+      })
+      if (!ready) return
+    }
     const answer = bubble("assistant", "")
     const answerText = answer.querySelector(".text") ?? answer
     let received = ""
