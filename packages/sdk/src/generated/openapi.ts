@@ -2358,7 +2358,7 @@ export interface components {
             assistantId: string;
             /** @enum {string} */
             driver: "telegram" | "webhook" | "web";
-            /** @description `DASTYAR_PUBLIC_URL` + `/hooks/:driver/:connectionCode` */
+            /** @description `DASTYAR_PUBLIC_URL` + `/hooks/:driver/:connectionCode` (web: `/v1/web/:connectionCode`) */
             hookUrl: string;
             /**
              * @description `dead` when the platform refused the connection's credentials (e.g. a revoked bot token)
