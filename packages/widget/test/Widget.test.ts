@@ -241,7 +241,16 @@ layer(TestApp({ DASTYAR_PUBLIC_URL: publicUrl, DASTYAR_SECRET_KEY: "ef".repeat(3
         ).toBe(true)
         expect(await page.locator("[aria-live=polite]").count()).toBe(1)
 
+        // The typing indicator shows while the answer streams in.
+        await page.evaluate(() => {
+          const typing = document.querySelector("[id^=dastyar-widget-]")?.shadowRoot?.querySelector(".typing")
+          if (!(typing instanceof HTMLElement)) throw new Error("no typing indicator")
+          new MutationObserver(() => {
+            if (!typing.hidden) typing.dataset.seen = "yes"
+          }).observe(typing, { attributeFilter: ["hidden"] })
+        })
         const shipped = await ask(page, "How long does delivery to Shiraz take?")
+        expect(await page.locator(".typing").getAttribute("data-seen")).toBe("yes")
         expect(await shipped.textContent()).toContain("three to five working days")
         await shipped.locator("summary", { hasText: "Sources" }).click()
         await shipped.locator("summary", { hasText: "shipping.md" }).click()
@@ -357,5 +366,5 @@ layer(TestApp({ DASTYAR_PUBLIC_URL: publicUrl, DASTYAR_SECRET_KEY: "ef".repeat(3
         json("GET", `/admin/v1/assistants/${seeded.assistantId}/connections`, adminToken)
       )
       expect(connections).toMatchObject({ list: [{ web: { allowedOrigins: [shopOrigin] } }] })
-    }))
+    }), 240_000)
 })
