@@ -8,7 +8,7 @@
  * export their TypeScript sources, which Node cannot load) while npm
  * dependencies stay external and are loaded from `node_modules` as usual.
  *
- * The CLI, the SDK and the console are built by their own `build` scripts;
+ * The CLI, the SDK, the website widget and the console are built by their own `build` scripts;
  * the console (Vite) only in a full build or when it was never built, so a
  * first `pnpm start` serves it and later starts do not wait for it.
  *
@@ -119,12 +119,13 @@ const newestMtime = (dir) => {
 
 const stampFile = path.join(root, "packages", "server", "dist", ".built")
 const consoleBuilt = () => fs.existsSync(path.join(packageDir("console"), "dist", "index.html"))
+const widgetBuilt = () => fs.existsSync(path.join(packageDir("widget"), "dist", "widget.js"))
 
 /** The build is current when its stamp is newer than every package's sources and manifest. */
 const upToDate = () => {
-  if (!fs.existsSync(stampFile) || !consoleBuilt()) return false
+  if (!fs.existsSync(stampFile) || !consoleBuilt() || !widgetBuilt()) return false
   const built = fs.statSync(stampFile).mtimeMs
-  const sources = ["domain", "server", "sdk", "cli"].flatMap((name) => [
+  const sources = ["domain", "server", "sdk", "cli", "widget"].flatMap((name) => [
     newestMtime(path.join(packageDir(name), "src")),
     fs.statSync(path.join(packageDir(name), "package.json")).mtimeMs
   ])
@@ -135,7 +136,11 @@ const build = async () => {
   const started = performance.now()
   // The SDK's declarations take a tsc run: only in a full `pnpm build`, not before a start or the tests.
   const ifNeeded = process.argv.includes("--if-needed")
-  const packages = [...(ifNeeded ? ["cli"] : ["cli", "sdk"]), ...(ifNeeded && consoleBuilt() ? [] : ["console"])]
+  // The widget (esbuild, well under a second) always: the server serves what it builds.
+  const packages = [
+    ...(ifNeeded ? ["cli", "widget"] : ["cli", "sdk", "widget"]),
+    ...(ifNeeded && consoleBuilt() ? [] : ["console"])
+  ]
   await Promise.all([...packages.map(runPackageBuild), ...targets().map(({ entryPoints, inline, name }) => {
     const cwd = packageDir(name)
     fs.rmSync(path.join(cwd, "dist", "js"), { recursive: true, force: true })

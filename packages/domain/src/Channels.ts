@@ -95,7 +95,9 @@ export const Connection = Schema.Struct({
   connectionCode: ConnectionCode,
   assistantId: AssistantId,
   driver: Driver,
-  hookUrl: Schema.String.annotations({ description: "`DASTYAR_PUBLIC_URL` + `/hooks/:driver/:connectionCode`" }),
+  hookUrl: Schema.String.annotations({
+    description: "`DASTYAR_PUBLIC_URL` + `/hooks/:driver/:connectionCode` (web: `/v1/web/:connectionCode`)"
+  }),
   status: ConnectionStatus.annotations({
     description: "`dead` when the platform refused the connection's credentials (e.g. a revoked bot token)"
   }),

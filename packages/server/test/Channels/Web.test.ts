@@ -7,14 +7,15 @@ import { HttpClient, HttpClientRequest } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import { createHmac } from "node:crypto"
+import { writeCatalog } from "../Chat/support/ChatSetup"
 import { admin, call, pick, pickString, setupAccount, TestApp } from "../support/TestApp"
 
 const shop = "https://shop.example"
 
 /** A web connection of a new assistant; `options` override the defaults. */
-const webConnection = (options: Record<string, unknown> = {}) =>
+const webConnection = (options: Record<string, unknown> = {}, plan?: string) =>
   Effect.gen(function*() {
-    const { assistantId } = yield* setupAccount()
+    const { assistantId } = yield* setupAccount(plan === undefined ? {} : { plan })
     const created = yield* admin("POST", `/assistants/${assistantId}/connections`, {
       driver: "web",
       allowedOrigins: [shop],
@@ -82,7 +83,9 @@ layer(
   TestApp({
     DASTYAR_PUBLIC_URL: "https://assist.example.com/",
     DASTYAR_SECRET_KEY: "cd".repeat(32),
-    DASTYAR_TRUST_PROXY: "1"
+    DASTYAR_TRUST_PROXY: "1",
+    // The built-in model, and a plan of one token a month (no provider is called).
+    DASTYAR_CONFIG: writeCatalog("http://127.0.0.1:9")
   }),
   { excludeTestServices: true, timeout: 120_000 }
 )("website widget", (it) => {
@@ -228,13 +231,14 @@ layer(
     Effect.gen(function*() {
       const { code } = yield* webConnection({ rateLimits: { perIpPerMinute: 20, perConnectionPerMinute: 5000 } })
       const { token } = yield* session(code, {}, shop)
+      const replies = yield* Effect.forEach(
+        Array.from({ length: 1000 }),
+        () => ask(code, token, "hi", { ip: "198.51.100.7" }),
+        { concurrency: 8 }
+      )
       const statuses = new Map<number, number>()
-      let retryAfter: string | undefined
-      for (let sent = 0; sent < 1000; sent++) {
-        const reply = yield* ask(code, token, "hi", { ip: "198.51.100.7" })
-        statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1)
-        if (reply.status === 429) retryAfter ??= reply.headers["retry-after"]
-      }
+      for (const reply of replies) statuses.set(reply.status, (statuses.get(reply.status) ?? 0) + 1)
+      const retryAfter = replies.find((reply) => reply.status === 429)?.headers["retry-after"]
       // The session took one request of the window from the default address, not this one.
       expect(statuses.get(200)).toBe(20)
       expect(statuses.get(429)).toBe(980)
@@ -272,5 +276,34 @@ layer(
       expect((yield* browser("GET", `/${code}/config`, { origin: consoleOrigin })).status).toBe(403)
       const listed = yield* admin("GET", `/assistants/${assistantId}/connections`)
       expect(pick(listed.json, "data", "list", 0, "web", "allowedOrigins")).toEqual([shop])
+    }))
+
+  it.effect("a spent quota is 402 on the widget's route, so the widget can say so politely", () =>
+    Effect.gen(function*() {
+      const { code } = yield* webConnection({}, "tiny")
+      const { token } = yield* session(code)
+      expect((yield* ask(code, token, "Hello")).status).toBe(200)
+      const spent = yield* ask(code, token, "Hello again")
+      expect(spent.status).toBe(402)
+      expect(pick(spent.json, "response", "code")).toBe("chat.quota_exhausted")
+      expect(spent.headers["access-control-allow-origin"]).toBe(shop)
+    }))
+
+  it.effect("a disabled or unknown connection is 404 to the browser, and its preflight is refused", () =>
+    Effect.gen(function*() {
+      const { assistantId, code } = yield* webConnection()
+      const { token } = yield* session(code)
+      const disabled = yield* admin("POST", `/assistants/${assistantId}/connections/${code}/disable`)
+      expect(disabled.status).toBe(200)
+      const refused = yield* ask(code, token, "hi")
+      expect(refused.status).toBe(404)
+      expect(pick(refused.json, "response", "code")).toBe("web.not_found")
+      expect((yield* preflight(code, shop)).status).toBe(403)
+      expect((yield* browser("GET", "/con_unknown/config", { origin: shop })).status).toBe(404)
+      // The messenger hook does not take web connections.
+      const hook = yield* call("POST", `/hooks/web/${code}`, { body: { principal: "p", message: "hi" } })
+      expect(hook.status).toBe(404)
+      expect((yield* admin("POST", `/assistants/${assistantId}/connections/${code}/enable`)).status).toBe(200)
+      expect((yield* ask(code, token, "hi")).status).toBe(200)
     }))
 })

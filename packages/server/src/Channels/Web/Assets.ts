@@ -10,8 +10,15 @@ import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 
-/** `packages/widget/dist`, next to this package (the server runs from its sources or its bundle beside them). */
-export const widgetDir = fileURLToPath(new URL("../../../../widget/dist", import.meta.url))
+/**
+ * `packages/widget/dist`, beside this package. Found by walking up to `packages/`: the server runs from its
+ * sources (`src/Channels/Web/`) or from its bundle (`dist/js/`), at different depths.
+ */
+export const widgetDir = (() => {
+  let dir = path.dirname(fileURLToPath(import.meta.url))
+  while (path.basename(dir) !== "packages" && path.dirname(dir) !== dir) dir = path.dirname(dir)
+  return path.join(dir, "widget", "dist")
+})()
 
 const javascript = "text/javascript; charset=utf-8"
 
