@@ -9,6 +9,8 @@ import { AssistantsApi } from "./Assistants"
 import { HooksApi } from "./Channels"
 import { ChatApi } from "./Chat"
 import { ContentApi } from "./Content"
+import { AdminConversationsApi, ConversationsApi } from "./Conversations"
+import { CuratedApi } from "./Curated"
 import { DocumentsApi } from "./Documents"
 import {
   BodyTooDeepResponse,
@@ -95,6 +97,9 @@ export class DastyarApi extends HttpApi.make("dastyar")
   .add(AdminContentApi)
   .add(AdminConnectionsApi)
   .add(HooksApi)
+  .add(ConversationsApi)
+  .add(CuratedApi)
+  .add(AdminConversationsApi)
   .add(SystemApi)
   .addError(ValidationFailedResponse)
   .addError(MalformedJsonResponse)

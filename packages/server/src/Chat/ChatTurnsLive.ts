@@ -5,7 +5,7 @@
  * transaction. The answer never fails: a provider failure falls back to the
  * offline model and a retrieval failure to no sources, both `degraded`.
  */
-import { Chat, type Models } from "@dastyar/domain"
+import { Chat, type Conversations, type Models } from "@dastyar/domain"
 import { SqlClient } from "@effect/sql"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -31,6 +31,7 @@ import { configuredLanguage, detectLanguage } from "./Language"
 import { productSearchTool } from "./ProductTool"
 import { systemPrompt } from "./SystemPrompt"
 import { estimateTokens } from "./Tokens"
+import { type CuratedHit, CuratedLookup, TurnObserver, turnReasons } from "./TurnHooks"
 
 const defaultRagK = 5
 const maxRagK = 20
@@ -39,6 +40,15 @@ const defaultMaxOutputTokens = 1024
 const retrievalTimeout = Duration.seconds(15)
 
 const noHits: ReadonlyArray<ChunkHit> = []
+
+/** The `model` of a reply served from a curated answer: no model ran. */
+const curatedModel = "curated"
+
+const curatedAnswer = (hit: CuratedHit): ModelAnswer => ({
+  text: hit.answer,
+  usage: { promptTokens: 0, completionTokens: 0 },
+  products: []
+})
 
 /** Everything the answer needs, settled before the model runs. */
 interface Prepared {
@@ -58,6 +68,9 @@ interface Prepared {
   readonly embeddingTokens: number
   readonly userContent: string
   readonly attachmentMeta: ReadonlyArray<unknown>
+  readonly channel: Conversations.Channel
+  /** A curated answer matched: it is the reply, and no model runs. */
+  readonly curated: Option.Option<CuratedHit>
 }
 
 /** A short follow-up ("and the price?") is searched together with the question before it. */
@@ -81,6 +94,8 @@ export const layer = Layer.effect(
     const productSearch = yield* ProductSearch
     const transcriber = yield* Transcriber
     const { chat: settings } = yield* AppConfig
+    const curatedLookup = yield* CuratedLookup
+    const observer = yield* TurnObserver
 
     const accountPlan = (accountId: string) => accounts.plan(accountId)
 
@@ -136,8 +151,15 @@ export const layer = Layer.effect(
         ? boundHistory(yield* conversations.recent(existing.value), settings.historyTokens)
         : { messages: [], summary: undefined }
 
+      // A curated answer is looked up on the question alone (images unseen), before any retrieval.
+      const curated = question.length === 0 || attachments.images.length > 0
+        ? Option.none<CuratedHit>()
+        : yield* curatedLookup.match(assistant.id, question, (written) => {
+          const configured = configuredLanguage(written)
+          return configured === undefined || configured === detectLanguage(question)
+        })
       const ragK = Math.min(Math.max(assistant.ragK ?? defaultRagK, 1), maxRagK)
-      const query = retrievalQuery(question, history.messages)
+      const query = Option.isSome(curated) ? "" : retrievalQuery(question, history.messages)
       const retrieval = query.length === 0
         ? { hits: noHits, failed: false }
         : yield* retrieve(assistant.id, query, ragK)
@@ -189,17 +211,30 @@ export const layer = Layer.effect(
         isOffline,
         reasoning,
         request,
-        sources: retrieval.hits.map(({ chunk, fileId, path, score, text }) => ({
-          fileId,
-          path,
-          chunk,
-          text,
-          score: Math.round(score * 1000) / 1000
-        })),
+        sources: Option.match(curated, {
+          onNone: () =>
+            retrieval.hits.map(({ chunk, fileId, path, score, text }) => ({
+              fileId,
+              path,
+              chunk,
+              text,
+              score: Math.round(score * 1000) / 1000
+            })),
+          onSome: (hit) => [{
+            fileId: hit.id,
+            path: `curated/${hit.id}`,
+            chunk: 0,
+            text: hit.question,
+            score: Math.round(hit.score * 1000) / 1000,
+            kind: "curated" as const
+          }]
+        }),
         retrievalFailed: retrieval.failed,
         embeddingTokens: query.length === 0 ? 0 : estimateTokens(query),
         userContent: question,
-        attachmentMeta: attachments.meta
+        attachmentMeta: attachments.meta,
+        channel: input.channel ?? "api",
+        curated
       } satisfies Prepared
     })
 
@@ -217,9 +252,16 @@ export const layer = Layer.effect(
     /** Persists the turn and its ledger entry, then builds the reply. */
     const finish = (prepared: Prepared, answer: ModelAnswer, fellBack: boolean) =>
       Effect.gen(function*() {
-        const model = fellBack ? models.offlineKey : prepared.modelKey
-        const reasoning: Models.Reasoning = fellBack ? "none" : prepared.reasoning
+        const isCurated = Option.isSome(prepared.curated)
+        const model = isCurated ? curatedModel : fellBack ? models.offlineKey : prepared.modelKey
+        const reasoning: Models.Reasoning = fellBack || isCurated ? "none" : prepared.reasoning
         const degraded = fellBack || prepared.retrievalFailed
+        const reasons = turnReasons({
+          curated: isCurated,
+          degraded,
+          sourceScores: prepared.sources.map((source) => source.score ?? 0),
+          products: answer.products.length
+        })
         const entry = {
           accountId: prepared.owner.accountId,
           assistantId: prepared.owner.assistantId,
@@ -229,9 +271,14 @@ export const layer = Layer.effect(
           completionTokens: answer.usage.completionTokens,
           embeddingTokens: prepared.embeddingTokens
         }
-        yield* Effect.gen(function*() {
-          if (prepared.isNew) yield* conversations.create(prepared.conversationId, prepared.owner)
-          yield* conversations.append(prepared.conversationId, [
+        const [, answerId] = yield* Effect.gen(function*() {
+          if (prepared.isNew) {
+            yield* conversations.create(prepared.conversationId, prepared.owner, {
+              channel: prepared.channel,
+              title: prepared.userContent
+            })
+          }
+          const ids = yield* conversations.append(prepared.conversationId, reasons.length > 0, [
             {
               role: "user",
               content: prepared.userContent,
@@ -245,14 +292,39 @@ export const layer = Layer.effect(
               meta: {
                 sources: prepared.sources,
                 products: answer.products.map((product) => product.externalId),
+                productTitles: answer.products.map((product) => product.title),
                 model,
                 reasoning,
-                degraded
+                degraded,
+                declined: reasons.includes("declined"),
+                usage: {
+                  promptTokens: entry.promptTokens,
+                  completionTokens: entry.completionTokens,
+                  embeddingTokens: entry.embeddingTokens
+                },
+                ...(isCurated ? { curatedId: prepared.curated.value.id } : {})
               }
             }
           ])
           yield* ledger.record(entry)
+          return ids
         }).pipe(sql.withTransaction, Effect.orDie)
+        if (Option.isSome(prepared.curated)) {
+          yield* curatedLookup.recordHit(prepared.owner.assistantId, prepared.curated.value.id)
+        }
+        if (answerId !== undefined) {
+          yield* observer.stored({
+            accountId: prepared.owner.accountId,
+            assistantId: prepared.owner.assistantId,
+            conversationId: prepared.conversationId,
+            channel: prepared.channel,
+            answerMessageId: answerId,
+            question: prepared.userContent,
+            reasons
+          }).pipe(
+            Effect.catchAllCause((cause) => Effect.logWarning("the turn observer failed", cause))
+          )
+        }
         const quota = yield* ledger.snapshot(prepared.owner.accountId, prepared.allowance, entry)
         return {
           conversationId: prepared.conversationId,
@@ -271,6 +343,7 @@ export const layer = Layer.effect(
 
     const reply = Effect.fn("Chat.reply")(function*(input: TurnInput) {
       const prepared = yield* prepare(input)
+      if (Option.isSome(prepared.curated)) return yield* finish(prepared, curatedAnswer(prepared.curated.value), false)
       const { answer, fellBack } = yield* prepared.model.generate(prepared.request).pipe(
         Effect.map((answer) => ({ answer, fellBack: false })),
         Effect.catchAll((error) =>
@@ -287,6 +360,15 @@ export const layer = Layer.effect(
 
     const replyStream = Effect.fn("Chat.replyStream")(function*(input: TurnInput) {
       const prepared = yield* prepare(input)
+      if (Option.isSome(prepared.curated)) {
+        const answer = curatedAnswer(prepared.curated.value)
+        return Stream.concat(
+          Stream.succeed<TurnEvent>({ _tag: "Delta", text: answer.text }),
+          Stream.fromEffect(
+            Effect.map(finish(prepared, answer, false), (reply): TurnEvent => ({ _tag: "Done", reply }))
+          )
+        )
+      }
       return Stream.suspend(() => {
         // Per run: what the provider wrote before failing, if it did.
         let written = ""

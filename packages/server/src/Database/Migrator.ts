@@ -17,6 +17,8 @@ import searchFieldsInline from "./migrations/0012_search_fields_inline"
 import chunkTermsBytewise from "./migrations/0013_chunk_terms_bytewise"
 import uploadPiecesUncompressed from "./migrations/0014_upload_pieces_uncompressed"
 import chunkRows from "./migrations/0015_chunk_rows"
+import conversationLog from "./migrations/0019_conversation_log"
+import curated from "./migrations/0020_curated"
 
 const migrationRecord = {
   "0001_core": core,
@@ -33,7 +35,9 @@ const migrationRecord = {
   "0012_search_fields_inline": searchFieldsInline,
   "0013_chunk_terms_bytewise": chunkTermsBytewise,
   "0014_upload_pieces_uncompressed": uploadPiecesUncompressed,
-  "0015_chunk_rows": chunkRows
+  "0015_chunk_rows": chunkRows,
+  "0019_conversation_log": conversationLog,
+  "0020_curated": curated
 }
 
 export const migrations = Migrator.fromRecord(migrationRecord)

@@ -6,6 +6,8 @@ import { AdminHttpLive } from "../Admin/Http"
 import { AssistantsHttpLive } from "../Assistants/Http"
 import { ChannelsHttpLive } from "../Channels/Http"
 import { ChatHttpLive } from "../Chat/Http"
+import { AdminConversationsHttpLive, ConversationsHttpLive } from "../Conversations/Http"
+import { CuratedHttpLive } from "../Curated/Http"
 import { AdminContentHttpLive, ContentHttpLive, ContentRateLimitLive } from "../Content/Http"
 import { DocumentsHttpLive } from "../Documents/Http"
 import { ModelsHttpLive } from "../Models/Http"
@@ -29,7 +31,10 @@ const groups = Layer.mergeAll(
   ChatHttpLive,
   ContentHttpLive,
   AdminContentHttpLive,
-  ChannelsHttpLive
+  ChannelsHttpLive,
+  ConversationsHttpLive,
+  AdminConversationsHttpLive,
+  CuratedHttpLive
 )
 
 /** One limiter for the middlewares and the messenger hook (which counts per connection). */
