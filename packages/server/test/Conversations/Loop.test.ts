@@ -108,7 +108,10 @@ layer(TestApp(), { excludeTestServices: true })("the improvement loop", (it) => 
       expect(pick(remaining.json, "data", "list")).toHaveLength(18)
 
       // Retention: with a day's retention, two days later every conversation is gone.
-      const kept = yield* call("PUT", `/admin/v1/accounts/${accountId}/retention`, { token: adminToken, body: { days: 1 } })
+      const kept = yield* call("PUT", `/admin/v1/accounts/${accountId}/retention`, {
+        token: adminToken,
+        body: { days: 1 }
+      })
       expect(kept.json).toMatchObject({ data: { days: 1 } })
       const retention = yield* Retention
       expect(yield* retention.purge).toBe(0)
