@@ -4,7 +4,7 @@
  * derive from this value.
  */
 import { HttpApi, OpenApi } from "@effect/platform"
-import { AdminApi, AdminConnectionsApi, AdminContentApi } from "./Admin"
+import { AdminAccountListsApi, AdminApi, AdminConnectionsApi, AdminContentApi } from "./Admin"
 import { AssistantsApi } from "./Assistants"
 import { HooksApi } from "./Channels"
 import { ChatApi } from "./Chat"
@@ -100,6 +100,7 @@ export class DastyarApi extends HttpApi.make("dastyar")
   .add(ConversationsApi)
   .add(CuratedApi)
   .add(AdminConversationsApi)
+  .add(AdminAccountListsApi)
   .add(SystemApi)
   .addError(ValidationFailedResponse)
   .addError(MalformedJsonResponse)

@@ -292,7 +292,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** List an account's API keys */
+        get: operations["adminAccountLists.listKeys"];
         put?: never;
         /** Create an API key */
         post: operations["admin.createKey"];
@@ -326,7 +327,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** List an account's assistants */
+        get: operations["adminAccountLists.listAssistants"];
         put?: never;
         /**
          * Create an assistant
@@ -368,7 +370,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** List an account's folders */
+        get: operations["adminAccountLists.listFolders"];
         put?: never;
         /** Create a knowledge-base folder */
         post: operations["admin.createFolder"];
@@ -592,6 +595,294 @@ export interface paths {
          * @description Where messaging platforms deliver messages; API clients never call it. The answer is sent back through the platform, not in this response: the hook answers 200 at once and the message is processed from a durable queue. `telegram`: the `X-Telegram-Bot-Api-Secret-Token` header must carry the secret registered with `setWebhook`; a redelivered `update_id` is processed once. `webhook`: the body is `WebhookInbound`, signed: `X-Dastyar-Timestamp` (Unix seconds, within 5 minutes) and `X-Dastyar-Signature: sha256=<hex HMAC-SHA256 of "<timestamp>.<raw body>" with the connection's secret>`. Answers go to the callback URL as `WebhookDelivery`, signed the same way, retried with backoff. Bodies over 1 MB are refused (413); each connection has its own rate limit (429).
          */
         post: operations["hooks.deliver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/assistants/{assistantCode}/conversations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List conversations
+         * @description Newest first (by start), paginated by cursor; no count.
+         */
+        get: operations["conversations.list"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete every conversation of one end user
+         * @description Removes the principal's conversations, messages, feedback and report entries.
+         */
+        delete: operations["conversations.deletePrincipal"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/assistants/{assistantCode}/conversations/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export conversations
+         * @description Streams every matching conversation, newest first: `format=ndjson` (default) one conversation with its messages per line, `format=csv` one message per row. Not wrapped in the envelope.
+         */
+        get: operations["conversations.export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/assistants/{assistantCode}/conversations/{conversationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a conversation with its messages */
+        get: operations["conversations.get"];
+        put?: never;
+        post?: never;
+        /** Delete a conversation */
+        delete: operations["conversations.delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/assistants/{assistantCode}/conversations/{conversationId}/messages/{messageId}/feedback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Rate an answer
+         * @description Thumbs up or down with an optional comment; one vote per message, the last counts.
+         */
+        put: operations["conversations.feedback"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/assistants/{assistantCode}/conversations/{conversationId}/messages/{messageId}/curated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer this better
+         * @description Creates a curated answer for the question this answer replied to (the question is filled in; `questions` adds phrasings).
+         */
+        post: operations["conversations.answerBetter"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/assistants/{assistantCode}/unanswered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The questions nobody answered
+         * @description Questions declined, answered degraded or with weak retrieval, or rated down, grouped by similarity; most asked first. `from`/`to` default to the last 30 days.
+         */
+        get: operations["conversations.unanswered"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/assistants/{assistantCode}/unanswered/{groupId}/curated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer a group of unanswered questions
+         * @description Creates a curated answer whose question variants are the group's phrasings.
+         */
+        post: operations["conversations.groupToCurated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/assistants/{assistantCode}/curated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List curated answers
+         * @description Most recently updated first. `limit` 1 to 500 (default 100), `offset`.
+         */
+        get: operations["curated.list"];
+        put?: never;
+        /** Create a curated answer */
+        post: operations["curated.create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/assistants/{assistantCode}/curated/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import curated answers from CSV
+         * @description Columns `questions,answer,language`; several questions in one cell are separated by ` | `. A row whose first question matches an existing answer's first question (same normal form) replaces it.
+         */
+        post: operations["curated.import"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/assistants/{assistantCode}/curated/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export curated answers as CSV */
+        get: operations["curated.export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/assistants/{assistantCode}/curated/{curatedId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a curated answer */
+        get: operations["curated.get"];
+        put?: never;
+        post?: never;
+        /** Delete a curated answer */
+        delete: operations["curated.delete"];
+        options?: never;
+        head?: never;
+        /** Update a curated answer */
+        patch: operations["curated.update"];
+        trace?: never;
+    };
+    "/admin/v1/conversations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List conversations of every account */
+        get: operations["adminConversations.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/conversations/{conversationId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a conversation */
+        get: operations["adminConversations.get"];
+        put?: never;
+        post?: never;
+        /** Delete a conversation */
+        delete: operations["adminConversations.delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/accounts/{accountId}/retention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set how long an account's conversations are kept */
+        put: operations["adminConversations.setRetention"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/accounts/{accountId}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Month-to-date usage of an account */
+        get: operations["adminAccountLists.usage"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -985,6 +1276,11 @@ export interface components {
             text?: string;
             /** @description Retrieval relevance in [0, 1], higher is closer (3 decimals) */
             score?: number;
+            /**
+             * @description `curated`: a curated answer served instead of a model's (`fileId` is its id); absent: a document
+             * @enum {string}
+             */
+            kind?: "document" | "curated";
         };
         Product: {
             id: string;
@@ -2347,6 +2643,500 @@ export interface components {
                 /** @enum {string} */
                 code: "hooks.unauthorized";
             };
+        };
+        ConversationPageResponse: {
+            data: components["schemas"]["ConversationPage"];
+            response: {
+                /** @enum {string} */
+                status: "success";
+                message: string;
+            };
+        };
+        ConversationPage: {
+            list: components["schemas"]["ConversationSummary"][];
+            nextCursor: string | null;
+        };
+        ConversationSummary: {
+            id: string;
+            assistantId: string;
+            principal: string;
+            /** @enum {string} */
+            channel: "api" | "web" | "telegram" | "bale" | "whatsapp" | "webhook";
+            /** @description The first question, at most 200 characters */
+            title: string;
+            messageCount: components["schemas"]["Int"];
+            negativeFeedback: boolean;
+            /** @description An answer was declined or degraded */
+            needsAttention: boolean;
+            createdAt: components["schemas"]["DateTimeUtc"];
+            updatedAt: components["schemas"]["DateTimeUtc"];
+        };
+        /** @description 400 conversations.invalid_cursor */
+        ConversationCursorInvalidResponse: {
+            data: null;
+            response: {
+                /** @enum {string} */
+                status: "bad_request";
+                message: string;
+                /** @enum {string} */
+                code: "conversations.invalid_cursor";
+            };
+        };
+        ConversationResponse: {
+            data: components["schemas"]["Conversation"];
+            response: {
+                /** @enum {string} */
+                status: "success";
+                message: string;
+            };
+        };
+        Conversation: {
+            id: string;
+            assistantId: string;
+            principal: string;
+            /** @enum {string} */
+            channel: "api" | "web" | "telegram" | "bale" | "whatsapp" | "webhook";
+            /** @description The first question, at most 200 characters */
+            title: string;
+            messageCount: components["schemas"]["Int"];
+            negativeFeedback: boolean;
+            /** @description An answer was declined or degraded */
+            needsAttention: boolean;
+            createdAt: components["schemas"]["DateTimeUtc"];
+            updatedAt: components["schemas"]["DateTimeUtc"];
+            messages: components["schemas"]["ConversationMessage"][];
+        };
+        ConversationMessage: {
+            id: string;
+            /** @enum {string} */
+            role: "user" | "assistant";
+            content: string;
+            createdAt: components["schemas"]["DateTimeUtc"];
+            /** @description Assistant messages: the passages given to the model */
+            sources: components["schemas"]["Source"][];
+            products: components["schemas"]["ShownProduct"][];
+            model: string | null;
+            degraded: boolean | null;
+            /** @description The answer had nothing to go on: no passage, no product, no curated answer */
+            declined: boolean | null;
+            /** @description Tokens the turn cost (cost ledger) */
+            usage: components["schemas"]["TurnUsage"] | null;
+            /** @description The curated answer served, if one was */
+            curatedId: string | null;
+            feedback: components["schemas"]["Feedback"] | null;
+        };
+        ShownProduct: {
+            externalId: string;
+            title: string | null;
+        };
+        TurnUsage: {
+            promptTokens: components["schemas"]["Int"];
+            completionTokens: components["schemas"]["Int"];
+            embeddingTokens: components["schemas"]["Int"];
+        };
+        Feedback: {
+            /** @enum {string} */
+            rating: "up" | "down";
+            comment: string | null;
+            updatedAt: components["schemas"]["DateTimeUtc"];
+        };
+        /** @description 404 conversations.not_found */
+        ConversationLogNotFoundResponse: {
+            data: null;
+            response: {
+                /** @enum {string} */
+                status: "not_found";
+                message: string;
+                /** @enum {string} */
+                code: "conversations.not_found";
+            };
+        };
+        ConversationDeletedResponse: {
+            data: null;
+            response: {
+                /** @enum {string} */
+                status: "success";
+                message: string;
+            };
+        };
+        ConversationsDeletedResponse: {
+            data: components["schemas"]["ConversationsDeleted"];
+            response: {
+                /** @enum {string} */
+                status: "success";
+                message: string;
+            };
+        };
+        ConversationsDeleted: {
+            deleted: components["schemas"]["Int"];
+        };
+        /**
+         * @example {
+         *       "rating": "down"
+         *     }
+         */
+        FeedbackWrite: {
+            /** @enum {string} */
+            rating: "up" | "down";
+            comment?: string | null;
+        };
+        FeedbackResponse: {
+            data: components["schemas"]["Feedback"];
+            response: {
+                /** @enum {string} */
+                status: "success";
+                message: string;
+            };
+        };
+        /** @description 404 conversations.message_not_found */
+        MessageNotFoundResponse: {
+            data: null;
+            response: {
+                /** @enum {string} */
+                status: "not_found";
+                message: string;
+                /** @enum {string} */
+                code: "conversations.message_not_found";
+            };
+        };
+        CuratedFromQuestion: {
+            /**
+             * minLength(1)
+             * @description a string at least 1 character(s) long
+             */
+            answer: string;
+            language?: string | null;
+            /**
+             * maxItems(20)
+             * @description an array of at most 20 item(s)
+             */
+            questions?: string[];
+        };
+        CuratedFromMessageResponse: {
+            data: components["schemas"]["CuratedAnswer"];
+            response: {
+                /** @enum {string} */
+                status: "success";
+                message: string;
+            };
+        };
+        CuratedAnswer: {
+            id: string;
+            questions: string[];
+            answer: string;
+            language: string | null;
+            hitCount: components["schemas"]["Int"];
+            lastHitAt: components["schemas"]["DateTimeUtc"] | null;
+            createdAt: components["schemas"]["DateTimeUtc"];
+            updatedAt: components["schemas"]["DateTimeUtc"];
+        };
+        /** @description 409 curated.limit_reached */
+        CuratedLimitReachedResponse: {
+            data: null;
+            response: {
+                /** @enum {string} */
+                status: "conflict";
+                message: string;
+                /** @enum {string} */
+                code: "curated.limit_reached";
+            };
+        };
+        UnansweredReportResponse: {
+            data: {
+                list: components["schemas"]["UnansweredGroup"][];
+                count: components["schemas"]["Int"];
+            };
+            response: {
+                /** @enum {string} */
+                status: "success";
+                message: string;
+            };
+        };
+        UnansweredGroup: {
+            id: string;
+            /** @description The first question of the group */
+            label: string;
+            count: components["schemas"]["Int"];
+            /** @description Up to five distinct recent phrasings */
+            examples: string[];
+            firstSeen: components["schemas"]["DateTimeUtc"];
+            lastSeen: components["schemas"]["DateTimeUtc"];
+            channels: {
+                [key: string]: components["schemas"]["Int"];
+            };
+            reasons: {
+                [key: string]: components["schemas"]["Int"];
+            };
+        };
+        CuratedFromGroupResponse: {
+            data: components["schemas"]["CuratedAnswer"];
+            response: {
+                /** @enum {string} */
+                status: "success";
+                message: string;
+            };
+        };
+        /** @description 404 conversations.group_not_found */
+        UnansweredGroupNotFoundResponse: {
+            data: null;
+            response: {
+                /** @enum {string} */
+                status: "not_found";
+                message: string;
+                /** @enum {string} */
+                code: "conversations.group_not_found";
+            };
+        };
+        CuratedListResponse: {
+            data: {
+                list: components["schemas"]["CuratedAnswer"][];
+                count: components["schemas"]["Int"];
+            };
+            response: {
+                /** @enum {string} */
+                status: "success";
+                message: string;
+            };
+        };
+        /**
+         * @example {
+         *       "questions": [
+         *         "Do you ship to Kish?"
+         *       ],
+         *       "answer": "Yes, in 3 to 5 working days.",
+         *       "language": "en"
+         *     }
+         */
+        CuratedCreate: {
+            /**
+             * minItems(1)
+             * @description an array of at least 1 item(s)
+             */
+            questions: string[];
+            /**
+             * minLength(1)
+             * @description a string at least 1 character(s) long
+             */
+            answer: string;
+            language?: string | null;
+        };
+        CuratedCreatedResponse: {
+            data: components["schemas"]["CuratedAnswer"];
+            response: {
+                /** @enum {string} */
+                status: "success";
+                message: string;
+            };
+        };
+        CuratedImport: {
+            /**
+             * minLength(1)
+             * @description a string at least 1 character(s) long
+             */
+            csv: string;
+        };
+        CuratedImportResponse: {
+            data: components["schemas"]["CuratedImportResult"];
+            response: {
+                /** @enum {string} */
+                status: "success";
+                message: string;
+            };
+        };
+        CuratedImportResult: {
+            created: components["schemas"]["Int"];
+            updated: components["schemas"]["Int"];
+        };
+        /** @description 400 curated.csv_invalid */
+        CuratedCsvInvalidResponse: {
+            data: null;
+            response: {
+                /** @enum {string} */
+                status: "bad_request";
+                message: string;
+                /** @enum {string} */
+                code: "curated.csv_invalid";
+            };
+        };
+        CuratedResponse: {
+            data: components["schemas"]["CuratedAnswer"];
+            response: {
+                /** @enum {string} */
+                status: "success";
+                message: string;
+            };
+        };
+        /** @description 404 curated.not_found */
+        CuratedNotFoundResponse: {
+            data: null;
+            response: {
+                /** @enum {string} */
+                status: "not_found";
+                message: string;
+                /** @enum {string} */
+                code: "curated.not_found";
+            };
+        };
+        CuratedUpdate: {
+            /**
+             * minItems(1)
+             * @description an array of at least 1 item(s)
+             */
+            questions?: string[];
+            /**
+             * minLength(1)
+             * @description a string at least 1 character(s) long
+             */
+            answer?: string;
+            language?: string | null;
+        };
+        CuratedUpdatedResponse: {
+            data: components["schemas"]["CuratedAnswer"];
+            response: {
+                /** @enum {string} */
+                status: "success";
+                message: string;
+            };
+        };
+        CuratedDeletedResponse: {
+            data: null;
+            response: {
+                /** @enum {string} */
+                status: "success";
+                message: string;
+            };
+        };
+        AdminConversationPageResponse: {
+            data: components["schemas"]["AdminConversationPage"];
+            response: {
+                /** @enum {string} */
+                status: "success";
+                message: string;
+            };
+        };
+        AdminConversationPage: {
+            list: components["schemas"]["AdminConversationSummary"][];
+            nextCursor: string | null;
+        };
+        AdminConversationSummary: {
+            id: string;
+            assistantId: string;
+            principal: string;
+            /** @enum {string} */
+            channel: "api" | "web" | "telegram" | "bale" | "whatsapp" | "webhook";
+            /** @description The first question, at most 200 characters */
+            title: string;
+            messageCount: components["schemas"]["Int"];
+            negativeFeedback: boolean;
+            /** @description An answer was declined or degraded */
+            needsAttention: boolean;
+            createdAt: components["schemas"]["DateTimeUtc"];
+            updatedAt: components["schemas"]["DateTimeUtc"];
+            accountId: string;
+        };
+        AdminConversationResponse: {
+            data: components["schemas"]["Conversation"];
+            response: {
+                /** @enum {string} */
+                status: "success";
+                message: string;
+            };
+        };
+        AdminConversationDeletedResponse: {
+            data: null;
+            response: {
+                /** @enum {string} */
+                status: "success";
+                message: string;
+            };
+        };
+        /**
+         * @example {
+         *       "days": 90
+         *     }
+         */
+        ConversationRetention: {
+            /** @description Conversations older than this many days are deleted; null keeps them */
+            days: number | null;
+        };
+        RetentionResponse: {
+            data: components["schemas"]["ConversationRetention"];
+            response: {
+                /** @enum {string} */
+                status: "success";
+                message: string;
+            };
+        };
+        /** @description 404 accounts.not_found */
+        RetentionAccountNotFoundResponse: {
+            data: null;
+            response: {
+                /** @enum {string} */
+                status: "not_found";
+                message: string;
+                /** @enum {string} */
+                code: "accounts.not_found";
+            };
+        };
+        ApiKeyListResponse: {
+            data: {
+                list: components["schemas"]["ApiKeySummary"][];
+                count: components["schemas"]["Int"];
+            };
+            response: {
+                /** @enum {string} */
+                status: "success";
+                message: string;
+            };
+        };
+        ApiKeySummary: {
+            id: string;
+            /** @description The key's first 8 characters (null for keys made before prefixes were kept) */
+            prefix: string | null;
+            name: string | null;
+            createdAt: components["schemas"]["DateTimeUtc"];
+            /** @description Updated at most once a minute */
+            lastUsedAt: components["schemas"]["DateTimeUtc"] | null;
+            revokedAt: components["schemas"]["DateTimeUtc"] | null;
+        };
+        AdminAssistantListResponse: {
+            data: {
+                list: components["schemas"]["Assistant"][];
+                count: components["schemas"]["Int"];
+            };
+            response: {
+                /** @enum {string} */
+                status: "success";
+                message: string;
+            };
+        };
+        FolderListResponse: {
+            data: {
+                list: components["schemas"]["Folder"][];
+                count: components["schemas"]["Int"];
+            };
+            response: {
+                /** @enum {string} */
+                status: "success";
+                message: string;
+            };
+        };
+        UsageSummaryResponse: {
+            data: components["schemas"]["UsageSummary"];
+            response: {
+                /** @enum {string} */
+                status: "success";
+                message: string;
+            };
+        };
+        UsageSummary: {
+            /** @description YYYY-MM */
+            period: string;
+            turns: components["schemas"]["Int"];
+            promptTokens: components["schemas"]["Int"];
+            completionTokens: components["schemas"]["Int"];
+            embeddingTokens: components["schemas"]["Int"];
+            totalTokens: components["schemas"]["Int"];
         };
         HealthResponse: {
             data: components["schemas"]["Health"];
@@ -4638,6 +5428,82 @@ export interface operations {
             };
         };
     };
+    "adminAccountLists.listKeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description ApiKeyListResponse */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyListResponse"];
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                };
+            };
+            /** @description 401 admin_token.invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidAdminTokenResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["AccountNotFoundResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
+        };
+    };
     "admin.createKey": {
         parameters: {
             query?: never;
@@ -4763,6 +5629,82 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["ApiKeyNotFoundResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
+        };
+    };
+    "adminAccountLists.listAssistants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description AdminAssistantListResponse */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminAssistantListResponse"];
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                };
+            };
+            /** @description 401 admin_token.invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidAdminTokenResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["AccountNotFoundResponse"];
                 };
             };
             /** @description 413 request.payload_too_large */
@@ -5075,6 +6017,82 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["AssistantNotFoundResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
+        };
+    };
+    "adminAccountLists.listFolders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description FolderListResponse */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FolderListResponse"];
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                };
+            };
+            /** @description 401 admin_token.invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidAdminTokenResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["AccountNotFoundResponse"];
                 };
             };
             /** @description 413 request.payload_too_large */
@@ -6360,6 +7378,2208 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TooManyRequestsResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
+        };
+    };
+    "conversations.list": {
+        parameters: {
+            query?: {
+                /** @description a string to be decoded into a number */
+                limit?: string;
+                /** @description a string at most 500 character(s) long */
+                cursor?: string;
+                channel?: "api" | "web" | "telegram" | "bale" | "whatsapp" | "webhook";
+                /** @description Started at or after (ISO 8601) */
+                from?: string;
+                /** @description Started before (ISO 8601) */
+                to?: string;
+                /** @description a string at least 1 character(s) long */
+                principal?: string;
+                /** @description `true`: only conversations with a thumbs-down on one of their answers */
+                negativeFeedback?: "true" | "false";
+                /** @description `true`: only conversations with an answer that was declined or degraded */
+                needsAttention?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                assistantCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description ConversationPageResponse */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationPageResponse"];
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"] | components["schemas"]["ConversationCursorInvalidResponse"];
+                };
+            };
+            /** @description 401 api_key.invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidApiKeyResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["AssistantNotFoundResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
+        };
+    };
+    "conversations.deletePrincipal": {
+        parameters: {
+            query: {
+                /** @description a string at least 1 character(s) long */
+                principal: string;
+            };
+            header?: never;
+            path: {
+                assistantCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description ConversationsDeletedResponse */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationsDeletedResponse"];
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                };
+            };
+            /** @description 401 api_key.invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidApiKeyResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["AssistantNotFoundResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
+        };
+    };
+    "conversations.export": {
+        parameters: {
+            query?: {
+                format?: "ndjson" | "csv";
+                channel?: "api" | "web" | "telegram" | "bale" | "whatsapp" | "webhook";
+                /** @description Started at or after (ISO 8601) */
+                from?: string;
+                /** @description Started before (ISO 8601) */
+                to?: string;
+                /** @description a string at least 1 character(s) long */
+                principal?: string;
+                /** @description `true`: only conversations with a thumbs-down on one of their answers */
+                negativeFeedback?: "true" | "false";
+                /** @description `true`: only conversations with an answer that was declined or degraded */
+                needsAttention?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                assistantCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a string */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                };
+            };
+            /** @description 401 api_key.invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidApiKeyResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["AssistantNotFoundResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
+        };
+    };
+    "conversations.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                assistantCode: string;
+                /** @description a string at least 1 character(s) long */
+                conversationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description ConversationResponse */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationResponse"];
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                };
+            };
+            /** @description 401 api_key.invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidApiKeyResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["AssistantNotFoundResponse"] | components["schemas"]["ConversationLogNotFoundResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
+        };
+    };
+    "conversations.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                assistantCode: string;
+                /** @description a string at least 1 character(s) long */
+                conversationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description ConversationDeletedResponse */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationDeletedResponse"];
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                };
+            };
+            /** @description 401 api_key.invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidApiKeyResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["AssistantNotFoundResponse"] | components["schemas"]["ConversationLogNotFoundResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
+        };
+    };
+    "conversations.feedback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                assistantCode: string;
+                /** @description a string at least 1 character(s) long */
+                conversationId: string;
+                /** @description a string matching the pattern ^\d{1,18}$ */
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FeedbackWrite"];
+            };
+        };
+        responses: {
+            /** @description FeedbackResponse */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeedbackResponse"];
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                };
+            };
+            /** @description 401 api_key.invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidApiKeyResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["AssistantNotFoundResponse"] | components["schemas"]["ConversationLogNotFoundResponse"] | components["schemas"]["MessageNotFoundResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
+        };
+    };
+    "conversations.answerBetter": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                assistantCode: string;
+                /** @description a string at least 1 character(s) long */
+                conversationId: string;
+                /** @description a string matching the pattern ^\d{1,18}$ */
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CuratedFromQuestion"];
+            };
+        };
+        responses: {
+            /** @description CuratedFromMessageResponse */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CuratedFromMessageResponse"];
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                };
+            };
+            /** @description 401 api_key.invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidApiKeyResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["AssistantNotFoundResponse"] | components["schemas"]["ConversationLogNotFoundResponse"] | components["schemas"]["MessageNotFoundResponse"];
+                };
+            };
+            /** @description 409 curated.limit_reached */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CuratedLimitReachedResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
+        };
+    };
+    "conversations.unanswered": {
+        parameters: {
+            query?: {
+                from?: components["schemas"]["DateTimeUtc"];
+                to?: components["schemas"]["DateTimeUtc"];
+                /** @description a string to be decoded into a number */
+                limit?: string;
+            };
+            header?: never;
+            path: {
+                assistantCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description UnansweredReportResponse */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnansweredReportResponse"];
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                };
+            };
+            /** @description 401 api_key.invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidApiKeyResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["AssistantNotFoundResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
+        };
+    };
+    "conversations.groupToCurated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                assistantCode: string;
+                /** @description a string matching the pattern ^\d{1,18}$ */
+                groupId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CuratedFromQuestion"];
+            };
+        };
+        responses: {
+            /** @description CuratedFromGroupResponse */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CuratedFromGroupResponse"];
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                };
+            };
+            /** @description 401 api_key.invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidApiKeyResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["AssistantNotFoundResponse"] | components["schemas"]["UnansweredGroupNotFoundResponse"];
+                };
+            };
+            /** @description 409 curated.limit_reached */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CuratedLimitReachedResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
+        };
+    };
+    "curated.list": {
+        parameters: {
+            query?: {
+                /** @description a string to be decoded into a number */
+                limit?: string;
+                /** @description a string to be decoded into a number */
+                offset?: string;
+            };
+            header?: never;
+            path: {
+                assistantCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description CuratedListResponse */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CuratedListResponse"];
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                };
+            };
+            /** @description 401 api_key.invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidApiKeyResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["AssistantNotFoundResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
+        };
+    };
+    "curated.create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                assistantCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CuratedCreate"];
+            };
+        };
+        responses: {
+            /** @description CuratedCreatedResponse */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CuratedCreatedResponse"];
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                };
+            };
+            /** @description 401 api_key.invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidApiKeyResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["AssistantNotFoundResponse"];
+                };
+            };
+            /** @description 409 curated.limit_reached */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CuratedLimitReachedResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
+        };
+    };
+    "curated.import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                assistantCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CuratedImport"];
+            };
+        };
+        responses: {
+            /** @description CuratedImportResponse */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CuratedImportResponse"];
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"] | components["schemas"]["CuratedCsvInvalidResponse"];
+                };
+            };
+            /** @description 401 api_key.invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidApiKeyResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["AssistantNotFoundResponse"];
+                };
+            };
+            /** @description 409 curated.limit_reached */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CuratedLimitReachedResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
+        };
+    };
+    "curated.export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                assistantCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a string */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                };
+            };
+            /** @description 401 api_key.invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidApiKeyResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["AssistantNotFoundResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
+        };
+    };
+    "curated.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                assistantCode: string;
+                /** @description a string at least 1 character(s) long */
+                curatedId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description CuratedResponse */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CuratedResponse"];
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                };
+            };
+            /** @description 401 api_key.invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidApiKeyResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["AssistantNotFoundResponse"] | components["schemas"]["CuratedNotFoundResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
+        };
+    };
+    "curated.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                assistantCode: string;
+                /** @description a string at least 1 character(s) long */
+                curatedId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description CuratedDeletedResponse */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CuratedDeletedResponse"];
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                };
+            };
+            /** @description 401 api_key.invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidApiKeyResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["AssistantNotFoundResponse"] | components["schemas"]["CuratedNotFoundResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
+        };
+    };
+    "curated.update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                assistantCode: string;
+                /** @description a string at least 1 character(s) long */
+                curatedId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CuratedUpdate"];
+            };
+        };
+        responses: {
+            /** @description CuratedUpdatedResponse */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CuratedUpdatedResponse"];
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                };
+            };
+            /** @description 401 api_key.invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidApiKeyResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["AssistantNotFoundResponse"] | components["schemas"]["CuratedNotFoundResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
+        };
+    };
+    "adminConversations.list": {
+        parameters: {
+            query?: {
+                /** @description a string to be decoded into a number */
+                limit?: string;
+                /** @description a string at most 500 character(s) long */
+                cursor?: string;
+                /** @description a string at least 1 character(s) long */
+                accountId?: string;
+                /** @description a string at least 1 character(s) long */
+                assistantId?: string;
+                channel?: "api" | "web" | "telegram" | "bale" | "whatsapp" | "webhook";
+                /** @description Started at or after (ISO 8601) */
+                from?: string;
+                /** @description Started before (ISO 8601) */
+                to?: string;
+                /** @description a string at least 1 character(s) long */
+                principal?: string;
+                /** @description `true`: only conversations with a thumbs-down on one of their answers */
+                negativeFeedback?: "true" | "false";
+                /** @description `true`: only conversations with an answer that was declined or degraded */
+                needsAttention?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description AdminConversationPageResponse */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminConversationPageResponse"];
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"] | components["schemas"]["ConversationCursorInvalidResponse"];
+                };
+            };
+            /** @description 401 admin_token.invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidAdminTokenResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
+        };
+    };
+    "adminConversations.get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description a string at least 1 character(s) long */
+                conversationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description AdminConversationResponse */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminConversationResponse"];
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                };
+            };
+            /** @description 401 admin_token.invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidAdminTokenResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["ConversationLogNotFoundResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
+        };
+    };
+    "adminConversations.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description a string at least 1 character(s) long */
+                conversationId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description AdminConversationDeletedResponse */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminConversationDeletedResponse"];
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                };
+            };
+            /** @description 401 admin_token.invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidAdminTokenResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["ConversationLogNotFoundResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
+        };
+    };
+    "adminConversations.setRetention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConversationRetention"];
+            };
+        };
+        responses: {
+            /** @description RetentionResponse */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetentionResponse"];
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                };
+            };
+            /** @description 401 admin_token.invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidAdminTokenResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["RetentionAccountNotFoundResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
+        };
+    };
+    "adminAccountLists.usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description UsageSummaryResponse */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageSummaryResponse"];
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                };
+            };
+            /** @description 401 admin_token.invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidAdminTokenResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["AccountNotFoundResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
                 };
             };
             /** @description 500 internal.error */

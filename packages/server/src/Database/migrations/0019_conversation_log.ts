@@ -31,7 +31,7 @@ export default Effect.gen(function*() {
   yield* sql`CREATE INDEX conversations_account_age_idx ON conversations (account_id, updated_at)`
   yield* sql`CREATE INDEX conversations_age_idx ON conversations (created_at DESC, id DESC)`
   yield* sql`ALTER TABLE accounts ADD COLUMN conversation_retention_days integer`
-  yield* sql`ALTER TABLE api_keys ADD COLUMN last_used_at timestamptz`
+  yield* sql`ALTER TABLE api_keys ADD COLUMN last_used_at timestamptz, ADD COLUMN key_prefix text`
   // One vote per answer: the row is replaced by the next vote.
   yield* sql`
     CREATE TABLE message_feedback (
