@@ -8,7 +8,17 @@ export type Route =
   | { readonly view: "assistants" }
   | { readonly view: "assistant"; readonly assistantId: string; readonly tab: AssistantTab }
 
-export const assistantTabs = ["documents", "products", "search", "chat", "settings", "connections"] as const
+export const assistantTabs = [
+  "documents",
+  "products",
+  "search",
+  "chat",
+  "conversations",
+  "unanswered",
+  "curated",
+  "settings",
+  "connections"
+] as const
 export type AssistantTab = (typeof assistantTabs)[number]
 
 const isTab = (value: string | undefined): value is AssistantTab => assistantTabs.some((tab) => tab === value)

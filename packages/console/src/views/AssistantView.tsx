@@ -4,13 +4,16 @@ import { useI18n } from "../i18n"
 import { type AssistantTab, assistantTabs, href } from "../route"
 import { Chat } from "./Chat"
 import { Connections } from "./Connections"
+import { Conversations } from "./Conversations"
+import { Curated } from "./Curated"
 import { Documents } from "./Documents"
 import { Products } from "./Products"
 import { Search } from "./Search"
 import { Settings } from "./Settings"
+import { Unanswered } from "./Unanswered"
 
 const operatorTabs: ReadonlyArray<AssistantTab> = ["settings", "connections"]
-const keyTabs: ReadonlyArray<AssistantTab> = ["documents", "products", "search", "chat"]
+const keyTabs: ReadonlyArray<AssistantTab> = ["documents", "products", "search", "chat", "conversations", "unanswered", "curated"]
 
 export const AssistantView = ({ assistantId, tab }: { readonly assistantId: string; readonly tab: AssistantTab }) => {
   const { t, word } = useI18n()
@@ -40,6 +43,12 @@ export const AssistantView = ({ assistantId, tab }: { readonly assistantId: stri
         ? <Search assistantId={assistantId} />
         : tab === "chat"
         ? <Chat assistantId={assistantId} />
+        : tab === "conversations"
+        ? <Conversations assistantId={assistantId} />
+        : tab === "unanswered"
+        ? <Unanswered assistantId={assistantId} />
+        : tab === "curated"
+        ? <Curated assistantId={assistantId} />
         : tab === "settings"
         ? <Settings assistantId={assistantId} />
         : <Connections assistantId={assistantId} />}
