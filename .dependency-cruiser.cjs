@@ -6,14 +6,16 @@
 const src = "^packages/server/src/"
 const core = [`${src}(Config|Logging|Telemetry|Ids)\\.ts$`, `${src}(Database|Queue|Platform)/`]
 const shared = [`${src}(Search|Accounts|Folders|Models|Assistants|Transcription)/`]
-const featureNames = "Products|Documents|Chat|Content|Channels|Admin|System"
+const featureNames = "Products|Documents|Chat|Content|Channels|Admin|System|Conversations|Curated"
 const features = [`${src}(${featureNames})/`]
 const composition = [`${src}(Http|Bootstrap)/`, `${src}(App|main|Testing)\\.ts$`]
 /** What a feature offers the others: its service tags, nothing more. */
 const serviceTags = [
   `${src}Products/ProductSearch\\.ts$`,
   `${src}Documents/ChunkSearch\\.ts$`,
-  `${src}Chat/ChatTurns\\.ts$`
+  `${src}Chat/ChatTurns\\.ts$`,
+  `${src}Chat/TurnHooks\\.ts$`,
+  `${src}Curated/CuratedAnswers\\.ts$`
 ]
 
 /** @type {import("dependency-cruiser").IConfiguration} */

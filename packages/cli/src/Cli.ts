@@ -4,6 +4,8 @@ import manifest from "../package.json" with { type: "json" }
 import { adminCommand } from "./Commands/Admin"
 import { assistantsCommand } from "./Commands/Assistants"
 import { chatCommand } from "./Commands/Chat"
+import { conversationsCommand, reportCommand } from "./Commands/Conversations"
+import { curatedCommand } from "./Commands/Curated"
 import { docsCommand } from "./Commands/Docs"
 import { modelsCommand } from "./Commands/Models"
 import { productsCommand } from "./Commands/Products"
@@ -13,7 +15,17 @@ export const command = root.pipe(
   Command.withDescription(
     "Dastyar from the command line: the public API with an API key, the operator API with the operator token"
   ),
-  Command.withSubcommands([assistantsCommand, modelsCommand, chatCommand, productsCommand, docsCommand, adminCommand])
+  Command.withSubcommands([
+    assistantsCommand,
+    modelsCommand,
+    chatCommand,
+    productsCommand,
+    docsCommand,
+    conversationsCommand,
+    curatedCommand,
+    reportCommand,
+    adminCommand
+  ])
 )
 
 export const run = Command.run(command, { name: "dastyar", version: manifest.version })

@@ -9,7 +9,18 @@ export type Route =
   | { readonly view: "assistant"; readonly assistantId: string; readonly tab: AssistantTab }
 
 /** `start` is the first-run guide, opened from the assistant's page rather than shown as a tab. */
-export const assistantTabs = ["documents", "products", "search", "chat", "settings", "connections", "start"] as const
+export const assistantTabs = [
+  "documents",
+  "products",
+  "search",
+  "chat",
+  "conversations",
+  "unanswered",
+  "curated",
+  "settings",
+  "connections",
+  "start"
+] as const
 export type AssistantTab = (typeof assistantTabs)[number]
 
 const isTab = (value: string | undefined): value is AssistantTab => assistantTabs.some((tab) => tab === value)

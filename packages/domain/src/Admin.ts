@@ -361,3 +361,59 @@ export class AdminConnectionsApi extends HttpApiGroup.make("adminConnections")
   .prefix("/admin/v1")
   .annotate(OpenApi.Description, "Operator API: messenger connections of assistants. Bearer operator token.")
 {}
+
+/** An API key as listed: never its secret, only the first characters to recognise it by. */
+export const ApiKeySummary = Schema.Struct({
+  id: ApiKeyId,
+  prefix: Schema.NullOr(Schema.String).annotations({
+    description: "The key's first 8 characters (null for keys made before prefixes were kept)"
+  }),
+  name: Schema.NullOr(Schema.String),
+  createdAt: Schema.DateTimeUtc,
+  lastUsedAt: Schema.NullOr(Schema.DateTimeUtc).annotations({ description: "Updated at most once a minute" }),
+  revokedAt: Schema.NullOr(Schema.DateTimeUtc)
+}).annotations({ identifier: "ApiKeySummary" })
+export type ApiKeySummary = typeof ApiKeySummary.Type
+
+/** Tokens of the calendar month so far (UTC), from the cost ledger. */
+export const UsageSummary = Schema.Struct({
+  period: Schema.String.annotations({ description: "YYYY-MM" }),
+  turns: Schema.Int,
+  promptTokens: Schema.Int,
+  completionTokens: Schema.Int,
+  embeddingTokens: Schema.Int,
+  totalTokens: Schema.Int
+}).annotations({ identifier: "UsageSummary" })
+export type UsageSummary = typeof UsageSummary.Type
+
+/** What the console lists of an account: keys, assistants, folders and the month's usage. */
+export class AdminAccountListsApi extends HttpApiGroup.make("adminAccountLists")
+  .annotate(OpenApi.Title, "Admin: account lists")
+  .add(
+    HttpApiEndpoint.get("listKeys")`/accounts/${accountPath}/keys`
+      .annotate(OpenApi.Summary, "List an account's API keys")
+      .addSuccess(success(ListOf(ApiKeySummary), { identifier: "ApiKeyListResponse" }))
+      .addError(AccountNotFoundResponse)
+  )
+  .add(
+    HttpApiEndpoint.get("listAssistants")`/accounts/${accountPath}/assistants`
+      .annotate(OpenApi.Summary, "List an account's assistants")
+      .addSuccess(success(ListOf(Assistant), { identifier: "AdminAssistantListResponse" }))
+      .addError(AccountNotFoundResponse)
+  )
+  .add(
+    HttpApiEndpoint.get("listFolders")`/accounts/${accountPath}/folders`
+      .annotate(OpenApi.Summary, "List an account's folders")
+      .addSuccess(success(ListOf(Folder), { identifier: "FolderListResponse" }))
+      .addError(AccountNotFoundResponse)
+  )
+  .add(
+    HttpApiEndpoint.get("usage")`/accounts/${accountPath}/usage`
+      .annotate(OpenApi.Summary, "Month-to-date usage of an account")
+      .addSuccess(success(UsageSummary, { identifier: "UsageSummaryResponse" }))
+      .addError(AccountNotFoundResponse)
+  )
+  .middleware(AdminAuth)
+  .prefix("/admin/v1")
+  .annotate(OpenApi.Description, "Operator API: an account's keys, assistants, folders and usage.")
+{}

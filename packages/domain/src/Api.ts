@@ -4,11 +4,13 @@
  * derive from this value.
  */
 import { HttpApi, OpenApi } from "@effect/platform"
-import { AdminApi, AdminConnectionsApi, AdminContentApi } from "./Admin"
+import { AdminAccountListsApi, AdminApi, AdminConnectionsApi, AdminContentApi } from "./Admin"
 import { AssistantsApi } from "./Assistants"
 import { HooksApi } from "./Channels"
 import { ChatApi } from "./Chat"
 import { ContentApi } from "./Content"
+import { AdminConversationsApi, ConversationsApi } from "./Conversations"
+import { CuratedApi } from "./Curated"
 import { DocumentsApi } from "./Documents"
 import {
   BodyTooDeepResponse,
@@ -99,6 +101,10 @@ export class DastyarApi extends HttpApi.make("dastyar")
   .add(HooksApi)
   .add(WebApi)
   .add(AdminWebApi)
+  .add(ConversationsApi)
+  .add(CuratedApi)
+  .add(AdminConversationsApi)
+  .add(AdminAccountListsApi)
   .add(SystemApi)
   .addError(ValidationFailedResponse)
   .addError(MalformedJsonResponse)

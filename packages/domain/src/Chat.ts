@@ -63,6 +63,11 @@ export const Source = Schema.Struct({
   ),
   score: Schema.optional(
     Schema.Number.annotations({ description: "Retrieval relevance in [0, 1], higher is closer (3 decimals)" })
+  ),
+  kind: Schema.optional(
+    Schema.Literal("document", "curated").annotations({
+      description: "`curated`: a curated answer served instead of a model's (`fileId` is its id); absent: a document"
+    })
   )
 }).annotations({ identifier: "Source" })
 export type Source = typeof Source.Type

@@ -21,6 +21,10 @@ import { Inbox } from "./Channels/Inbox"
 import * as ChatTurnsLive from "./Chat/ChatTurnsLive"
 import { AppConfig } from "./Config"
 import { Articles } from "./Content/Articles"
+import { ConversationLog } from "./Conversations/ConversationLog"
+import * as Retention from "./Conversations/Retention"
+import { observerLayer, Unanswered } from "./Conversations/Unanswered"
+import { CuratedAnswers, lookupLayer } from "./Curated/CuratedAnswers"
 import * as Database from "./Database/Database"
 import * as Migrator from "./Database/Migrator"
 import * as ChunkReembedder from "./Documents/ChunkReembedder"
@@ -72,8 +76,20 @@ const ServicesLive = Layer.mergeAll(
   Layer.provideMerge(InfrastructureLive)
 )
 
+/** The conversation log and curated answers; chat reaches them through the hooks it defines (`Chat/TurnHooks`). */
+const ConversationServicesLive = Layer.mergeAll(
+  CuratedAnswers.Default,
+  Unanswered.Default,
+  ConversationLog.Default,
+  Retention.Retention.Default
+)
+
 /** Chat sits on top: it uses retrieval, product search and transcription from the services above. */
-const ChatLive = ChatTurnsLive.layer.pipe(Layer.provideMerge(ServicesLive))
+const ChatLive = ChatTurnsLive.layer.pipe(
+  Layer.provide(Layer.mergeAll(lookupLayer, observerLayer)),
+  Layer.provideMerge(ConversationServicesLive),
+  Layer.provideMerge(ServicesLive)
+)
 
 /** Messenger channels answer through chat. */
 const ChannelsLive = Layer.mergeAll(Connections.Default, Inbox.Default).pipe(Layer.provideMerge(ChatLive))
@@ -87,6 +103,7 @@ export const AppLive = Layer.mergeAll(
   ProductIndexing.layer,
   VectorIndexing.layer,
   ChannelWorker.layer,
+  Retention.layer,
   DemoSeed.layer
 ).pipe(
   Layer.provideMerge(ChannelsLive),

@@ -69,13 +69,28 @@ const NewKey = ({ created, onDone }: { readonly created: CreatedApiKey; readonly
   )
 }
 
+/** A key as listed: from the API (with prefix and last use) or as created in this tab. */
+interface ListedKey {
+  readonly id: string
+  readonly name: string | null
+  readonly revoked: boolean
+  readonly prefix: string | null
+  readonly lastUsedAt: string | null | undefined
+}
+
 const Keys = ({ account }: { readonly account: KnownAccount }) => {
-  const { t } = useI18n()
+  const { t, date } = useI18n()
   const { client, known, remember } = useConsole()
   const [name, setName] = useState("")
   const [created, setCreated] = useState<CreatedApiKey | undefined>(undefined)
   const { busy, error, run } = useAction()
-  const keys = known.keys.filter((key) => key.accountId === account.id)
+  // Listed from the API (read again after each change here); the keys created in this tab until it answers.
+  const listed = useLoad(
+    () => unwrap(client.raw.GET("/admin/v1/accounts/{accountId}/keys", { params: { path: { accountId: account.id } } })),
+    [client, account.id, known.keys]
+  )
+  const keys: ReadonlyArray<ListedKey> = listed.value?.list.map((key) => ({ ...key, revoked: key.revokedAt !== null })) ??
+    known.keys.filter((key) => key.accountId === account.id).map((key) => ({ ...key, prefix: null, lastUsedAt: undefined }))
   const create = (event: FormEvent) => {
     event.preventDefault()
     void run(async () => {
@@ -104,7 +119,8 @@ const Keys = ({ account }: { readonly account: KnownAccount }) => {
         <ul className="plain">
           {keys.map((key) => (
             <li key={key.id}>
-              <span>{key.name ?? t("keys.unnamed")}</span> <code dir="ltr">{key.id}</code>{" "}
+              <span>{key.name ?? t("keys.unnamed")}</span> <code dir="ltr">{key.prefix === null ? key.id : `${key.prefix}…`}</code>{" "}
+              {key.lastUsedAt !== undefined && <span className="muted small">{key.lastUsedAt === null ? t("keys.neverUsed") : t("keys.lastUsed", { date: date(key.lastUsedAt) })}</span>}{" "}
               {key.revoked
                 ? <Badge value="failed" label={t("keys.revoked")} />
                 : <ConfirmButton label={t("keys.revoke")} confirmLabel={t("keys.confirmRevoke")} onConfirm={() => revoke(key.id)} />}
@@ -122,7 +138,11 @@ const Folders = ({ account }: { readonly account: KnownAccount }) => {
   const { client, known, remember } = useConsole()
   const [name, setName] = useState("")
   const { busy, error, run } = useAction()
-  const folders = known.folders.filter((folder) => folder.accountId === account.id)
+  const listed = useLoad(
+    () => unwrap(client.raw.GET("/admin/v1/accounts/{accountId}/folders", { params: { path: { accountId: account.id } } })),
+    [client, account.id, known.folders]
+  )
+  const folders = listed.value?.list ?? known.folders.filter((folder) => folder.accountId === account.id)
   const create = (event: FormEvent) => {
     event.preventDefault()
     void run(async () => {
@@ -204,7 +224,11 @@ const Assistants = ({ account }: { readonly account: KnownAccount }) => {
   const [name, setName] = useState("")
   const [model, setModel] = useState("")
   const { busy, error, run } = useAction()
-  const assistants = known.assistants.filter((assistant) => assistant.accountId === account.id)
+  const listed = useLoad(
+    () => unwrap(client.raw.GET("/admin/v1/accounts/{accountId}/assistants", { params: { path: { accountId: account.id } } })),
+    [client, account.id, known.assistants]
+  )
+  const assistants = listed.value?.list ?? known.assistants.filter((assistant) => assistant.accountId === account.id)
   const create = (event: FormEvent) => {
     event.preventDefault()
     void run(async () => {
@@ -251,6 +275,18 @@ const Assistants = ({ account }: { readonly account: KnownAccount }) => {
   )
 }
 
+/** The month's usage from the cost ledger. */
+const Usage = ({ accountId }: { readonly accountId: string }) => {
+  const { t } = useI18n()
+  const { client } = useConsole()
+  const usage = useLoad(
+    () => unwrap(client.raw.GET("/admin/v1/accounts/{accountId}/usage", { params: { path: { accountId } } })),
+    [client, accountId]
+  )
+  if (usage.value === undefined) return null
+  return <p className="muted small">{t("accounts.usage", { period: usage.value.period, turns: usage.value.turns, tokens: usage.value.totalTokens })}</p>
+}
+
 const AccountCard = ({ account }: { readonly account: KnownAccount }) => {
   const { t, date } = useI18n()
   const { client, remember } = useConsole()
@@ -275,6 +311,7 @@ const AccountCard = ({ account }: { readonly account: KnownAccount }) => {
         <ConfirmButton label={t("accounts.delete")} confirmLabel={t("accounts.confirmDelete")} onConfirm={remove} />
       </header>
       <ErrorNotice error={error} />
+      <Usage accountId={account.id} />
       <div className="columns">
         <Keys account={account} />
         <Assistants account={account} />

@@ -4,15 +4,18 @@ import { useI18n } from "../i18n"
 import { type AssistantTab, assistantTabs, href } from "../route"
 import { Chat } from "./Chat"
 import { Connections } from "./Connections"
+import { Conversations } from "./Conversations"
+import { Curated } from "./Curated"
 import { Documents } from "./Documents"
 import { Products } from "./Products"
 import { Search } from "./Search"
 import { useAssistant } from "./FirstRun/useAssistant"
 import { OwnerSettings } from "./OwnerSettings"
 import { Settings } from "./Settings"
+import { Unanswered } from "./Unanswered"
 
 const operatorTabs: ReadonlyArray<AssistantTab> = ["settings", "connections"]
-const keyTabs: ReadonlyArray<AssistantTab> = ["documents", "products", "search", "chat"]
+const keyTabs: ReadonlyArray<AssistantTab> = ["documents", "products", "search", "chat", "conversations", "unanswered", "curated"]
 /** A key holder also has settings: the assistant's name, language and instructions (`PATCH /v1/assistants/…`). */
 const ownerTabs: ReadonlyArray<AssistantTab> = [...keyTabs, "settings"]
 
@@ -49,6 +52,12 @@ export const AssistantView = ({ assistantId, tab }: { readonly assistantId: stri
         ? <Search assistantId={assistantId} />
         : tab === "chat"
         ? <Chat assistantId={assistantId} />
+        : tab === "conversations"
+        ? <Conversations assistantId={assistantId} />
+        : tab === "unanswered"
+        ? <Unanswered assistantId={assistantId} />
+        : tab === "curated"
+        ? <Curated assistantId={assistantId} />
         : tab === "settings"
         ? session.adminToken !== undefined
           ? <Settings assistantId={assistantId} />

@@ -73,6 +73,13 @@ export const en = {
   "products.limit_reached": "The product catalog limit has been reached",
   "products.search_unavailable": "Product search is not available in this environment",
   "products.invalid_cursor": "The cursor is not valid for this list; start again without a cursor",
+  "conversations.not_found": "Conversation not found",
+  "conversations.message_not_found": "No assistant message with this id in the conversation",
+  "conversations.group_not_found": "No such group in this assistant's report",
+  "conversations.invalid_cursor": "The cursor is not valid for this list; start again without a cursor",
+  "curated.not_found": "Curated answer not found",
+  "curated.csv_invalid": "The CSV could not be read: it needs the columns questions, answer and language",
+  "curated.limit_reached": "The assistant has as many curated answers as it may have",
   // validation constraints
   "constraint.required": "is required",
   "constraint.invalid": "has an invalid value",

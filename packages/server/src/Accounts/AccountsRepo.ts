@@ -15,6 +15,20 @@ import * as ApiKeySecret from "./ApiKeySecret"
  */
 export const ownerCacheTtl = "5 seconds"
 
+/** Characters of a key kept in the clear, to recognise it in a list (the random part starts after `dsk_`). */
+const keyPrefixLength = 8
+/** A key's `last_used_at` is written at most this often (ms) by one instance. */
+const lastUsedEvery = 60_000
+
+const KeySummaryRow = Schema.Struct({
+  id: Auth.ApiKeyId,
+  prefix: Schema.NullOr(Schema.String),
+  name: Schema.NullOr(Schema.String),
+  createdAt: Schema.DateTimeUtcFromDate,
+  lastUsedAt: Schema.NullOr(Schema.DateTimeUtcFromDate),
+  revokedAt: Schema.NullOr(Schema.DateTimeUtcFromDate)
+})
+
 const AccountRow = Schema.Struct({
   id: Auth.AccountId,
   name: Schema.String,
@@ -36,6 +50,8 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("AccountsRepo",
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const invalidations = yield* Invalidations
+    /** When this instance last wrote each key's `last_used_at` (ms). */
+    const lastWritten = new Map<string, number>()
 
     const insertAccount = SqlSchema.single({
       Request: Schema.Struct({ id: Schema.String, name: Schema.String, plan: Schema.String }),
@@ -54,7 +70,8 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("AccountsRepo",
         id: Schema.String,
         accountId: Schema.String,
         name: Schema.NullOr(Schema.String),
-        secretHash: Schema.Uint8ArrayFromSelf
+        secretHash: Schema.Uint8ArrayFromSelf,
+        keyPrefix: Schema.String
       }),
       Result: CreatedKeyRow,
       execute: (row) => sql`INSERT INTO api_keys ${sql.insert(row)} RETURNING id, name, created_at`
@@ -125,10 +142,38 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("AccountsRepo",
         return rows.length > 0
       }, Effect.orDie),
 
+      /** The account's keys, oldest first, without secrets. */
+      listKeys: (accountId: string) =>
+        sql`
+          SELECT id, key_prefix AS prefix, name, created_at, last_used_at, revoked_at FROM api_keys
+          WHERE account_id = ${accountId} ORDER BY created_at, id`.pipe(
+          Effect.flatMap(Schema.decodeUnknown(Schema.Array(KeySummaryRow))),
+          Effect.orDie
+        ),
+
+      /** Notes that the key was used: written once a minute per key at most, not per request. */
+      markUsed: (keyId: string) =>
+        Effect.suspend(() => {
+          const now = Date.now()
+          if (now - (lastWritten.get(keyId) ?? 0) < lastUsedEvery) return Effect.void
+          if (lastWritten.size >= 10_000) lastWritten.clear()
+          lastWritten.set(keyId, now)
+          return sql`UPDATE api_keys SET last_used_at = now() WHERE id = ${keyId}`.pipe(
+            Effect.asVoid,
+            Effect.catchAll((error) => Effect.logWarning("could not note a key's last use", error))
+          )
+        }),
+
       /** Creates a key; the raw key is returned here and never stored. */
       createKey: Effect.fn("Accounts.createKey")(function*(accountId: string, name: string | null) {
         const key = ApiKeySecret.generate()
-        const row = yield* insertKey({ id: newId("key"), accountId, name, secretHash: ApiKeySecret.hash(key) })
+        const row = yield* insertKey({
+          id: newId("key"),
+          accountId,
+          name,
+          secretHash: ApiKeySecret.hash(key),
+          keyPrefix: key.slice(0, keyPrefixLength)
+        })
         return { ...row, key }
       }, Effect.orDie),
 

@@ -4,7 +4,7 @@
  * started afresh when the old one is gone. Named chat failures come back as
  * values, with the text key the channel says instead.
  */
-import { Chat, type I18n } from "@dastyar/domain"
+import { Chat, type Conversations, type I18n } from "@dastyar/domain"
 import * as Effect from "effect/Effect"
 import * as Either from "effect/Either"
 import { ChatTurns, type TurnAttachment } from "../Chat/ChatTurns"
@@ -47,6 +47,12 @@ const noAnswer = (error: Chat.ChatTurnError): NoAnswer => {
   }
 }
 
+/** The messenger a principal came through: channel principals start with it (`telegram:<chat id>`). */
+const channelOf = (principal: string): Conversations.Channel => {
+  const prefix = principal.slice(0, principal.indexOf(":"))
+  return prefix === "telegram" || prefix === "bale" || prefix === "whatsapp" || prefix === "webhook" ? prefix : "api"
+}
+
 export class ChannelChat extends Effect.Service<ChannelChat>()("ChannelChat", {
   effect: Effect.gen(function*() {
     const turns = yield* ChatTurns
@@ -59,7 +65,8 @@ export class ChannelChat extends Effect.Service<ChannelChat>()("ChannelChat", {
         principal: turn.principal,
         message: turn.message,
         conversationId,
-        attachments: turn.attachments
+        attachments: turn.attachments,
+        channel: channelOf(turn.principal)
       })
 
     return {

@@ -9,7 +9,7 @@
  * → the model answers (product-search tool on when the assistant has it) →
  * persist both messages and the ledger entry → reply.
  */
-import type { Chat } from "@dastyar/domain"
+import type { Chat, Conversations } from "@dastyar/domain"
 import * as Context from "effect/Context"
 import type * as Effect from "effect/Effect"
 import type * as Stream from "effect/Stream"
@@ -34,6 +34,8 @@ export interface TurnInput {
   /** Continue this conversation; unknown or someone else's is `ConversationNotFound`. */
   readonly conversationId?: string | undefined
   readonly attachments?: ReadonlyArray<TurnAttachment> | undefined
+  /** Where the message came from, for the conversation log (default `api`). */
+  readonly channel?: Conversations.Channel | undefined
 }
 
 /** A streamed turn: text deltas as the model writes, then the same reply the non-streaming call returns. */

@@ -5,7 +5,7 @@
  * transaction. The answer never fails: a provider failure falls back to the
  * offline model and a retrieval failure to no sources, both `degraded`.
  */
-import { Chat, type Models } from "@dastyar/domain"
+import { Chat, type Conversations, type Models } from "@dastyar/domain"
 import { SqlClient } from "@effect/sql"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
@@ -34,6 +34,7 @@ import { priceBounds } from "./PriceBounds"
 import { productSearchTool } from "./ProductTool"
 import { systemPrompt } from "./SystemPrompt"
 import { estimateTokens } from "./Tokens"
+import { type CuratedHit, CuratedLookup, TurnObserver, turnReasons } from "./TurnHooks"
 
 /** What a stored answer's `meta` holds that a transcript shows again. */
 const storedSources = Schema.decodeUnknownOption(Schema.Struct({ sources: Schema.optional(Schema.Array(Chat.Source)) }))
@@ -45,6 +46,15 @@ const defaultMaxOutputTokens = 1024
 const retrievalTimeout = Duration.seconds(15)
 
 const noHits: ReadonlyArray<ChunkHit> = []
+
+/** The `model` of a reply served from a curated answer: no model ran. */
+const curatedModel = "curated"
+
+const curatedAnswer = (hit: CuratedHit): ModelAnswer => ({
+  text: hit.answer,
+  usage: { promptTokens: 0, completionTokens: 0 },
+  products: []
+})
 
 /** Everything the answer needs, settled before the model runs. */
 interface Prepared {
@@ -67,6 +77,9 @@ interface Prepared {
   readonly reservation: Reservation
   readonly userContent: string
   readonly attachmentMeta: ReadonlyArray<unknown>
+  readonly channel: Conversations.Channel
+  /** A curated answer matched: it is the reply, and no model runs. */
+  readonly curated: Option.Option<CuratedHit>
 }
 
 export const layer = Layer.effect(
@@ -83,6 +96,8 @@ export const layer = Layer.effect(
     const productSearch = yield* ProductSearch
     const transcriber = yield* Transcriber
     const { chat: settings } = yield* AppConfig
+    const curatedLookup = yield* CuratedLookup
+    const observer = yield* TurnObserver
 
     const accountPlan = (accountId: string) => accounts.plan(accountId)
 
@@ -138,8 +153,17 @@ export const layer = Layer.effect(
         ? boundHistory(yield* conversations.recent(existing.value), settings.historyTokens)
         : { messages: [], summary: undefined }
 
+      // A curated answer is looked up on the question alone (images unseen), before any retrieval.
+      const curated = question.length === 0 || attachments.images.length > 0
+        ? Option.none<CuratedHit>()
+        : yield* curatedLookup.match(assistant.id, question, (written) => {
+          const configured = configuredLanguage(written)
+          return configured === undefined || configured === detectLanguage(question)
+        })
       const ragK = Math.min(Math.max(assistant.ragK ?? defaultRagK, 1), maxRagK)
-      const { previousQuestion, query } = resolveFollowUp(question, history.messages)
+      const followUp = resolveFollowUp(question, history.messages)
+      const previousQuestion = followUp.previousQuestion
+      const query = Option.isSome(curated) ? "" : followUp.query
       const retrieval = query.length === 0
         ? { hits: noHits, failed: false }
         : yield* retrieve(assistant.id, query, ragK)
@@ -200,19 +224,32 @@ export const layer = Layer.effect(
         isOffline,
         reasoning,
         request,
-        sources: retrieval.hits.map(({ chunk, fileId, path, score, text }) => ({
-          fileId,
-          path,
-          chunk,
-          text,
-          score: Math.round(score * 1000) / 1000
-        })),
+        sources: Option.match(curated, {
+          onNone: () =>
+            retrieval.hits.map(({ chunk, fileId, path, score, text }) => ({
+              fileId,
+              path,
+              chunk,
+              text,
+              score: Math.round(score * 1000) / 1000
+            })),
+          onSome: (hit) => [{
+            fileId: hit.id,
+            path: `curated/${hit.id}`,
+            chunk: 0,
+            text: hit.question,
+            score: Math.round(hit.score * 1000) / 1000,
+            kind: "curated" as const
+          }]
+        }),
         retrievalFailed: retrieval.failed,
         embeddingTokens: query.length === 0 ? 0 : estimateTokens(query),
         transcriptionTokens: attachments.transcripts.reduce((sum, text) => sum + transcriptTokens(text), 0),
         reservation: reservation.value,
         userContent: question,
-        attachmentMeta: attachments.meta
+        attachmentMeta: attachments.meta,
+        channel: input.channel ?? "api",
+        curated
       } satisfies Prepared
     })
 
@@ -230,11 +267,19 @@ export const layer = Layer.effect(
     /** Persists the turn and its ledger entry, then builds the reply. */
     const finish = (prepared: Prepared, answer: ModelAnswer, fellBack: boolean) =>
       Effect.gen(function*() {
-        const model = fellBack ? models.offlineKey : prepared.modelKey
-        const reasoning: Models.Reasoning = fellBack ? "none" : prepared.reasoning
+        const isCurated = Option.isSome(prepared.curated)
+        const model = isCurated ? curatedModel : fellBack ? models.offlineKey : prepared.modelKey
+        const reasoning: Models.Reasoning = fellBack || isCurated ? "none" : prepared.reasoning
         const degraded = fellBack || prepared.retrievalFailed
         // An answer that says it does not know cites nothing.
         const sources = answer.declined === true ? [] : prepared.sources
+        const reasons = turnReasons({
+          curated: isCurated,
+          declined: answer.declined === true,
+          degraded,
+          sourceScores: prepared.sources.map((source) => source.score ?? 0),
+          products: answer.products.length
+        })
         const entry = {
           accountId: prepared.owner.accountId,
           assistantId: prepared.owner.assistantId,
@@ -245,9 +290,14 @@ export const layer = Layer.effect(
           embeddingTokens: prepared.embeddingTokens,
           transcriptionTokens: prepared.transcriptionTokens
         }
-        yield* Effect.gen(function*() {
-          if (prepared.isNew) yield* conversations.create(prepared.conversationId, prepared.owner)
-          yield* conversations.append(prepared.conversationId, [
+        const [, answerId] = yield* Effect.gen(function*() {
+          if (prepared.isNew) {
+            yield* conversations.create(prepared.conversationId, prepared.owner, {
+              channel: prepared.channel,
+              title: prepared.userContent
+            })
+          }
+          const ids = yield* conversations.append(prepared.conversationId, reasons.length > 0, [
             {
               role: "user",
               content: prepared.userContent,
@@ -261,15 +311,40 @@ export const layer = Layer.effect(
               meta: {
                 sources,
                 products: answer.products.map((product) => product.externalId),
+                productTitles: answer.products.map((product) => product.title),
                 model,
                 reasoning,
-                degraded
+                degraded,
+                declined: reasons.includes("declined"),
+                usage: {
+                  promptTokens: entry.promptTokens,
+                  completionTokens: entry.completionTokens,
+                  embeddingTokens: entry.embeddingTokens
+                },
+                ...(isCurated ? { curatedId: prepared.curated.value.id } : {})
               }
             }
           ])
           yield* ledger.settle(prepared.reservation, entry)
+          return ids
         }).pipe(sql.withTransaction, Effect.orDie)
         settled.add(prepared.reservation)
+        if (Option.isSome(prepared.curated)) {
+          yield* curatedLookup.recordHit(prepared.owner.assistantId, prepared.curated.value.id)
+        }
+        if (answerId !== undefined) {
+          yield* observer.stored({
+            accountId: prepared.owner.accountId,
+            assistantId: prepared.owner.assistantId,
+            conversationId: prepared.conversationId,
+            channel: prepared.channel,
+            answerMessageId: answerId,
+            question: prepared.userContent,
+            reasons
+          }).pipe(
+            Effect.catchAllCause((cause) => Effect.logWarning("the turn observer failed", cause))
+          )
+        }
         const quota = yield* ledger.snapshot(prepared.owner.accountId, prepared.allowance, entry)
         return {
           conversationId: prepared.conversationId,
@@ -309,6 +384,7 @@ export const layer = Layer.effect(
 
     const reply = Effect.fn("Chat.reply")(function*(input: TurnInput) {
       const prepared = yield* prepare(input)
+      if (Option.isSome(prepared.curated)) return yield* finish(prepared, curatedAnswer(prepared.curated.value), false)
       const { answer, fellBack } = yield* prepared.model.generate(prepared.request).pipe(
         Effect.map((answer) => ({ answer, fellBack: false })),
         Effect.catchAll((error) =>
@@ -326,6 +402,15 @@ export const layer = Layer.effect(
 
     const replyStream = Effect.fn("Chat.replyStream")(function*(input: TurnInput) {
       const prepared = yield* prepare(input)
+      if (Option.isSome(prepared.curated)) {
+        const answer = curatedAnswer(prepared.curated.value)
+        return Stream.concat(
+          Stream.succeed<TurnEvent>({ _tag: "Delta", text: answer.text }),
+          Stream.fromEffect(
+            Effect.map(finish(prepared, answer, false), (reply): TurnEvent => ({ _tag: "Done", reply }))
+          )
+        )
+      }
       return Stream.suspend(() => {
         // Per run: what the provider wrote before failing, if it did.
         let written = ""

@@ -19,6 +19,8 @@ export interface NewMessage {
 
 /** History rows read per turn; the token budget then trims them further. */
 const historyRows = 100
+/** A conversation's title in the log: the start of its first question. */
+const titleChars = 200
 
 export class ConversationsRepo extends Effect.Service<ConversationsRepo>()("ConversationsRepo", {
   effect: Effect.gen(function*() {
@@ -35,9 +37,16 @@ export class ConversationsRepo extends Effect.Service<ConversationsRepo>()("Conv
           Effect.orDie
         ),
 
-      create: (id: string, owner: Owner) =>
+      create: (id: string, owner: Owner, log: { readonly channel: string; readonly title: string }) =>
         sql`INSERT INTO conversations ${
-          sql.insert({ id, accountId: owner.accountId, assistantId: owner.assistantId, principal: owner.principal })
+          sql.insert({
+            id,
+            accountId: owner.accountId,
+            assistantId: owner.assistantId,
+            principal: owner.principal,
+            channel: log.channel,
+            title: log.title.slice(0, titleChars)
+          })
         }`.pipe(Effect.asVoid, Effect.orDie),
 
       /** The newest messages, oldest first. */
@@ -56,10 +65,12 @@ export class ConversationsRepo extends Effect.Service<ConversationsRepo>()("Conv
             WHERE conversation_id = ${conversationId} ORDER BY id DESC LIMIT ${historyRows}
           ) AS newest ORDER BY id`.pipe(Effect.orDie),
 
-      append: (conversationId: string, messages: ReadonlyArray<NewMessage>) =>
+      /** Appends the messages (returning their ids); `needsAttention` flags the conversation for the log. */
+      append: (conversationId: string, needsAttention: boolean, messages: ReadonlyArray<NewMessage>) =>
         Effect.gen(function*() {
+          const ids: Array<string> = []
           for (const message of messages) {
-            yield* sql`INSERT INTO chat_messages ${
+            const [row] = yield* sql<{ readonly id: string }>`INSERT INTO chat_messages ${
               sql.insert({
                 conversationId,
                 role: message.role,
@@ -67,9 +78,14 @@ export class ConversationsRepo extends Effect.Service<ConversationsRepo>()("Conv
                 tokens: message.tokens,
                 meta: JSON.stringify(message.meta)
               })
-            }`
+            } RETURNING id::text AS id`
+            if (row !== undefined) ids.push(row.id)
           }
-          yield* sql`UPDATE conversations SET updated_at = now() WHERE id = ${conversationId}`
+          yield* sql`
+            UPDATE conversations SET updated_at = now(), message_count = message_count + ${messages.length},
+              needs_attention = needs_attention OR ${needsAttention}
+            WHERE id = ${conversationId}`
+          return ids
         }).pipe(Effect.orDie)
     } as const
   })

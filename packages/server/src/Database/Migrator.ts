@@ -20,6 +20,8 @@ import uploadPiecesUncompressed from "./migrations/0014_upload_pieces_uncompress
 import chunkRows from "./migrations/0015_chunk_rows"
 import ledgerReservations from "./migrations/0016_ledger_reservations"
 import webConnections from "./migrations/0018_web_connections"
+import conversationLog from "./migrations/0019_conversation_log"
+import curated from "./migrations/0020_curated"
 import channelPlatforms from "./migrations/0021_channel_platforms"
 
 const migrationRecord = {
@@ -40,6 +42,8 @@ const migrationRecord = {
   "0015_chunk_rows": chunkRows,
   "0016_ledger_reservations": ledgerReservations,
   "0018_web_connections": webConnections,
+  "0019_conversation_log": conversationLog,
+  "0020_curated": curated,
   "0021_channel_platforms": channelPlatforms
 }
 

@@ -16,7 +16,13 @@ export class FoldersRepo extends Effect.Service<FoldersRepo>()("FoldersRepo", {
       Result: FolderRow,
       execute: (row) => sql`INSERT INTO folders ${sql.insert(row)} RETURNING id, name`
     })
+    const listByAccount = SqlSchema.findAll({
+      Request: Schema.String,
+      Result: FolderRow,
+      execute: (accountId) => sql`SELECT id, name FROM folders WHERE account_id = ${accountId} ORDER BY name`
+    })
     return {
+      list: (accountId: string) => listByAccount(accountId).pipe(Effect.orDie),
       create: Effect.fn("Folders.create")(function*(accountId: string, name: string) {
         return yield* insert({ id: newHexId(), accountId, name }).pipe(
           Effect.catchTags({

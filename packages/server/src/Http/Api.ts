@@ -3,11 +3,15 @@ import { DastyarApi } from "@dastyar/domain"
 import { HttpApiBuilder, type HttpApiScalar, HttpRouter } from "@effect/platform"
 import * as Layer from "effect/Layer"
 import { AdminHttpLive } from "../Admin/Http"
+import { AdminListsHttpLive } from "../Admin/ListsHttp"
+import { Usage } from "../Admin/Usage"
 import { AssistantsHttpLive } from "../Assistants/Http"
 import { ChannelsHttpLive } from "../Channels/Http"
 import { WebChannelHttpLive } from "../Channels/Web/Http"
 import { ChatHttpLive } from "../Chat/Http"
 import { AdminContentHttpLive, ContentHttpLive, ContentRateLimitLive } from "../Content/Http"
+import { AdminConversationsHttpLive, ConversationsHttpLive } from "../Conversations/Http"
+import { CuratedHttpLive } from "../Curated/Http"
 import { DocumentsHttpLive } from "../Documents/Http"
 import { ModelsHttpLive } from "../Models/Http"
 import { layerLimiter, RateLimit } from "../Platform/RateLimit"
@@ -32,7 +36,11 @@ const groups = Layer.mergeAll(
   ContentHttpLive,
   AdminContentHttpLive,
   ChannelsHttpLive,
-  WebChannelHttpLive
+  WebChannelHttpLive,
+  ConversationsHttpLive,
+  AdminConversationsHttpLive,
+  CuratedHttpLive,
+  AdminListsHttpLive.pipe(Layer.provide(Usage.Default))
 )
 
 /** One limiter for the middlewares and the messenger hook (which counts per connection). */

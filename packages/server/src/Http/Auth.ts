@@ -24,6 +24,7 @@ export const ApiKeyAuthLive = Layer.effect(
           const owner = yield* accounts.authenticate(Redacted.value(token))
           if (Option.isNone(owner)) return yield* new Errors.InvalidApiKey()
           yield* rateLimit.consume(`key:${owner.value.keyId}`)
+          yield* accounts.markUsed(owner.value.keyId)
           return owner.value
         }).pipe(
           // No call-site capture: an `Error` per request on the hottest path, for one span attribute.
