@@ -97,7 +97,11 @@ export const client = (
     if (!response.ok) throw new ProblemError(problemOf(response.status))
     return response
   }
-  const data = async <A>(response: Response): Promise<A> => ((await response.json()) as { data: A }).data
+  // The service's own envelope: its shape is the API's (the widget carries no schema library).
+  const data = async <A>(response: Response): Promise<A> => {
+    const body: { data: A } = await response.json()
+    return body.data
+  }
 
   return {
     config: async () => data<Config>(await request("/config", {})),
@@ -150,8 +154,13 @@ const readEvents = async (body: ReadableStream<Uint8Array>, onDelta: (text: stri
         if (line.startsWith("event:")) event = line.slice(6).trim()
         else if (line.startsWith("data:")) payload += line.slice(5).trimStart()
       }
-      if (event === "delta") onDelta((JSON.parse(payload) as { text: string }).text)
-      else if (event === "done") return JSON.parse(payload) as Reply
+      if (event === "delta") {
+        const delta: { text: string } = JSON.parse(payload)
+        onDelta(delta.text)
+      } else if (event === "done") {
+        const reply: Reply = JSON.parse(payload)
+        return reply
+      }
     }
   }
   throw new ProblemError("unavailable")

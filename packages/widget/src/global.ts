@@ -10,6 +10,12 @@ export interface MountOptions {
   readonly userHash?: string
 }
 
+declare global {
+  interface Window {
+    DastyarWidget?: WidgetGlobal
+  }
+}
+
 export interface WidgetGlobal {
   /** Snippets met before the widget loaded. */
   queue: Array<MountOptions>

@@ -19,7 +19,7 @@ if (script instanceof HTMLScriptElement) {
     ...(data.userId === undefined ? {} : { userId: data.userId }),
     ...(data.userHash === undefined ? {} : { userHash: data.userHash })
   }
-  const global: WidgetGlobal = (window as { DastyarWidget?: WidgetGlobal }).DastyarWidget ??= { queue: [] }
+  const global: WidgetGlobal = window.DastyarWidget ??= { queue: [] }
   if (global.mount !== undefined) global.mount(options)
   else {
     global.queue.push(options)

@@ -259,7 +259,7 @@ const unmount = (connection: string) => {
   mounted.delete(connection)
 }
 
-const global: WidgetGlobal = (window as { DastyarWidget?: WidgetGlobal }).DastyarWidget ??= { queue: [] }
+const global: WidgetGlobal = window.DastyarWidget ??= { queue: [] }
 global.mount = mount
 global.unmount = unmount
 for (const options of global.queue.splice(0)) mount(options)

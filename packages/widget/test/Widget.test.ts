@@ -11,7 +11,6 @@ import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import { execFileSync } from "node:child_process"
 import * as http from "node:http"
-import type { AddressInfo } from "node:net"
 import { fileURLToPath } from "node:url"
 import { type Browser, chromium, type Page } from "playwright-core"
 import { afterAll, beforeAll } from "vitest"
@@ -22,7 +21,10 @@ const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
 
 const listen = (server: http.Server) =>
   new Promise<string>((resolve) =>
-    server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`))
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      resolve(`http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}`)
+    })
   )
 
 /** The service's public address: a proxy in front of the test server (whose port is known only once it runs). */
@@ -105,7 +107,7 @@ const json = async (method: string, path: string, token: string, body?: unknown)
     },
     ...(body === undefined ? {} : { body: JSON.stringify(body) })
   })
-  const parsed = (await response.json()) as { data: Record<string, unknown> }
+  const parsed: { data: Record<string, unknown> } = await response.json()
   if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(parsed)}`)
   return parsed.data
 }
@@ -158,8 +160,8 @@ const seed = async () => {
     url: `${shopOrigin}/fa/teapot`
   })
   await until("the documents", async () => {
-    const jobs = (await json("GET", `${api}/documents/jobs`, key)).list as Array<{ status: string }>
-    return jobs.length === 2 && jobs.every((job) => job.status === "ready") || undefined
+    const jobs = (await json("GET", `${api}/documents/jobs`, key)).list
+    return Array.isArray(jobs) && jobs.length === 2 && jobs.every((job) => job.status === "ready") || undefined
   })
   await until(
     "the product",
@@ -204,167 +206,174 @@ layer(TestApp({ DASTYAR_PUBLIC_URL: publicUrl, DASTYAR_SECRET_KEY: "ef".repeat(3
   excludeTestServices: true,
   timeout: 240_000
 })("widget in a browser", (it) => {
-  it.effect("a visitor chats on the shop's own site in English and Persian; another site is refused", () =>
-    Effect.gen(function*() {
-      const { address } = yield* HttpServer.HttpServer
-      if (address._tag !== "TcpAddress") return yield* Effect.die(new Error("the test server is not on TCP"))
-      upstream = new URL(`http://127.0.0.1:${address.port}`)
-      const seeded = yield* Effect.promise(seed)
-      snippet = seeded.snippet
-      expect(snippet).toBe(
-        `<script src="${publicUrl}/widget.js" data-connection="${
-          snippet.match(/data-connection="([^"]+)"/)?.[1]
-        }" async></script>`
-      )
-
-      yield* Effect.promise(async () => {
-        const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
-        const page = await context.newPage()
-        page.setDefaultTimeout(30_000)
-        await page.goto(`${shopOrigin}/`)
-        const launcher = page.getByRole("button", { name: "Open chat: Tea shop" })
-        await launcher.waitFor()
-        report(`widget first paint: ${(await firstPaint(page)).toFixed(0)} ms after navigation start`)
-
-        // By keyboard: the launcher is the page's first stop, Enter opens it and the text box has the focus.
-        await page.keyboard.press("Tab")
-        expect(await launcher.evaluate((element) => element.getRootNode() instanceof ShadowRoot)).toBe(true)
-        await page.keyboard.press("Enter")
-        expect(await launcher.getAttribute("aria-expanded")).toBe("true")
-        await page.getByText("Hello! Ask me about our teas and deliveries.").waitFor()
-        const textbox = page.getByRole("textbox", { name: "Your message" })
-        expect(
-          await textbox.evaluate((element) =>
-            element.getRootNode() instanceof ShadowRoot &&
-            (element.getRootNode() as ShadowRoot).activeElement === element
-          )
-        ).toBe(true)
-        expect(await page.locator("[aria-live=polite]").count()).toBe(1)
-
-        // The typing indicator shows while the answer streams in.
-        await page.evaluate(() => {
-          const typing = document.querySelector("[id^=dastyar-widget-]")?.shadowRoot?.querySelector(".typing")
-          if (!(typing instanceof HTMLElement)) throw new Error("no typing indicator")
-          new MutationObserver(() => {
-            if (!typing.hidden) typing.dataset.seen = "yes"
-          }).observe(typing, { attributeFilter: ["hidden"] })
-        })
-        const shipped = await ask(page, "How long does delivery to Shiraz take?")
-        expect(await page.locator(".typing").getAttribute("data-seen")).toBe("yes")
-        expect(await shipped.textContent()).toContain("three to five working days")
-        await shipped.locator("summary", { hasText: "Sources" }).click()
-        await shipped.locator("summary", { hasText: "shipping.md" }).click()
-        expect(await shipped.locator("details details p").first().isVisible()).toBe(true)
-        expect(await shipped.locator("details details p").first().textContent()).toContain(
-          "Delivery to Shiraz takes three to five working days."
+  it.effect(
+    "a visitor chats on the shop's own site in English and Persian; another site is refused",
+    () =>
+      Effect.gen(function*() {
+        const { address } = yield* HttpServer.HttpServer
+        if (address._tag !== "TcpAddress") return yield* Effect.die(new Error("the test server is not on TCP"))
+        upstream = new URL(`http://127.0.0.1:${address.port}`)
+        const seeded = yield* Effect.promise(seed)
+        snippet = seeded.snippet
+        expect(snippet).toBe(
+          `<script src="${publicUrl}/widget.js" data-connection="${
+            snippet.match(/data-connection="([^"]+)"/)?.[1]
+          }" async></script>`
         )
-        expect(await page.locator("[aria-live=polite]").textContent()).toContain("three to five")
 
-        const teapot = await ask(page, "Do you have a blue teapot?")
-        const card = teapot.getByRole("link", { name: "View product: Blue ceramic teapot" })
-        await card.waitFor()
-        expect(await card.getAttribute("href")).toBe(`${shopOrigin}/teapot`)
-        expect(await card.locator(".price").textContent()).toMatch(/IRR|ریال/)
-        await page.screenshot({ path: `${docsDir}widget-desktop-en.png` })
+        yield* Effect.promise(async () => {
+          const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+          const page = await context.newPage()
+          page.setDefaultTimeout(30_000)
+          await page.goto(`${shopOrigin}/`)
+          const launcher = page.getByRole("button", { name: "Open chat: Tea shop" })
+          await launcher.waitFor()
+          report(`widget first paint: ${(await firstPaint(page)).toFixed(0)} ms after navigation start`)
 
-        // Persian by the switch: right to left, and a Persian answer with its source.
-        await page.getByRole("button", { name: "Switch to Persian" }).click()
-        expect(await page.locator(".root").getAttribute("dir")).toBe("rtl")
-        const persian = await ask(page, "ارسال به شیراز چند روز طول می‌کشد؟")
-        expect(await persian.textContent()).toContain("سه تا پنج روز")
-        await persian.locator("summary", { hasText: "منابع" }).click()
-        expect(await persian.locator("summary").allTextContents()).toContain("ارسال.md")
+          // By keyboard: the launcher is the page's first stop, Enter opens it and the text box has the focus.
+          await page.keyboard.press("Tab")
+          expect(await launcher.evaluate((element) => element.getRootNode() instanceof ShadowRoot)).toBe(true)
+          await page.keyboard.press("Enter")
+          expect(await launcher.getAttribute("aria-expanded")).toBe("true")
+          await page.getByText("Hello! Ask me about our teas and deliveries.").waitFor()
+          const textbox = page.getByRole("textbox", { name: "Your message" })
+          expect(
+            await textbox.evaluate((element) => {
+              const root = element.getRootNode()
+              return root instanceof ShadowRoot && root.activeElement === element
+            })
+          ).toBe(true)
+          expect(await page.locator("[aria-live=polite]").count()).toBe(1)
 
-        // A reload continues the conversation; "new conversation" starts another.
-        await page.reload()
-        await page.getByRole("button", { name: /باز کردن گفتگو/ }).click()
-        await until("the conversation again", async () => (await page.locator(".msg.user").count()) === 3 || undefined)
-        // The three answers again (the greeting is for an empty conversation only), with their sources.
-        expect(await answers(page).count()).toBe(3)
-        expect(await answers(page).first().locator("summary", { hasText: "shipping.md" }).count()).toBe(1)
-        expect(await page.locator(".msg.user").allTextContents()).toEqual([
-          "How long does delivery to Shiraz take?",
-          "Do you have a blue teapot?",
-          "ارسال به شیراز چند روز طول می‌کشد؟"
-        ])
-        await page.getByRole("button", { name: "گفتگوی تازه" }).click()
-        await until("an empty conversation", async () => (await page.locator(".msg.user").count()) === 0 || undefined)
-        await page.reload()
-        await page.getByRole("button", { name: /باز کردن گفتگو/ }).click()
-        await page.getByText("Hello! Ask me about our teas and deliveries.").waitFor()
-        expect(await page.locator(".msg.user").count()).toBe(0)
-        await context.close()
-      })
+          // The typing indicator shows while the answer streams in.
+          await page.evaluate(() => {
+            const typing = document.querySelector("[id^=dastyar-widget-]")?.shadowRoot?.querySelector(".typing")
+            if (!(typing instanceof HTMLElement)) throw new Error("no typing indicator")
+            new MutationObserver(() => {
+              if (!typing.hidden) typing.dataset.seen = "yes"
+            }).observe(typing, { attributeFilter: ["hidden"] })
+          })
+          const shipped = await ask(page, "How long does delivery to Shiraz take?")
+          expect(await page.locator(".typing").getAttribute("data-seen")).toBe("yes")
+          expect(await shipped.textContent()).toContain("three to five working days")
+          await shipped.locator("summary", { hasText: "Sources" }).click()
+          await shipped.locator("summary", { hasText: "shipping.md" }).click()
+          expect(await shipped.locator("details details p").first().isVisible()).toBe(true)
+          expect(await shipped.locator("details details p").first().textContent()).toContain(
+            "Delivery to Shiraz takes three to five working days."
+          )
+          expect(await page.locator("[aria-live=polite]").textContent()).toContain("three to five")
 
-      // The Persian page: right to left from the page's `lang`, Persian words.
-      yield* Effect.promise(async () => {
-        const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
-        const page = await context.newPage()
-        await page.goto(`${shopOrigin}/fa`)
-        await page.getByRole("button", { name: "باز کردن گفتگو: Tea shop" }).click()
-        expect(await page.locator(".root").getAttribute("dir")).toBe("rtl")
-        await ask(page, "ارسال به شیراز چند روز طول می‌کشد؟")
-        const teapot = await ask(page, "قوری سرامیکی آبی دارید؟")
-        // The price in Persian digits with its currency.
-        expect(await teapot.locator(".card .price").textContent()).toMatch(/۸۹۰/)
-        await page.screenshot({ path: `${docsDir}widget-desktop-fa.png` })
-        await context.close()
-      })
+          const teapot = await ask(page, "Do you have a blue teapot?")
+          const card = teapot.getByRole("link", { name: "View product: Blue ceramic teapot" })
+          await card.waitFor()
+          expect(await card.getAttribute("href")).toBe(`${shopOrigin}/teapot`)
+          expect(await card.locator(".price").textContent()).toMatch(/IRR|ریال/)
+          await page.screenshot({ path: `${docsDir}widget-desktop-en.png` })
 
-      // A phone: the panel takes the whole screen.
-      yield* Effect.promise(async () => {
-        const context = await browser.newContext({
-          viewport: { width: 390, height: 844 },
-          isMobile: true,
-          hasTouch: true
+          // Persian by the switch: right to left, and a Persian answer with its source.
+          await page.getByRole("button", { name: "Switch to Persian" }).click()
+          expect(await page.locator(".root").getAttribute("dir")).toBe("rtl")
+          const persian = await ask(page, "ارسال به شیراز چند روز طول می‌کشد؟")
+          expect(await persian.textContent()).toContain("سه تا پنج روز")
+          await persian.locator("summary", { hasText: "منابع" }).click()
+          expect(await persian.locator("summary").allTextContents()).toContain("ارسال.md")
+
+          // A reload continues the conversation; "new conversation" starts another.
+          await page.reload()
+          await page.getByRole("button", { name: /باز کردن گفتگو/ }).click()
+          await until(
+            "the conversation again",
+            async () => (await page.locator(".msg.user").count()) === 3 || undefined
+          )
+          // The three answers again (the greeting is for an empty conversation only), with their sources.
+          expect(await answers(page).count()).toBe(3)
+          expect(await answers(page).first().locator("summary", { hasText: "shipping.md" }).count()).toBe(1)
+          expect(await page.locator(".msg.user").allTextContents()).toEqual([
+            "How long does delivery to Shiraz take?",
+            "Do you have a blue teapot?",
+            "ارسال به شیراز چند روز طول می‌کشد؟"
+          ])
+          await page.getByRole("button", { name: "گفتگوی تازه" }).click()
+          await until("an empty conversation", async () => (await page.locator(".msg.user").count()) === 0 || undefined)
+          await page.reload()
+          await page.getByRole("button", { name: /باز کردن گفتگو/ }).click()
+          await page.getByText("Hello! Ask me about our teas and deliveries.").waitFor()
+          expect(await page.locator(".msg.user").count()).toBe(0)
+          await context.close()
         })
-        const page = await context.newPage()
-        await page.goto(`${shopOrigin}/`)
-        await page.getByRole("button", { name: "Open chat: Tea shop" }).click()
-        await ask(page, "Do you ship to Shiraz?")
-        const box = await page.getByRole("dialog").boundingBox()
-        expect(box?.width).toBe(390)
-        await page.screenshot({ path: `${docsDir}widget-mobile.png` })
-        await context.close()
-      })
 
-      // The same page on a site that is not in the list: a clear message, and the server runs no turn.
-      const before = yield* messagesStored
-      yield* Effect.promise(async () => {
-        const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
-        const page = await context.newPage()
-        await page.goto(`${otherOrigin}/`)
-        await page.getByRole("button", { name: "Open chat" }).click()
-        await page.getByRole("alert").filter({ hasText: "This chat is not available on this website." }).waitFor()
-        await page.getByRole("textbox", { name: "Your message" }).fill("Do you ship to Shiraz?")
-        await page.keyboard.press("Enter")
-        expect(await answers(page).count()).toBe(0)
-        await context.close()
-      })
-      expect(yield* messagesStored).toBe(before)
+        // The Persian page: right to left from the page's `lang`, Persian words.
+        yield* Effect.promise(async () => {
+          const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+          const page = await context.newPage()
+          await page.goto(`${shopOrigin}/fa`)
+          await page.getByRole("button", { name: "باز کردن گفتگو: Tea shop" }).click()
+          expect(await page.locator(".root").getAttribute("dir")).toBe("rtl")
+          await ask(page, "ارسال به شیراز چند روز طول می‌کشد؟")
+          const teapot = await ask(page, "قوری سرامیکی آبی دارید؟")
+          // The price in Persian digits with its currency.
+          expect(await teapot.locator(".card .price").textContent()).toMatch(/۸۹۰/)
+          await page.screenshot({ path: `${docsDir}widget-desktop-fa.png` })
+          await context.close()
+        })
 
-      // The console previews the widget on its own page; the connection's allowed sites stay as they were.
-      yield* Effect.promise(async () => {
-        const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
-        const page = await context.newPage()
-        page.setDefaultTimeout(30_000)
-        await page.goto(`${publicUrl}/console/`)
-        await page.getByRole("textbox", { name: "Operator token" }).fill(adminToken)
-        await page.getByRole("button", { name: "Sign in" }).click()
-        await page.getByRole("heading", { name: "Accounts", level: 1 }).waitFor()
-        await page.goto(`${publicUrl}/console/#/assistants/${seeded.assistantId}/connections`)
-        expect(await page.getByTestId("embed-snippet").textContent()).toBe(snippet)
-        await page.getByRole("button", { name: "Preview on this page" }).click()
-        await page.getByRole("button", { name: "Open chat: Tea shop" }).click()
-        const answer = await ask(page, "Do you ship to Shiraz?")
-        expect(await answer.textContent()).toContain("Shiraz")
-        await page.getByRole("button", { name: "Stop preview" }).click()
-        await page.getByRole("button", { name: "Open chat: Tea shop" }).waitFor({ state: "detached" })
-        await context.close()
-      })
-      const connections = yield* Effect.promise(() =>
-        json("GET", `/admin/v1/assistants/${seeded.assistantId}/connections`, adminToken)
-      )
-      expect(connections).toMatchObject({ list: [{ web: { allowedOrigins: [shopOrigin] } }] })
-    }), 240_000)
+        // A phone: the panel takes the whole screen.
+        yield* Effect.promise(async () => {
+          const context = await browser.newContext({
+            viewport: { width: 390, height: 844 },
+            isMobile: true,
+            hasTouch: true
+          })
+          const page = await context.newPage()
+          await page.goto(`${shopOrigin}/`)
+          await page.getByRole("button", { name: "Open chat: Tea shop" }).click()
+          await ask(page, "Do you ship to Shiraz?")
+          const box = await page.getByRole("dialog").boundingBox()
+          expect(box?.width).toBe(390)
+          await page.screenshot({ path: `${docsDir}widget-mobile.png` })
+          await context.close()
+        })
+
+        // The same page on a site that is not in the list: a clear message, and the server runs no turn.
+        const before = yield* messagesStored
+        yield* Effect.promise(async () => {
+          const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+          const page = await context.newPage()
+          await page.goto(`${otherOrigin}/`)
+          await page.getByRole("button", { name: "Open chat" }).click()
+          await page.getByRole("alert").filter({ hasText: "This chat is not available on this website." }).waitFor()
+          await page.getByRole("textbox", { name: "Your message" }).fill("Do you ship to Shiraz?")
+          await page.keyboard.press("Enter")
+          expect(await answers(page).count()).toBe(0)
+          await context.close()
+        })
+        expect(yield* messagesStored).toBe(before)
+
+        // The console previews the widget on its own page; the connection's allowed sites stay as they were.
+        yield* Effect.promise(async () => {
+          const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+          const page = await context.newPage()
+          page.setDefaultTimeout(30_000)
+          await page.goto(`${publicUrl}/console/`)
+          await page.getByRole("textbox", { name: "Operator token" }).fill(adminToken)
+          await page.getByRole("button", { name: "Sign in" }).click()
+          await page.getByRole("heading", { name: "Accounts", level: 1 }).waitFor()
+          await page.goto(`${publicUrl}/console/#/assistants/${seeded.assistantId}/connections`)
+          expect(await page.getByTestId("embed-snippet").textContent()).toBe(snippet)
+          await page.getByRole("button", { name: "Preview on this page" }).click()
+          await page.getByRole("button", { name: "Open chat: Tea shop" }).click()
+          const answer = await ask(page, "Do you ship to Shiraz?")
+          expect(await answer.textContent()).toContain("Shiraz")
+          await page.getByRole("button", { name: "Stop preview" }).click()
+          await page.getByRole("button", { name: "Open chat: Tea shop" }).waitFor({ state: "detached" })
+          await context.close()
+        })
+        const connections = yield* Effect.promise(() =>
+          json("GET", `/admin/v1/assistants/${seeded.assistantId}/connections`, adminToken)
+        )
+        expect(connections).toMatchObject({ list: [{ web: { allowedOrigins: [shopOrigin] } }] })
+      }),
+    240_000
+  )
 })
