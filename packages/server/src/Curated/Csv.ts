@@ -1,12 +1,12 @@
 /**
  * The CSV form of curated answers: a header `questions,answer,language`, one
  * answer per row, its question variants in one cell separated by ` | `.
- * Read with csv-parse (quotes, BOM, line breaks inside cells); written here.
+ * Read with Papa Parse, the parser the product feeds use (quotes, line breaks inside cells); written here.
  */
 import { Curated } from "@dastyar/domain"
-import { CsvError, parse } from "csv-parse/sync"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
+import Papa from "papaparse"
 import { csvLine } from "../Platform/Csv"
 
 export const header = ["questions", "answer", "language"] as const
@@ -17,14 +17,18 @@ const decodeRow = Schema.decodeUnknownEither(Curated.CuratedCreate)
 /** The rows as curated answers, or the line of the first one that is not one. */
 export const readCsv = (text: string): Effect.Effect<ReadonlyArray<Curated.CuratedCreate>, Curated.CuratedCsvInvalid> =>
   Effect.gen(function*() {
-    const records = yield* Effect.try({
-      try: (): ReadonlyArray<Record<string, string>> =>
-        parse(text, { columns: true, bom: true, skip_empty_lines: true, trim: true }),
-      catch: (error) => {
-        const line = error instanceof CsvError ? error.lines : undefined
-        return new Curated.CuratedCsvInvalid(typeof line === "number" ? { line } : {})
-      }
+    const parsed = Papa.parse<Record<string, string>>(text.replace(/^\uFEFF/, ""), {
+      header: true,
+      skipEmptyLines: "greedy",
+      transform: (value) => value.trim(),
+      transformHeader: (name) => name.trim()
     })
+    const failure = parsed.errors[0]
+    if (failure !== undefined) {
+      // Papa Parse counts data rows from 0; line numbers count the header as line 1.
+      return yield* new Curated.CuratedCsvInvalid(typeof failure.row === "number" ? { line: failure.row + 2 } : {})
+    }
+    const records = parsed.data
     if (records.length > Curated.maxCuratedPerAssistant) return yield* new Curated.CuratedCsvInvalid({})
     const rows: Array<Curated.CuratedCreate> = []
     for (const [index, record] of records.entries()) {
