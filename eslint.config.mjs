@@ -49,7 +49,7 @@ export default tseslint.config(
       "packages/server/src/Products/VectorIndexes.ts",
       "packages/server/src/Documents/HybridChunkSearch.ts",
       "packages/server/src/Documents/ChunkReembedder.ts",
-      "packages/server/src/Chat/CostLedger.ts",
+      "packages/server/src/Accounts/CostLedger.ts",
       // Creates and drops each test file's database.
       "packages/server/src/Testing.ts"
     ],
