@@ -149,6 +149,13 @@ export const PlanNotFoundResponse = failure(PlanNotFound, { status: 400, code: "
 export class ModelNotUsable extends Schema.TaggedError<ModelNotUsable>()("ModelNotUsable", errorFields) {}
 export const ModelNotUsableResponse = failure(ModelNotUsable, { status: 400, code: "models.not_usable" })
 
+export class BackupNotEmbedded extends Schema.TaggedError<BackupNotEmbedded>()("BackupNotEmbedded", errorFields) {}
+export const BackupNotEmbeddedResponse = failure(BackupNotEmbedded, {
+  status: 409,
+  code: "backup.not_embedded",
+  description: "409: the service runs on an external Postgres database; back it up with `pg_dump`"
+})
+
 const accountPath = HttpApiSchema.param("accountId", AccountId)
 const assistantPath = HttpApiSchema.param("assistantId", AssistantId)
 const AssistantResponse = success(Assistant, { identifier: "AdminAssistantResponse" })
@@ -156,6 +163,18 @@ const ModelsResponse = success(ListOf(Model), { identifier: "AdminModelListRespo
 
 export class AdminApi extends HttpApiGroup.make("admin")
   .annotate(OpenApi.Title, "Admin: accounts and assistants")
+  .add(
+    HttpApiEndpoint.get("backup", "/backup")
+      .annotate(OpenApi.Summary, "Download a backup of the embedded database")
+      .addSuccess(HttpApiSchema.Uint8Array({ contentType: "application/gzip" }))
+      .addError(BackupNotEmbeddedResponse)
+      .annotate(
+        OpenApi.Description,
+        "Embedded mode only: a consistent copy of the running database, a gzipped tar of the database " +
+          "directory's contents (to restore, extract it into `pgdata` of an empty data directory). The data " +
+          "directory's `secret-key` is not in it. On Postgres, 409: use `pg_dump`."
+      )
+  )
   .add(
     HttpApiEndpoint.post("createAccount", "/accounts")
       .annotate(OpenApi.Summary, "Create an account")

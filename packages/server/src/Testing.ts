@@ -55,22 +55,24 @@ export const sharedDatabase = Effect.gen(function*() {
   return { DASTYAR_DATA_DIR: yield* tempDir }
 })
 
-/** The service with test settings; `env` overrides them (e.g. the rate limit). */
+/** The service with test settings; `env` overrides them (e.g. the rate limit), and an empty value removes one. */
 export const TestApp = (env: Record<string, string> = {}) =>
   Layer.unwrapScoped(
     Effect.gen(function*() {
       const dataDir = yield* tempDir
       const baseUrl = process.env.DATABASE_URL
       const database = baseUrl ? { DATABASE_URL: (yield* freshPostgresDatabase(baseUrl)).url } : {}
-      const settings = new Map(Object.entries({
-        DASTYAR_DATA_DIR: dataDir,
-        DASTYAR_ADMIN_TOKEN: adminToken,
-        DASTYAR_SEED_DEMO: "false",
-        DASTYAR_LOG_LEVEL: "Warn",
-        DASTYAR_DB_POOL_SIZE: "4",
-        ...database,
-        ...env
-      }))
+      const settings = new Map(
+        Object.entries({
+          DASTYAR_DATA_DIR: dataDir,
+          DASTYAR_ADMIN_TOKEN: adminToken,
+          DASTYAR_SEED_DEMO: "false",
+          DASTYAR_LOG_LEVEL: "Warn",
+          DASTYAR_DB_POOL_SIZE: "4",
+          ...database,
+          ...env
+        }).filter(([, value]) => value !== "")
+      )
       return AppLive.pipe(
         Layer.provideMerge(NodeHttpServer.layerTest),
         Layer.provide(Layer.setConfigProvider(ConfigProvider.fromMap(settings)))

@@ -49,6 +49,7 @@ export const en = {
   "connections.secret_key_missing": "Messenger connections need DASTYAR_SECRET_KEY to be set on the server",
   "connections.callback_refused":
     "The callback URL must be a public address (not loopback, link-local, private or multicast)",
+  "backup.not_embedded": "The service runs on an external Postgres database: back it up with pg_dump",
   "hooks.unauthorized": "The hook request's secret or signature is missing or wrong",
   "hooks.forbidden": "The verify token is wrong",
   "hooks.not_found": "No active connection with this code",

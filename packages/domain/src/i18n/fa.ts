@@ -46,6 +46,7 @@ export const fa: Catalog = {
   "connections.platform_unavailable": "اکنون دسترسی به API پیام‌رسان ممکن نیست؛ دوباره تلاش کنید",
   "connections.secret_key_missing": "اتصال‌های پیام‌رسان نیاز دارند DASTYAR_SECRET_KEY روی سرور تنظیم شده باشد",
   "connections.callback_refused": "نشانی بازگشت باید یک نشانی عمومی باشد (نه loopback، محلی، خصوصی یا چندپخشی)",
+  "backup.not_embedded": "سرویس روی پایگاه‌داده Postgres بیرونی اجرا می‌شود: با pg_dump از آن پشتیبان بگیرید",
   "hooks.unauthorized": "رمز یا امضای درخواست وب‌هوک وجود ندارد یا نادرست است",
   "hooks.forbidden": "توکن تأیید نادرست است",
   "hooks.not_found": "اتصال فعالی با این کد وجود ندارد",

@@ -264,6 +264,26 @@ export interface paths {
         patch: operations["products.update"];
         trace?: never;
     };
+    "/admin/v1/backup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a backup of the embedded database
+         * @description Embedded mode only: a consistent copy of the running database, a gzipped tar of the database directory's contents (to restore, extract it into `pgdata` of an empty data directory). The data directory's `secret-key` is not in it. On Postgres, 409: use `pg_dump`.
+         */
+        get: operations["admin.backup"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/accounts": {
         parameters: {
             query?: never;
@@ -2129,6 +2149,28 @@ export interface components {
                 message: string;
             };
         };
+        /** @description 401 admin_token.invalid */
+        InvalidAdminTokenResponse: {
+            data: null;
+            response: {
+                /** @enum {string} */
+                status: "bad_request";
+                message: string;
+                /** @enum {string} */
+                code: "admin_token.invalid";
+            };
+        };
+        /** @description 409: the service runs on an external Postgres database; back it up with `pg_dump` */
+        BackupNotEmbeddedResponse: {
+            data: null;
+            response: {
+                /** @enum {string} */
+                status: "conflict";
+                message: string;
+                /** @enum {string} */
+                code: "backup.not_embedded";
+            };
+        };
         /**
          * @example {
          *       "name": "Acme Shop",
@@ -2178,17 +2220,6 @@ export interface components {
                 message: string;
                 /** @enum {string} */
                 code: "plans.not_found";
-            };
-        };
-        /** @description 401 admin_token.invalid */
-        InvalidAdminTokenResponse: {
-            data: null;
-            response: {
-                /** @enum {string} */
-                status: "bad_request";
-                message: string;
-                /** @enum {string} */
-                code: "admin_token.invalid";
             };
         };
         AccountListResponse: {
@@ -5913,6 +5944,89 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
+        };
+    };
+    "admin.backup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/gzip": string;
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                };
+            };
+            /** @description 401 admin_token.invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidAdminTokenResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"];
+                };
+            };
+            /** @description 409: the service runs on an external Postgres database; back it up with `pg_dump` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BackupNotEmbeddedResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

@@ -5,6 +5,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { AccountsRepo } from "../Accounts/AccountsRepo"
 import { Assistants } from "../Assistants/Assistants"
+import { EmbeddedBackup } from "../Database/Database"
 import { FoldersRepo } from "../Folders/FoldersRepo"
 import { ModelCatalog } from "../Models/ModelCatalog"
 
@@ -14,6 +15,7 @@ export const AdminHttpLive = HttpApiBuilder.group(DastyarApi, "admin", (handlers
     const assistants = yield* Assistants
     const folders = yield* FoldersRepo
     const catalog = yield* ModelCatalog
+    const backup = yield* EmbeddedBackup
 
     const requireAccount = (accountId: string) =>
       accounts.find(accountId).pipe(
@@ -21,10 +23,14 @@ export const AdminHttpLive = HttpApiBuilder.group(DastyarApi, "admin", (handlers
       )
 
     return handlers
+      .handle("backup", () =>
+        Option.match(backup, { onNone: () => Effect.fail(new Admin.BackupNotEmbedded()), onSome: (dump) => dump }))
       .handle("createAccount", ({ payload }) =>
         Effect.gen(function*() {
           const plan = payload.plan ?? catalog.defaultPlan
-          if (Option.isNone(catalog.planOf(plan))) return yield* new Admin.PlanNotFound()
+          if (Option.isNone(catalog.planOf(plan))) {
+            return yield* new Admin.PlanNotFound()
+          }
           return yield* accounts.create({ name: payload.name, plan })
         }))
       .handle("listAccounts", ({ urlParams }) =>
@@ -50,8 +56,10 @@ export const AdminHttpLive = HttpApiBuilder.group(DastyarApi, "admin", (handlers
         }))
       .handle("createAssistant", ({ path, payload }) =>
         assistants.create(path.accountId, payload))
-      .handle("getAssistant", ({ path }) => assistants.get(path.assistantId))
-      .handle("updateAssistant", ({ path, payload }) => assistants.update(path.assistantId, payload))
+      .handle("getAssistant", ({ path }) =>
+        assistants.get(path.assistantId))
+      .handle("updateAssistant", ({ path, payload }) =>
+        assistants.update(path.assistantId, payload))
       .handle("deleteAssistant", ({ path }) => assistants.delete(path.assistantId))
       .handle("listAccountModels", ({ path }) => assistants.modelsForAccount(path.accountId))
       .handle("listAssistantModels", ({ path }) => assistants.modelsForAssistant(path.assistantId))

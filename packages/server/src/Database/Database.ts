@@ -8,6 +8,7 @@ import type { SqlClient, Statement } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { SqlError } from "@effect/sql/SqlError"
 import type { PGlite } from "@electric-sql/pglite"
+import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
@@ -174,23 +175,43 @@ const openPglite = (dataDir: string | undefined) =>
 export const selectAs = (sql: SqlClient.SqlClient, fields: ReadonlyArray<string>) =>
   sql.csv(fields.map((field) => sql`${sql(naming.transformQueryNames(field))} AS ${sql(field)}`))
 
+/** The embedded database's backup (`dumpOf`); none on Postgres, which `pg_dump` backs up. */
+export class EmbeddedBackup extends Context.Tag("EmbeddedBackup")<
+  EmbeddedBackup,
+  Option.Option<Effect.Effect<Uint8Array>>
+>() {}
+
 /** A `PgClient` over one PGlite instance; `dataDir` undefined means in memory (tests). */
 export const layerPglite = (dataDir: string | undefined) =>
   Layer.unwrapScoped(Effect.as(dataDir === undefined ? Effect.void : lockDataDir(dataDir), layerPgliteClient(dataDir)))
 
 const layerPgliteClient = (dataDir: string | undefined) =>
-  PgClient.layerFromPool({
-    acquire: Effect.flatMap(openPglite(dataDir), ({ config }) =>
-      Effect.acquireRelease(
-        // One client, never closed when idle: every client of PGlite's config shares its one connection object
-        // (one backend session), so a second client's answers reached the first one's listeners, and closing an
-        // idle client removed every client's listeners (requests then hung; 166 of 1,376 timed out under load).
-        Effect.sync(() => new pg.Pool({ ...config, max: 1, idleTimeoutMillis: 0 })),
-        (pool) => Effect.promise(() => pool.end())
-      )),
-    applicationName: "dastyar",
-    ...naming
-  })
+  Layer.unwrapScoped(Effect.map(openPglite(dataDir), ({ config, db }) =>
+    Layer.merge(
+      PgClient.layerFromPool({
+        acquire: Effect.acquireRelease(
+          // One client, never closed when idle: every client of PGlite's config shares its one connection object
+          // (one backend session), so a second client's answers reached the first one's listeners, and closing an
+          // idle client removed every client's listeners (requests then hung; 166 of 1,376 timed out under load).
+          Effect.sync(() => new pg.Pool({ ...config, max: 1, idleTimeoutMillis: 0 })),
+          (pool) => Effect.promise(() => pool.end())
+        ),
+        applicationName: "dastyar",
+        ...naming
+      }),
+      Layer.succeed(EmbeddedBackup, Option.some(dumpOf(db)))
+    )))
+
+/**
+ * A consistent copy of the embedded database while it runs: PGlite's own dump
+ * (a gzipped tar of the database directory's contents), taken
+ * while no statement runs; a transaction under way at that moment is rolled
+ * back when the copy is opened, as after a crash.
+ */
+const dumpOf = (db: PGlite) =>
+  Effect.promise(async () => new Uint8Array(await (await db.dumpDataDir("gzip")).arrayBuffer())).pipe(
+    Effect.withSpan("Database.backup")
+  )
 
 /**
  * The start of a statement's text that asks for it to run as a named prepared
@@ -299,7 +320,8 @@ export const layer = Layer.unwrapEffect(
     const config = yield* AppConfig
     return Option.match(config.databaseUrl, {
       onNone: () => layerPglite(path.resolve(config.dataDir, "pgdata")),
-      onSome: (url) => layerPostgres(url, config.databasePoolSize)
+      onSome: (url) =>
+        Layer.merge(layerPostgres(url, config.databasePoolSize), Layer.succeed(EmbeddedBackup, Option.none()))
     })
   })
 )

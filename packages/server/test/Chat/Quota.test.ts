@@ -27,6 +27,22 @@ const fiveTurns = 50_000
 const catalogFile = writeCatalog(provider.baseUrl)
 const catalog = JSON.parse(fs.readFileSync(catalogFile, "utf8"))
 catalog.plans.push({ key: "five-turns", models: "*", monthlyTokens: fiveTurns })
+// The provider model of the burst waits for the held answers without timing out or retrying (a retry would be
+// counted as another admitted turn by the wait below).
+catalog.models.push({
+  key: "acme-patient",
+  name: "Acme Patient",
+  company: "acme",
+  supportedReasoning: ["none"],
+  provider: {
+    _tag: "openai-compatible",
+    baseUrl: provider.baseUrl,
+    apiKeyEnv: "FAKE_PROVIDER_KEY",
+    upstreamModel: "acme-chat-1",
+    timeoutMs: 60_000,
+    maxRetries: 0
+  }
+})
 fs.writeFileSync(catalogFile, JSON.stringify(catalog))
 
 const turnTokens = (reply: unknown) =>

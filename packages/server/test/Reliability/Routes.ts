@@ -225,7 +225,10 @@ export const send = (
 
 /** Is the reply the API's envelope (`{data, response: {status, message}}`), or a stream the request asked for? */
 export const isEnvelope = (reply: RawReply): boolean => {
-  if (reply.status < 300 && (reply.headers["content-type"] ?? "").startsWith("text/event-stream")) return true
+  // A stream of events and a backup archive are the successes that are not JSON.
+  if (reply.status < 300 && /^(text\/event-stream|application\/gzip)/.test(reply.headers["content-type"] ?? "")) {
+    return true
+  }
   try {
     const parsed: unknown = JSON.parse(reply.body)
     if (typeof parsed !== "object" || parsed === null || !("data" in parsed) || !("response" in parsed)) return false
