@@ -68,7 +68,12 @@ const compressResponse = (
     ...(response.statusText === undefined ? {} : { statusText: response.statusText }),
     contentType: body.contentType,
     cookies: response.cookies,
-    headers: { ...response.headers, "content-encoding": encoding, vary: "accept-encoding" }
+    // Added to what the response already varies on (the language of its text).
+    headers: {
+      ...response.headers,
+      "content-encoding": encoding,
+      vary: response.headers.vary === undefined ? "accept-encoding" : `${response.headers.vary}, accept-encoding`
+    }
   })
 }
 
