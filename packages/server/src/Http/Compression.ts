@@ -1,7 +1,7 @@
 /**
  * Response compression and the root path, around the whole app:
  * - a JSON, HTML or JavaScript body over 1 KB is sent with brotli or gzip when
- *   the client accepts one (`/docs` is 3.5 MB of HTML, about 1 MB compressed);
+ *   the client accepts one (`/docs` is megabytes of HTML that compress well);
  *   a body the app returns again and again (the `/docs` page) is compressed once;
  * - `GET /` redirects to the API reference instead of answering 404.
  */
