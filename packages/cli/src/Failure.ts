@@ -37,7 +37,7 @@ const apiError = (tag: string, message: string | undefined, details: ReadonlyArr
   return say([`${status}${head}`, ...details].join(": "), ExitCode.api)
 }
 
-/** `name: must be at least 1 characters long; plan: …` */
+/** `name: must be at least 1 character long; plan: …` */
 const fieldList = (fields: ReadonlyArray<Errors.FieldError>) =>
   fields.map(({ constraints, property }) => `${property}: ${constraints.join(", ")}`).join("; ")
 

@@ -144,7 +144,7 @@ layer(TestApp(), { excludeTestServices: true })("dastyar CLI against the real se
         expect(run).toEqual({
           exitCode: 2,
           stdout: "",
-          stderr: "error: Validation failed: name: must be at least 1 characters long\n"
+          stderr: "error: Validation failed: name: must be at least 1 character long\n"
         })
       }),
     30_000

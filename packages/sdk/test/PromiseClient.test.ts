@@ -112,7 +112,7 @@ layer(TestApp(), { excludeTestServices: true })("promise client", (it) => {
         status: "bad_request",
         code: undefined,
         message: "Validation failed",
-        fields: [{ property: "name", constraints: ["must be at least 1 characters long"] }]
+        fields: [{ property: "name", constraints: ["must be at least 1 character long"] }]
       })
       const fa = createDastyarClient({ baseUrl, adminToken, language: "fa" })
       const translated = await apiError(fa.admin.createAccount({ name: "" }))

@@ -1,7 +1,8 @@
 /**
  * English texts: the reference catalog. Every other language must provide the
  * same keys (enforced by the `Catalog` type), so adding a language is adding one file.
- * `{name}` placeholders are filled from the constraint or error parameters.
+ * `{name}` placeholders are filled from the constraint or error parameters; `{name:one|other}` is the word
+ * for that count, chosen by the language's plural rules ("1 character", "2 characters").
  */
 export const en = {
   // envelope messages
@@ -66,7 +67,7 @@ export const en = {
   "documents.file_too_large": "A file is larger than 25 MB",
   "documents.job_not_found": "Ingest job not found",
   "documents.part.unsupported": "{name}: unsupported file type ({detected})",
-  "documents.part.too_many": "{name}: at most {max} files per upload",
+  "documents.part.too_many": "{name}: at most {max} {max:file|files} per upload",
   "documents.part.too_large": "{name}: larger than {max} MB",
   "products.external_id_taken": "A product with this externalId already exists; use PUT to upsert",
   "products.not_found": "Product not found",
@@ -91,12 +92,12 @@ export const en = {
   "constraint.type.object": "must be an object",
   "constraint.type.array": "must be an array",
   "constraint.oneOf": "must be one of: {values}",
-  "constraint.minLength": "must be at least {min} characters long",
-  "constraint.maxLength": "must be at most {max} characters long",
+  "constraint.minLength": "must be at least {min} {min:character|characters} long",
+  "constraint.maxLength": "must be at most {max} {max:character|characters} long",
   "constraint.nonEmpty": "must not be empty",
-  "constraint.minItems": "must contain at least {min} items",
-  "constraint.maxItems": "must contain at most {max} items",
-  "constraint.maxEntries": "must have at most {max} entries",
+  "constraint.minItems": "must contain at least {min} {min:item|items}",
+  "constraint.maxItems": "must contain at most {max} {max:item|items}",
+  "constraint.maxEntries": "must have at most {max} {max:entry|entries}",
   "constraint.min": "must be {min} or more",
   "constraint.max": "must be {max} or less",
   "constraint.pattern": "has an invalid format",

@@ -24,9 +24,21 @@ export const CurrentLocale: FiberRef.FiberRef<Locale> = globalValue(
 const isMessageKey = (key: string): key is MessageKey => key in en
 const isLocale = (tag: string): tag is Locale => tag in catalogs
 
-/** Fills `{name}` placeholders; unknown placeholders are left as written. */
-const interpolate = (template: string, params: Readonly<Record<string, string>>) =>
-  template.replace(/\{(\w+)\}/g, (whole, name: string) => params[name] ?? whole)
+const pluralRules = Object.fromEntries(
+  Object.keys(catalogs).map((locale) => [locale, new Intl.PluralRules(locale)])
+) as Record<Locale, Intl.PluralRules>
+
+/**
+ * Fills `{name}` placeholders, and `{name:one|other}` with the form for that count under the locale's plural
+ * rules; unknown placeholders are left as written.
+ */
+const interpolate = (locale: Locale, template: string, params: Readonly<Record<string, string>>) =>
+  template.replace(/\{(\w+)(?::([^|}]*)\|([^}]*))?\}/g, (whole, name: string, one?: string, other?: string) => {
+    const value = params[name]
+    if (value === undefined) return whole
+    if (one === undefined || other === undefined) return value
+    return pluralRules[locale].select(Number(value)) === "one" ? one : other
+  })
 
 /**
  * Translates a message key, or a constraint token (see `Constraint.token`).
@@ -35,7 +47,7 @@ const interpolate = (template: string, params: Readonly<Record<string, string>>)
  */
 export const translate = (locale: Locale, text: string): string => {
   const { key, params } = parseToken(text)
-  return isMessageKey(key) ? interpolate(catalogs[locale][key], params) : text
+  return isMessageKey(key) ? interpolate(locale, catalogs[locale][key], params) : text
 }
 
 export const translateCurrent = (text: string): Effect.Effect<string> =>

@@ -1,7 +1,7 @@
 /**
  * Response compression and the root path, around the whole app:
  * - a JSON, HTML or JavaScript body over 1 KB is sent with brotli or gzip when
- *   the client accepts one (`/docs` is 3.5 MB of HTML, about 1 MB compressed);
+ *   the client accepts one (`/docs` is megabytes of HTML that compress well);
  *   a body the app returns again and again (the `/docs` page) is compressed once;
  * - `GET /` redirects to the API reference instead of answering 404.
  */
@@ -68,7 +68,12 @@ const compressResponse = (
     ...(response.statusText === undefined ? {} : { statusText: response.statusText }),
     contentType: body.contentType,
     cookies: response.cookies,
-    headers: { ...response.headers, "content-encoding": encoding, vary: "accept-encoding" }
+    // Added to what the response already varies on (the language of its text).
+    headers: {
+      ...response.headers,
+      "content-encoding": encoding,
+      vary: response.headers.vary === undefined ? "accept-encoding" : `${response.headers.vary}, accept-encoding`
+    }
   })
 }
 

@@ -1,6 +1,7 @@
-import { Auth, DastyarApi } from "@dastyar/domain"
+import { Auth, DastyarApi, I18n } from "@dastyar/domain"
 import { HttpApiBuilder } from "@effect/platform"
 import * as Effect from "effect/Effect"
+import * as FiberRef from "effect/FiberRef"
 import { cacheFor } from "../Platform/Caching"
 import { ModelCatalog } from "./ModelCatalog"
 
@@ -11,7 +12,7 @@ export const ModelsHttpLive = HttpApiBuilder.group(DastyarApi, "models", (handle
       Effect.gen(function*() {
         const { plan } = yield* Auth.CurrentAccount
         yield* cacheFor({ seconds: 60, scope: "private" })
-        const list = catalog.listFor(plan)
+        const list = catalog.listFor(plan, yield* FiberRef.get(I18n.CurrentLocale))
         return { list, count: list.length }
       }))
   }))

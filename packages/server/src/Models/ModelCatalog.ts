@@ -3,7 +3,7 @@
  * `DASTYAR_CONFIG`, validated at start (a bad file stops the start with the
  * bad field named). Also answers which models a plan may use and which can run now.
  */
-import { Models } from "@dastyar/domain"
+import { I18n, Models } from "@dastyar/domain"
 import * as Arr from "effect/Array"
 import * as Config from "effect/Config"
 import * as Data from "effect/Data"
@@ -41,7 +41,11 @@ const ModelEntry = Schema.Struct({
   key: Schema.NonEmptyTrimmedString,
   name: Schema.NonEmptyTrimmedString,
   company: Schema.NonEmptyTrimmedString,
-  description: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null }),
+  /** One text for every language, or one per language (`{"en": …, "fa": …}`; English when the caller's is missing). */
+  description: Schema.optionalWith(
+    Schema.NullOr(Schema.Union(Schema.String, Schema.Record({ key: Schema.String, value: Schema.String }))),
+    { default: () => null }
+  ),
   supportedReasoning: Schema.optionalWith(Schema.NullOr(Schema.NonEmptyArray(Models.Reasoning)), {
     default: () => null
   }),
@@ -109,7 +113,10 @@ export const builtInCatalog: typeof CatalogFile.Encoded = {
       key: "dastyar-local",
       name: "Dastyar Local",
       company: "dastyar",
-      description: "Built-in offline model: answers from your documents and catalog, no provider needed.",
+      description: {
+        en: "Built-in offline model: answers from your documents and catalog, no provider needed.",
+        fa: "مدل آفلاین داخلی: از اسناد و کاتالوگ شما پاسخ می‌دهد و به سرویس‌دهنده‌ای نیاز ندارد."
+      },
       supportedReasoning: ["none"],
       provider: { _tag: "local" }
     },
@@ -117,7 +124,7 @@ export const builtInCatalog: typeof CatalogFile.Encoded = {
       key: "gpt-4o-mini",
       name: "GPT-4o mini",
       company: "openai",
-      description: "Fast general model.",
+      description: { en: "Fast general model.", fa: "مدلی عمومی و سریع." },
       supportedReasoning: ["none"],
       provider: {
         _tag: "openai-compatible",
@@ -131,7 +138,7 @@ export const builtInCatalog: typeof CatalogFile.Encoded = {
       key: "o4-mini",
       name: "o4-mini",
       company: "openai",
-      description: "Reasoning model.",
+      description: { en: "Reasoning model.", fa: "مدلی با توان استدلال." },
       supportedReasoning: ["low", "medium", "high"],
       provider: {
         _tag: "openai-compatible",
@@ -213,8 +220,8 @@ export class ModelCatalog extends Effect.Service<ModelCatalog>()("ModelCatalog",
     const findModel = (key: string): Option.Option<ModelEntry> =>
       Option.fromNullable(file.models.find((m) => m.key === key))
 
-    /** The public view of every model for an account on `planKey`. */
-    const listFor = (planKey: string): ReadonlyArray<Models.Model> => {
+    /** The public view of every model for an account on `planKey`, descriptions in `locale`. */
+    const listFor = (planKey: string, locale: I18n.Locale = I18n.defaultLocale): ReadonlyArray<Models.Model> => {
       const plan = planOf(planKey)
       return ordered.map((model) => {
         const available = isAvailable(model.key)
@@ -224,7 +231,9 @@ export class ModelCatalog extends Effect.Service<ModelCatalog>()("ModelCatalog",
           key: model.key,
           name: model.name,
           company: { slug: company.slug, title: company.title },
-          description: model.description,
+          description: typeof model.description === "object" && model.description !== null
+            ? model.description[locale] ?? model.description[I18n.defaultLocale] ?? null
+            : model.description,
           supportedReasoning: model.supportedReasoning,
           available,
           allowed,

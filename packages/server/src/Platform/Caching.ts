@@ -2,15 +2,17 @@ import { HttpApp, HttpServerResponse } from "@effect/platform"
 import * as Effect from "effect/Effect"
 import { createHash } from "node:crypto"
 
-/** Marks this request's successful response cacheable (errors never are). */
+/**
+ * Marks this request's successful response cacheable (errors never are). Every answer is written in the
+ * negotiated language, so caches keep one copy per `Accept-Language`.
+ */
 export const cacheFor = (options: { readonly seconds: number; readonly scope: "private" | "public" }) =>
   HttpApp.appendPreResponseHandler((_, response) =>
     Effect.succeed(
-      response.status >= 400 ? response : HttpServerResponse.setHeader(
-        response,
-        "cache-control",
-        `${options.scope}, max-age=${options.seconds}`
-      )
+      response.status >= 400 ? response : HttpServerResponse.setHeaders(response, {
+        "cache-control": `${options.scope}, max-age=${options.seconds}`,
+        vary: "Accept-Language"
+      })
     )
   )
 

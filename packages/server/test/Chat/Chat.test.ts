@@ -457,7 +457,7 @@ layer(TestApp(env), { excludeTestServices: true })("chat", (it) => {
       const invalid = yield* call("POST", "/v1/assistants/ast_missing/chat", { token: key, body: { principal: "" } })
       expect(invalid.status).toBe(400)
       expect(pick(invalid.json, "fields")).toEqual([
-        { property: "principal", constraints: ["must be at least 1 characters long"] },
+        { property: "principal", constraints: ["must be at least 1 character long"] },
         { property: "message", constraints: ["is required"] }
       ])
     }))

@@ -39,7 +39,7 @@ layer(TestApp(), { excludeTestServices: true })("envelope, validation and routin
         data: null,
         response: { status: "bad_request", message: "Validation failed" },
         fields: [
-          { property: "name", constraints: ["must be at least 1 characters long"] },
+          { property: "name", constraints: ["must be at least 1 character long"] },
           { property: "model", constraints: ["must be a string"] },
           {
             property: "personality",

@@ -43,6 +43,25 @@ layer(TestApp({ OPENAI_API_KEY: "sk-test" }), { excludeTestServices: true })("GE
       expect(reply.text).not.toMatch(/api\.openai\.com|upstream|apiKeyEnv|sk-test/)
     }))
 
+  it.effect("descriptions follow Accept-Language, and caches keep one answer per language", () =>
+    Effect.gen(function*() {
+      const { key } = yield* setupAccount()
+      const descriptionOf = (language: string) =>
+        call("GET", "/v1/models", { token: key, headers: { "accept-language": language } }).pipe(
+          Effect.map((reply) => ({
+            vary: reply.headers["vary"],
+            description: reply.json.data.list.find((model: { key: string }) => model.key === "dastyar-local")
+              ?.description
+          }))
+        )
+      const persian = yield* descriptionOf("fa-IR")
+      expect(persian.description).toMatch(/^مدل آفلاین داخلی/)
+      expect(persian.vary).toContain("Accept-Language")
+      expect((yield* descriptionOf("en")).description).toMatch(/^Built-in offline model/)
+      // A language without its own text gets English.
+      expect((yield* descriptionOf("de")).description).toMatch(/^Built-in offline model/)
+    }))
+
   it.effect("errors are not cacheable", () =>
     Effect.gen(function*() {
       const reply = yield* call("GET", "/v1/models")
