@@ -3,7 +3,8 @@
  * `DASTYAR_TELEGRAM_API_BASE` (Telegram's, a self-hosted Bot API server, or a
  * test stand-in). Every call is retried with backoff on 5xx and network errors
  * and after `retry_after` on 429; other refusals fail at once. The bot token is
- * part of every URL, so no URL ever reaches an error or a log.
+ * part of every URL, so no URL ever reaches an error or a log, and spans show it
+ * redacted (`Platform/Outbound.ts`).
  */
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import * as Duration from "effect/Duration"
