@@ -59,6 +59,9 @@ const applySettings = (base: AssistantSettings, input: Admin.AssistantUpdate): A
   productSearch: input.productSearch ?? base.productSearch
 })
 
+/** An assistant being deleted is no longer the caller's to use: its routes answer 404 from the moment it is marked. */
+const isServing = (row: { readonly status: string }) => row.status !== "deleting"
+
 export class Assistants extends Effect.Service<Assistants>()("Assistants", {
   effect: Effect.gen(function*() {
     const repo = yield* AssistantsRepo
@@ -88,15 +91,15 @@ export class Assistants extends Effect.Service<Assistants>()("Assistants", {
 
     /**
      * Account and assistant pairs found owned, for `ownerCacheTtl` (as keys are): the catalog's routes need
-     * no more than that, and a search paid a statement for it. Only owned pairs are kept; a deletion on this
-     * instance forgets the assistant at once, one on another instance within the same time (its products go
-     * with it at once).
+     * no more than that, and a search paid a statement for it. Only owned pairs are kept, never one being
+     * deleted; a deletion on this instance forgets the assistant at once, one on another instance within the
+     * same time (its products go with it at once).
      */
     const ownedPairs = yield* Cache.make({
       capacity: 10_000,
       timeToLive: ownerCacheTtl,
       lookup: (pair: { readonly accountId: string; readonly assistantId: string }) =>
-        repo.findOwned(pair.accountId, pair.assistantId).pipe(Effect.map(Option.isSome))
+        repo.findOwned(pair.accountId, pair.assistantId).pipe(Effect.map(Option.exists(isServing)))
     })
     // Compared by value (Data), as the cache's keys must be.
     const pairKey = (accountId: string, assistantId: string) => Data.struct({ accountId, assistantId })
@@ -120,7 +123,7 @@ export class Assistants extends Effect.Service<Assistants>()("Assistants", {
 
       /** The assistant behind `:assistantCode`, only if the caller's account owns it. */
       requireOwned: Effect.fn("Assistants.requireOwned")(function*(accountId: string, assistantCode: string) {
-        const row = yield* repo.findOwned(accountId, assistantCode)
+        const row = Option.filter(yield* repo.findOwned(accountId, assistantCode), isServing)
         return yield* Option.match(row, {
           onNone: () => Effect.fail(new Errors.AssistantNotFound()),
           onSome: Effect.succeed
@@ -170,6 +173,7 @@ export class Assistants extends Effect.Service<Assistants>()("Assistants", {
       delete: Effect.fn("Assistants.delete")(function*(id: string) {
         const row = yield* findForOperator(id)
         const plan = yield* accountPlan(row.accountId).pipe(Effect.orDie)
+        yield* ownedPairs.invalidate(pairKey(row.accountId, id))
         yield* Effect.gen(function*() {
           yield* repo.setStatus(id, "deleting")
           const queuedBy = yield* currentTraceLink
