@@ -4,6 +4,7 @@
  * server makes no spans at all (`tracingOffWhenUnexported`), since they would
  * cost every request CPU and go nowhere.
  * Service name `dastyar-server` unless `OTEL_SERVICE_NAME` says otherwise.
+ * No secret goes into a span: see `Platform/Redaction.ts`.
  */
 import { HttpMiddleware } from "@effect/platform"
 import type { SpanProcessor } from "@opentelemetry/sdk-trace-base"
@@ -14,6 +15,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as Tracer from "effect/Tracer"
+import * as Redaction from "./Platform/Redaction"
 
 export const serviceName = Config.string("OTEL_SERVICE_NAME").pipe(Config.withDefault("dastyar-server"))
 
@@ -46,7 +48,7 @@ export const layerWith = (spanProcessor: SpanProcessor) =>
     )
   )
 
-export const layer = Layer.unwrapEffect(
+const exporting = Layer.unwrapEffect(
   Effect.gen(function*() {
     const endpoint = yield* tracesEndpoint
     if (Option.isNone(endpoint)) return Layer.empty
@@ -60,6 +62,13 @@ export const layer = Layer.unwrapEffect(
     )
   })
 )
+
+/**
+ * Tracing as configured, and, whether or not spans are exported, every
+ * credential-bearing header redacted from the spans the platform makes (Effect
+ * redacts only `authorization`, `cookie`, `set-cookie` and `x-api-key`).
+ */
+export const layer = Layer.provideMerge(exporting, Redaction.layerRedactHeaders)
 
 /**
  * Runs `effect` (the whole server, in `main.ts`) with tracing off when no

@@ -59,6 +59,9 @@ const applySettings = (base: AssistantSettings, input: Admin.AssistantUpdate): A
   productSearch: input.productSearch ?? base.productSearch
 })
 
+/** An assistant being deleted is no longer the caller's to use: its routes answer 404 from the moment it is marked. */
+const isServing = (row: { readonly status: string }) => row.status !== "deleting"
+
 export class Assistants extends Effect.Service<Assistants>()("Assistants", {
   effect: Effect.gen(function*() {
     const repo = yield* AssistantsRepo
@@ -89,15 +92,15 @@ export class Assistants extends Effect.Service<Assistants>()("Assistants", {
 
     /**
      * Account and assistant pairs found owned, for `ownerCacheTtl` (as keys are): the catalog's routes need
-     * no more than that, and a search paid a statement for it. Only owned pairs are kept; a deletion (of the
-     * assistant or its account) on any instance forgets them on every instance at once.
+     * no more than that, and a search paid a statement for it. Only owned pairs are kept, never one being
+     * deleted; a deletion (of the assistant or its account) on any instance forgets them on every instance at once.
      */
     const ownedPairs = yield* invalidations.cache({
       topics: ["assistants"],
       capacity: 10_000,
       timeToLive: ownerCacheTtl,
       lookup: (pair: { readonly accountId: string; readonly assistantId: string }) =>
-        repo.findOwned(pair.accountId, pair.assistantId).pipe(Effect.map(Option.isSome))
+        repo.findOwned(pair.accountId, pair.assistantId).pipe(Effect.map(Option.exists(isServing)))
     })
     // Compared by value (Data), as the cache's keys must be.
     const pairKey = (accountId: string, assistantId: string) => Data.struct({ accountId, assistantId })
@@ -110,8 +113,10 @@ export class Assistants extends Effect.Service<Assistants>()("Assistants", {
         }))
       )
 
+    /** An assistant being deleted is no longer its owner's: every route answers 404 from the delete call on. */
     const findOwnedRow = (accountId: string, assistantCode: string) =>
       repo.findOwned(accountId, assistantCode).pipe(
+        Effect.map(Option.filter(isServing)),
         Effect.flatMap(Option.match({
           onNone: () => Effect.fail(new Errors.AssistantNotFound()),
           onSome: Effect.succeed
@@ -197,6 +202,7 @@ export class Assistants extends Effect.Service<Assistants>()("Assistants", {
       delete: Effect.fn("Assistants.delete")(function*(id: string) {
         const row = yield* findForOperator(id)
         const plan = yield* accountPlan(row.accountId).pipe(Effect.orDie)
+        yield* ownedPairs.invalidate(pairKey(row.accountId, id))
         yield* Effect.gen(function*() {
           yield* repo.setStatus(id, "deleting")
           const queuedBy = yield* currentTraceLink

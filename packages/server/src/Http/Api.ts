@@ -57,13 +57,16 @@ const api = HttpApiBuilder.api(DastyarApi).pipe(
 
 /**
  * The reference's settings: each operation's own bearer scheme is selected in the request panel
- * (API key on `/v1`, operator token on `/admin/v1`), so only the token has to be pasted.
- * `authentication` is a Scalar option the platform's `ScalarConfig` type does not list.
+ * (API key on `/v1`, operator token on `/admin/v1`), so only the token has to be pasted; and no fonts
+ * from Scalar's CDN (the page's Content-Security-Policy allows none: it uses the system's fonts).
+ * `authentication` and `withDefaultFonts` are Scalar options the platform's `ScalarConfig` type does not list.
  */
 const scalar: HttpApiScalar.ScalarConfig & {
   readonly authentication: { readonly preferredSecurityScheme: ReadonlyArray<string> }
+  readonly withDefaultFonts: boolean
 } = {
-  authentication: { preferredSecurityScheme: ["bearer", "adminToken"] }
+  authentication: { preferredSecurityScheme: ["bearer", "adminToken"] },
+  withDefaultFonts: false
 }
 
 /**

@@ -8,6 +8,7 @@ import * as Effect from "effect/Effect"
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
+import { pageHeaders } from "./PageHeaders"
 
 /** `packages/console/dist`, next to this package (the server runs from its sources). */
 export const consoleDir = fileURLToPath(new URL("../../../console/dist", import.meta.url))
@@ -22,6 +23,9 @@ const contentTypes: Record<string, string> = {
   ".json": "application/json"
 }
 
+/** Every console response: its files are scripts and styles of its own, nothing inline. */
+const headers = pageHeaders()
+
 const notBuilt = HttpServerResponse.text(
   `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Dastyar console</title></head>
@@ -29,7 +33,7 @@ const notBuilt = HttpServerResponse.text(
 <h1>The console is not built yet</h1>
 <p>Build it once with <code>pnpm build:console</code> in the repository, then reload this page.</p>
 </body></html>`,
-  { status: 503, contentType: "text/html; charset=utf-8" }
+  { status: 503, contentType: "text/html; charset=utf-8", headers }
 )
 
 /** A file of the built console, or undefined when it does not exist (or lies outside the folder). */
@@ -55,12 +59,15 @@ export const serveFrom = (dir: string) =>
       // Unknown paths show the app (it routes by the hash); without a build, how to make one.
       const index = yield* readBuilt(dir, "index.html")
       if (index === undefined) return notBuilt
-      return HttpServerResponse.uint8Array(index.bytes, { contentType: contentTypes[".html"] ?? "text/html" })
+      return HttpServerResponse.uint8Array(index.bytes, { contentType: contentTypes[".html"] ?? "text/html", headers })
     }
     const contentType = contentTypes[path.extname(found.file)] ?? "application/octet-stream"
     // Built assets have content hashes in their names; the page itself must be revalidated.
     const cacheControl = relative.startsWith("assets/") ? "public, max-age=31536000, immutable" : "no-cache"
-    return HttpServerResponse.uint8Array(found.bytes, { contentType, headers: { "cache-control": cacheControl } })
+    return HttpServerResponse.uint8Array(found.bytes, {
+      contentType,
+      headers: { ...headers, "cache-control": cacheControl }
+    })
   })
 
 const serve = serveFrom(consoleDir)

@@ -10,6 +10,7 @@ import * as Effect from "effect/Effect"
 import { createRequire } from "node:module"
 import * as path from "node:path"
 import { pathToFileURL } from "node:url"
+import { pageHeaders, scriptHash } from "./PageHeaders"
 
 const require = createRequire(import.meta.url)
 
@@ -38,12 +39,18 @@ const escapeHtml = (text: string) =>
     "&#39;"
   )
 
+/** The page, and the headers that allow its two inline scripts (by hash) and nothing else. */
 const page = (spec: OpenApi.OpenAPISpec, scalar: HttpApiScalar.ScalarConfig, script: string) => {
+  const configure = `
+      document.getElementById('api-reference').dataset.configuration = JSON.stringify(${
+    scriptJson({ _integration: "html", ...scalar })
+  })
+    `
   const description = spec.info.description === undefined || spec.info.description === ""
     ? ""
     : `<meta name="description" content="${escapeHtml(spec.info.description)}"/>
     <meta name="og:description" content="${escapeHtml(spec.info.description)}"/>`
-  return `<!doctype html>
+  const html = `<!doctype html>
 <html>
   <head>
     <meta charset="utf-8" />
@@ -55,14 +62,13 @@ const page = (spec: OpenApi.OpenAPISpec, scalar: HttpApiScalar.ScalarConfig, scr
     <script id="api-reference" type="application/json">
       ${scriptJson(spec)}
     </script>
-    <script>
-      document.getElementById('api-reference').dataset.configuration = JSON.stringify(${
-    scriptJson({ _integration: "html", ...scalar })
-  })
-    </script>
+    <script>${configure}</script>
     <script>${script}</script>
   </body>
 </html>`
+  return HttpServerResponse.html(html).pipe(
+    HttpServerResponse.setHeaders(pageHeaders([scriptHash(configure), scriptHash(script)]))
+  )
 }
 
 export const layer = (options: { readonly path: `/${string}`; readonly scalar: HttpApiScalar.ScalarConfig }) =>
@@ -72,7 +78,7 @@ export const layer = (options: { readonly path: `/${string}`; readonly scalar: H
       // Built once, on the first request; the same response (and so its compressed form) is reused.
       let response: Promise<HttpServerResponse.HttpServerResponse> | undefined
       const build = () => (response ??= scalarScript().then((script) =>
-        HttpServerResponse.html(page(OpenApi.fromApi(api), options.scalar, script))
+        page(OpenApi.fromApi(api), options.scalar, script)
       ))
       yield* router.get(options.path, Effect.promise(build))
     })

@@ -1,3 +1,4 @@
+import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import { admin, call, pick, pickString, setupAccount, TestApp, waitForStatus } from "../support/TestApp"
@@ -115,6 +116,32 @@ layer(TestApp({ OPENAI_API_KEY: "sk-test" }), { excludeTestServices: true })("as
       const gone = yield* search(key)
       expect(gone.status).toBe(404)
       expect(pick(gone.json, "response", "code")).toBe("assistants.not_found")
+    }))
+
+  it.effect("an assistant being deleted is refused at once, by every route of its owner", () =>
+    Effect.gen(function*() {
+      const { assistantId, key } = yield* setupAccount()
+      const search = call("POST", `/v1/assistants/${assistantId}/products/search`, {
+        token: key,
+        body: { query: "kettle" }
+      })
+      const documents = call("GET", `/v1/assistants/${assistantId}/documents`, { token: key })
+      // Marked deleting (as by another instance, its data not yet removed): never owned again.
+      const sql = yield* SqlClient.SqlClient
+      yield* sql`UPDATE assistants SET status = 'deleting' WHERE id = ${assistantId}`
+      for (const reply of [yield* search, yield* documents]) {
+        expect(reply.status).toBe(404)
+        expect(pick(reply.json, "response", "code")).toBe("assistants.not_found")
+      }
+      // Deleted here after being used: the remembered ownership goes with the request that deletes it.
+      const second = yield* setupAccount()
+      const secondSearch = call("POST", `/v1/assistants/${second.assistantId}/products/search`, {
+        token: second.key,
+        body: { query: "kettle" }
+      })
+      expect((yield* secondSearch).status).toBe(200)
+      expect((yield* admin("DELETE", `/assistants/${second.assistantId}`)).status).toBe(202)
+      expect((yield* secondSearch).status).toBe(404)
     }))
 
   it.effect("deleting an account stops its keys at once", () =>

@@ -1,7 +1,7 @@
 /**
  * The edge's rules for what no route accepts: characters no string may hold,
- * long path parameters, exact content types, chunked bodies over the limit,
- * and authentication timing that does not depend on the key's shape.
+ * long path parameters, exact content types, unreadable multipart bodies and
+ * chunked bodies over the limit.
  */
 import { HttpServer } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"

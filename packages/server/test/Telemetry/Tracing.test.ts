@@ -66,6 +66,24 @@ describe("tracing", () => {
         expect(allAttributeValues(spans).join(" ")).not.toContain(key)
       }))
 
+    it.effect("an API key not of the issued shape is refused without a database lookup", () =>
+      Effect.gen(function*() {
+        for (const token of ["not-a-key", `dsk_${"A".repeat(42)}`, `dsk_${"A".repeat(43)}!`]) {
+          exporter.reset()
+          const reply = yield* call("GET", "/v1/assistants", { token })
+          expect(reply.status).toBe(401)
+          const auth = yield* waitFor(() => exporter.getFinishedSpans().find((s) => s.name === "ApiKeyAuth"))
+          const trace = exporter.getFinishedSpans().filter((s) =>
+            s.spanContext().traceId === auth.spanContext().traceId
+          )
+          expect(trace.filter((s) => s.name.startsWith("sql.")).map((s) => s.name)).toEqual([])
+        }
+        // A well-formed unknown key is looked up.
+        exporter.reset()
+        expect((yield* call("GET", "/v1/assistants", { token: `dsk_${"B".repeat(43)}` })).status).toBe(401)
+        yield* waitFor(() => exporter.getFinishedSpans().find((s) => s.name.startsWith("sql.")))
+      }))
+
     it.effect("background work links back to the request that queued it", () =>
       Effect.gen(function*() {
         exporter.reset()

@@ -5,7 +5,7 @@
  * `DASTYAR_BALE_API_BASE`. Calls are retried by the channels' one policy
  * (`Retry.ts`): backoff on 5xx and network errors, `retry_after` on 429; other
  * refusals fail at once. The bot token is part of every URL, so no URL ever
- * reaches an error or a log.
+ * reaches an error or a log, and spans show it redacted (`Platform/Outbound.ts`).
  */
 import { HttpClient, HttpClientRequest } from "@effect/platform"
 import * as Effect from "effect/Effect"
