@@ -5970,13 +5970,13 @@ export interface operations {
                     "application/gzip": string;
                 };
             };
-            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            /** @description Bad request: validation failed (`fields`), malformed JSON or multipart, or unsupported content type */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["MalformedMultipartResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
                 };
             };
             /** @description 401 admin_token.invalid */
@@ -6013,6 +6013,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsResponse"];
                 };
             };
             /** @description 500 internal.error */
