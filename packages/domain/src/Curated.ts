@@ -12,8 +12,9 @@ import { errorFields, failure, ListOf, success } from "./Envelope"
 import { AssistantNotFoundResponse } from "./Errors"
 
 export const maxQuestions = 20
+export const maxQuestionChars = 1000
 
-const Question = Constraint.text({ min: 1, max: 1000 })
+const Question = Constraint.text({ min: 1, max: maxQuestionChars })
 const Questions = Constraint.arrayOf(Question, { min: 1, max: maxQuestions })
 const Answer = Constraint.text({ min: 1, max: 10000 })
 const Language = Schema.NullOr(Constraint.text({ min: 2, max: 35 }))

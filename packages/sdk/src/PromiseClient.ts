@@ -4,6 +4,12 @@
  * every non-2xx answer. `raw` is the typed openapi-fetch client for the rest.
  */
 import { type ChatMethods, makeChatMethods } from "./Chat"
+import {
+  type ConversationsClient,
+  type CuratedClient,
+  makeConversationsClient,
+  makeCuratedClient
+} from "./Conversations"
 import { type DocumentsClient, makeDocumentsClient } from "./Documents"
 import { makeProductsClient, type ProductsClient } from "./Products"
 import { createRawClient, type RawClient, type RawClientOptions } from "./RawClient"
@@ -42,6 +48,10 @@ export interface DastyarClient extends ChatMethods {
   readonly products: ProductsClient
   /** An assistant's knowledge base: uploads, ingest jobs and documents. */
   readonly documents: DocumentsClient
+  /** An assistant's conversations, feedback and the report of unanswered questions. */
+  readonly conversations: ConversationsClient
+  /** An assistant's curated answers. */
+  readonly curated: CuratedClient
   /** The operator API; needs `adminToken`. */
   readonly admin: {
     readonly createAccount: (body: AccountCreate) => Promise<Account>
@@ -77,6 +87,8 @@ export const createDastyarClient = (options: DastyarClientOptions): DastyarClien
     models: { list: () => unwrap(raw.GET("/v1/models")) },
     products: makeProductsClient(raw),
     documents: makeDocumentsClient(raw),
+    conversations: makeConversationsClient(raw),
+    curated: makeCuratedClient(raw),
     ...makeChatMethods(raw),
     admin: {
       createAccount: (body) => unwrap(raw.POST("/admin/v1/accounts", { body })),

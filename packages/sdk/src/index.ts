@@ -10,6 +10,12 @@ export type {
 } from "./Chat"
 export { ChatStreamBroken } from "./ChatEvents"
 export { maxBulkDelete } from "./Chunks"
+export {
+  type ConversationFilters,
+  type ConversationListQuery,
+  type ConversationsClient,
+  type CuratedClient
+} from "./Conversations"
 export { DastyarApiError, type DastyarApiErrorInit } from "./DastyarApiError"
 export {
   type FileInput,

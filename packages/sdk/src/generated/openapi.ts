@@ -1514,6 +1514,8 @@ export interface components {
         };
         ChatReply: {
             conversationId: string;
+            /** @description The answer's id in the conversation log (for feedback on it) */
+            messageId?: string;
             text: string;
             /** @description Exactly the knowledge chunks given to the model */
             sources: components["schemas"]["Source"][];

@@ -348,6 +348,7 @@ export const layer = Layer.effect(
         const quota = yield* ledger.snapshot(prepared.owner.accountId, prepared.allowance, entry)
         return {
           conversationId: prepared.conversationId,
+          ...(answerId === undefined ? {} : { messageId: answerId }),
           text: answer.text,
           sources,
           products: answer.products,

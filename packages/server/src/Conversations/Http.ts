@@ -1,5 +1,5 @@
 /** The conversation-log routes: the shop's (under an owned assistant) and the operator's (any account). */
-import { Auth, Conversations, DastyarApi } from "@dastyar/domain"
+import { Auth, Conversations, Curated, DastyarApi } from "@dastyar/domain"
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
@@ -67,10 +67,12 @@ export const ConversationsHttpLive = HttpApiBuilder.group(
           Effect.gen(function*() {
             const scope = yield* scopeOf(path.assistantCode)
             const { question } = yield* log.questionOf(scope, path.conversationId, path.messageId)
-            const questions = [question, ...(payload.questions ?? [])].filter((q) => q.trim().length > 0)
+            const questions = [question, ...(payload.questions ?? [])]
+            .map((q) => q.trim().slice(0, Curated.maxQuestionChars))
+            .filter((q) => q.length > 0)
             if (questions.length === 0) return yield* new Conversations.MessageNotFound()
             return yield* curated.create(scope, {
-              questions: questions.slice(0, 20),
+              questions: questions.slice(0, Curated.maxQuestions),
               answer: payload.answer,
               language: payload.language ?? null
             })
@@ -86,7 +88,9 @@ export const ConversationsHttpLive = HttpApiBuilder.group(
             const phrasings = yield* unanswered.phrasings(scope.assistantId, path.groupId, 20)
             if (Option.isNone(phrasings)) return yield* new Conversations.GroupNotFound()
             return yield* curated.create(scope, {
-              questions: [...(payload.questions ?? []), ...phrasings.value].slice(0, 20),
+              questions: [...(payload.questions ?? []), ...phrasings.value]
+              .map((q) => q.slice(0, Curated.maxQuestionChars))
+              .slice(0, Curated.maxQuestions),
               answer: payload.answer,
               language: payload.language ?? null
             })

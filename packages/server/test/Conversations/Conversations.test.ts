@@ -19,6 +19,8 @@ const withConversation = Effect.gen(function*() {
   })
   const thread = yield* get(account.key, `/v1/assistants/${account.assistantId}/conversations/${conversationId}`)
   const answerId = pickString(thread.json, "data", "messages", 1, "id")
+  // The chat reply names its answer, so a client can rate it.
+  expect(pick(first.json, "data", "messageId")).toBe(answerId)
   const declinedId = pickString(thread.json, "data", "messages", 3, "id")
   return { ...account, conversationId, answerId, declinedId, base: `/v1/assistants/${account.assistantId}` }
 })
