@@ -1,22 +1,22 @@
 /**
- * Answers from real documents: a PDF (the Debian New Maintainers' Guide,
- * printed to PDF by LibreOffice), a DOCX (the FAQ chapter of the Securing
- * Debian Manual, converted by LibreOffice), a plain-text policy (the Debian
- * Menu sub-policy) and a Persian shop FAQ written for this evaluation
- * (`data/answers-docs`), with the questions of `data/answers-questions.json`.
- * Each is ingested through the real service and asked through chat with the
- * offline model; beside each figure, a naive baseline in the same run:
- * fixed-size windows of the same text, and the first sentence of the best one.
+ * Answers from documents, with the offline answerer, on a tuning set and
+ * held-aside sets reported apart (see `data/HELD-ASIDE.md`):
  *
- *   pnpm eval:answers [--floor 0.35] [--misses] [--held-aside]
+ * - tuning: `data/answers-questions.json` over `data/answers-docs` (a PDF,
+ *   a DOCX, a plain-text policy and a Persian shop FAQ);
+ * - held-aside: `data/answers-held-aside.json` over the same documents,
+ *   `data/held-aside-en.json` over `data/held-en-docs` (a manual, a warranty
+ *   card, terms of sale) and `data/held-aside-fa.json` over
+ *   `data/held-fa-docs` (Persian typed as people type).
  *
- * `--held-aside` runs the 10 questions of `data/answers-held-aside.json`
- * instead: kept out of all tuning, run only at the end, reported apart.
- * Reports ingest time per document (upload to ready), retrieval hit@5 (a
- * chunk holding the fact among the top five above the relevance floor), the
- * share of answers stating the fact, and unanswerable questions declined.
- * Boots the service on a fresh database of `DATABASE_URL` (dropped
- * afterwards) or on embedded PGlite.
+ *   pnpm eval:answers [--floor 0.35] [--misses] [--only held-aside-fa.json]
+ *
+ * For each set: answered with the fact, declined correctly, wrong answers,
+ * wrong declines and follow-ups answered, beside the naive baseline (the
+ * best retrieved passage, verbatim) measured in the same run. `--misses`
+ * prints the tuning set's misses only: never change code while looking at
+ * held-aside failures. Boots the service on a fresh database of
+ * `DATABASE_URL` (dropped afterwards) or on embedded PGlite.
  */
 import { runStandalone } from "../../packages/server/test/Chat/support/AnswerQuality"
 
@@ -25,9 +25,10 @@ const argument = (name: string) => {
   return at < 0 ? undefined : process.argv[at + 1]
 }
 
+const only = argument("--only")
 const figures = await runStandalone({
   floor: Number(argument("--floor") ?? "0.35"),
-  heldAside: process.argv.includes("--held-aside"),
+  only: only === undefined ? [] : [only],
   showMisses: process.argv.includes("--misses")
 })
 console.log(figures.report)

@@ -12,7 +12,8 @@ import { rootsOf } from "./QuestionAnalysis"
 const continues =
   /^\s*(?:and|but|also|so|then|what about|how about|and what about|what if|same for|و|ولی|اما|پس|همچنین|در مورد|درباره|راجع به|برای|چطور برای|اون|آن|همین)(?=[\s,،.?؟]|$)/iu
 /** Pronouns standing for something named before. */
-const pointsBack = /\b(?:it|its|that|this|they|them|those|these|one)\b|(?:^|\s)(?:اون|آن|اینها|آنها|همون|همان|اونا)(?=[\s,،.?؟]|$)/iu
+const pointsBack =
+  /\b(?:it|its|that|this|they|them|those|these|one)\b|(?:^|\s)(?:اون|آن|اینها|آنها|همون|همان|اونا)(?=[\s,،.?؟]|$)/iu
 /** A question of this few content words needs the one before it to mean anything. */
 const fewWords = 2
 

@@ -139,7 +139,11 @@ export const compose = (request: ModelRequest, found: ReadonlyArray<Products.Pro
           ? []
           : taken.length === 1
           ? [t.single(sourceOf(language, first), clip(first.sentence, max))]
-          : [[t.intro, ...taken.map((quote) => t.bullet(sourceOf(language, quote), clip(quote.sentence, max)))].join("\n")]
+          : [
+            [t.intro, ...taken.map((quote) => t.bullet(sourceOf(language, quote), clip(quote.sentence, max)))].join(
+              "\n"
+            )
+          ]
         return [...quotePart, ...productPart].join("\n\n")
       }, request.maxOutputTokens)
     )

@@ -147,7 +147,9 @@ const generalizers = new Set(
   wordsOf("every all any other across throughout nationwide anywhere everywhere هر همه همهی تمام تمامی سایر کل سراسر")
 )
 const placeKinds = new Set(
-  wordsOf("city cities town towns province provinces country region regions area areas شهر شهرها شهرستان شهرستانها استان استانها کشور منطقه مناطق نقاط نقطه")
+  wordsOf(
+    "city cities town towns province provinces country region regions area areas شهر شهرها شهرستان شهرستانها استان استانها کشور منطقه مناطق نقاط نقطه"
+  )
     .map(stem)
 )
 const speaksOfEveryPlace = (sentence: string): boolean => {
@@ -362,4 +364,3 @@ const distinct = (ranked: ReadonlyArray<Scored>, best: Scored): ReadonlyArray<Sc
   }
   return quotes
 }
-

@@ -22,6 +22,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { Embedder, vectorLiteral } from "../Search/Embedder"
+import { translations } from "../Search/Lexicon"
 import * as SearchEngine from "../Search/SearchEngine"
 import { wordsOf } from "../Search/TextNormalization"
 import { type ChunkHit, ChunkSearch, ChunkSearchError } from "./ChunkSearch"
@@ -31,6 +32,26 @@ const maxCandidates = 1000
 
 /** A chunk's keyword side: its normalised words, separated by single spaces. */
 export const searchWords = (text: string): string => wordsOf(text).join(" ")
+
+interface KeywordSide {
+  readonly ranked: ReadonlyArray<{ readonly id: string; readonly matched: number }>
+  readonly counted: number
+}
+
+/** The query's own ranking first, then chunks only its translation found; a chunk keeps its better match. */
+const mergeKeywordSides = (
+  own: KeywordSide,
+  translated: KeywordSide["ranked"],
+  pool: number
+): KeywordSide => {
+  const seen = new Map(own.ranked.map((result) => [result.id, result]))
+  const added = translated.filter((result) => !seen.has(result.id)).slice(0, pool)
+  const better = own.ranked.map((result) => {
+    const alternative = translated.find((candidate) => candidate.id === result.id)
+    return alternative !== undefined && alternative.matched > result.matched ? alternative : result
+  })
+  return { ranked: [...better, ...added], counted: own.counted }
+}
 
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -73,9 +94,18 @@ export const make = Effect.gen(function*() {
         Effect.logWarning("query embedding failed; keyword search only", error).pipe(Effect.as(Option.none()))
       )
     )
-    const keyword = yield* keywordSide(params.assistantId, params.query, pool).pipe(
+    const own = yield* keywordSide(params.assistantId, params.query, pool).pipe(
       Effect.mapError((cause) => new ChunkSearchError({ cause }))
     )
+    // The query's shop terms in the other language (Lexicon.ts), searched apart: an English question finds a
+    // passage written only in Persian. Their share counts against the query's own words.
+    const translated = translations(queryTerms(params.query))
+    const other = translated.length === 0
+      ? { ranked: [], counted: 0 }
+      : yield* keywordSide(params.assistantId, translated.join(" "), pool).pipe(
+        Effect.mapError((cause) => new ChunkSearchError({ cause }))
+      )
+    const keyword = mergeKeywordSides(own, other.ranked, pool)
     if (Option.isNone(vector) && keyword.ranked.length === 0) return []
 
     const ready = sql`d.assistant_id = ${params.assistantId} AND d.state = 'ready'`

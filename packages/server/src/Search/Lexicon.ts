@@ -44,9 +44,9 @@ const groups: ReadonlyArray<string> = [
 ]
 
 /** Each group as stems of normal-form words. */
-const stemGroups: ReadonlyArray<ReadonlyArray<string>> = groups.map((group) =>
-  [...new Set(group.split(" ").flatMap((word) => wordsOf(word)).map(stem))]
-)
+const stemGroups: ReadonlyArray<ReadonlyArray<string>> = groups.map((
+  group
+) => [...new Set(group.split(" ").flatMap((word) => wordsOf(word)).map(stem))])
 
 const byStem = new Map<string, Array<string>>()
 for (const group of stemGroups) {

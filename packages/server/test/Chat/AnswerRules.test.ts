@@ -54,6 +54,15 @@ describe("a question about a number is answered by the number in any writing", (
   })
 })
 
+describe("a Persian question matches the passage's verb in another form", () => {
+  it("reads a compound verb with either preverb, any person and colloquial spelling, and the number as a word", () => {
+    const passages = [{ path: "returns.md", text: "بازگشت\n\nخریدار می‌تواند تا ده روز پس از دریافت، کتاب را بازگرداند." }]
+    for (const question of ["تا چند روز میتونم کتاب رو برگردونم؟", "تا چند روز می توانم کتاب را برگردانم؟"]) {
+      expect(ask(question, passages, { language: "fa" }), question).toContain("ده روز")
+    }
+  })
+})
+
 describe("an answer is about the question's subject, not only its kind of value", () => {
   const service = [{
     path: "service.md",
@@ -96,7 +105,10 @@ describe("a quote carries its referent", () => {
     expect(ask("What does the courier charge per parcel?", fees)).toContain(
       "Orders above 40 euros travel free. Below that, the courier charges 5 euros"
     )
-    const persian = [{ path: "fees.md", text: "هزینه\n\nسفارش‌های بالای دو میلیون تومان رایگان ارسال می‌شوند. این سفارش‌ها بیمه هم دارند." }]
+    const persian = [{
+      path: "fees.md",
+      text: "هزینه\n\nسفارش‌های بالای دو میلیون تومان رایگان ارسال می‌شوند. این سفارش‌ها بیمه هم دارند."
+    }]
     expect(ask("سفارش‌ها بیمه دارند؟", persian, { language: "fa" })).toContain("رایگان ارسال می‌شوند. این سفارش‌ها بیمه")
   })
 })

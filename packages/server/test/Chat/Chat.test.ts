@@ -248,7 +248,10 @@ layer(TestApp(env), { excludeTestServices: true })("chat", (it) => {
         { kind: "tool", name: "search_products", arguments: { query: "red kettle" } },
         { kind: "text", text: "The steel one." }
       )
-      const withProvider = yield* chat(key, assistantId, { principal: "p", message: "A red kettle under 1 million toman?" })
+      const withProvider = yield* chat(key, assistantId, {
+        principal: "p",
+        message: "A red kettle under 1 million toman?"
+      })
       expect(offered(withProvider)).toEqual(["sku-cheap"])
     }))
 

@@ -8,7 +8,9 @@ const bot = (content: string) => ({ role: "assistant" as const, content, tokens:
 describe("follow-up questions", () => {
   it("are told by an opening that continues, a pronoun, or too few words of their own", () => {
     const previous = "How long does delivery inside the city take?"
-    for (const question of ["And to another province?", "what about refunds?", "و برای شهرهای دیگر؟", "How much is it?"]) {
+    for (
+      const question of ["And to another province?", "what about refunds?", "و برای شهرهای دیگر؟", "How much is it?"]
+    ) {
       expect(isFollowUp(question, previous), question).toBe(true)
     }
     expect(isFollowUp("Which payment cards do you accept at checkout?", previous)).toBe(false)

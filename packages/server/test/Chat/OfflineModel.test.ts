@@ -166,8 +166,7 @@ describe("OfflineModel quoting", () => {
   it("quotes the lines a lead-in introduces, not the lead-in alone", () => {
     const answer = ask("How do I wipe the object files from the build tree?", [{
       path: "guide.pdf",
-      text:
-        "4.2 Cleaning\n\nTo wipe the object files from the build tree, type the command as follows:\n\n" +
+      text: "4.2 Cleaning\n\nTo wipe the object files from the build tree, type the command as follows:\n\n" +
         "$ make distclean\n\nAfter that the tree holds only the sources you started from."
     }])
     expect(answer).toContain("as follows: $ make distclean")

@@ -1,7 +1,8 @@
 /**
  * Chunk retrieval runs on the same engine as product search: a misspelt,
  * inflected or Persian (Arabic letter forms, Persian digits) question finds
- * its chunk among unrelated ones.
+ * its chunk among unrelated ones, and an English question finds a chunk
+ * written only in Persian through the shop-term lexicon.
  */
 import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
@@ -56,5 +57,11 @@ layer(TestApp(), { excludeTestServices: true, timeout: 120_000 })("chunk search 
     Effect.gen(function*() {
       expect(yield* top("مرجوعي كالا تا ١٤ روز")).toBe("returns-fa.txt")
       expect(yield* top("ساعت كاري فروشگاه")).toBe("hours-fa.txt")
+    }))
+
+  it.effect("an English question finds the chunk only a Persian document holds", () =>
+    Effect.gen(function*() {
+      expect(yield* top("Within how many days can goods be returned?")).toBe("returns-fa.txt")
+      expect(yield* top("return shipping cost")).toBe("returns-fa.txt")
     }))
 })

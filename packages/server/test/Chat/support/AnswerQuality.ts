@@ -1,28 +1,24 @@
 /**
- * The real-document evaluation (see `scripts/eval/answers.ts`): real public
- * documents (a PDF, a DOCX, a plain-text policy, a Persian FAQ) ingested
- * through the real service, questions asked through chat with the offline
- * model, and beside every figure a naive baseline measured in the same run
- * on the same database: the same extracted text cut into fixed-size windows
- * (no structure, no headings) for retrieval, and the first sentence of the
- * best retrieved window as the answer.
+ * The answers evaluation (see `scripts/eval/answers.ts`): each set's
+ * documents ingested through the real service, its questions asked through
+ * chat with the offline model (a follow-up in one conversation after its
+ * `previous` question), and beside every figure a naive baseline measured
+ * in the same run: the best retrieved passage, verbatim (no passage above
+ * the relevance floor is its "I don't know"). The tuning set is reported
+ * apart from the held-aside sets.
  */
-import { SqlClient } from "@effect/sql"
 import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
-import { definePDFJSModule, extractText as unpdfText, getDocumentProxy } from "unpdf"
+import { definePDFJSModule } from "unpdf"
 import { chunkText } from "../../../src/Documents/Chunker"
 import { ChunkSearch } from "../../../src/Documents/ChunkSearch"
-import { DocumentsRepo } from "../../../src/Documents/DocumentsRepo"
 import type { ExtractionBudget } from "../../../src/Documents/Extraction/Budget"
 import { extractPdf } from "../../../src/Documents/Extraction/Pdf"
 import { extractDocx } from "../../../src/Documents/Extraction/Word"
-import { searchWords } from "../../../src/Documents/HybridChunkSearch"
-import { Embedder, vectorLiteral } from "../../../src/Search/Embedder"
-import { normalizeText, wordsOf } from "../../../src/Search/TextNormalization"
+import { normalizeText } from "../../../src/Search/TextNormalization"
 import { TestApp } from "../../../src/Testing"
 import { jobIdsOf, upload, waitForJob } from "../../Documents/support"
 import { call, pick, pickString, setupAccount } from "../../support/TestApp"
@@ -37,12 +33,16 @@ interface Answerable {
    * an answer quoting them states the fact.
    */
   readonly fact: string
+  /** Asked first in the same conversation: this question follows up on it. */
+  readonly previous?: string
 }
 
 interface Unanswerable {
   readonly id: string
   readonly language: "en" | "fa"
   readonly question: string
+  /** Asked first in the same conversation: this question follows up on it. */
+  readonly previous?: string
 }
 
 interface QuestionSet {
@@ -51,7 +51,6 @@ interface QuestionSet {
 }
 
 const dataDir = fileURLToPath(new URL("../../../../../scripts/eval/data", import.meta.url))
-const documentsDir = path.join(dataDir, "answers-docs")
 const readQuestions = (file: string): QuestionSet => JSON.parse(fs.readFileSync(path.join(dataDir, file), "utf8"))
 
 const mimeTypes: Readonly<Record<string, string>> = {
@@ -64,27 +63,8 @@ const mimeTypes: Readonly<Record<string, string>> = {
 const contains = (text: string, part: string) => normalizeText(text).includes(normalizeText(part))
 const declines = /^(I don't know|نمی‌دانم)/
 
-/**
- * The baseline's chunks: windows of 1200 characters every 1000, cut between
- * words, of the text with its whitespace collapsed.
- */
-export const fixedSizeChunks = (text: string, size = 1200, step = 1000): ReadonlyArray<string> => {
-  const flat = text.replace(/\s+/g, " ").trim()
-  const chunks: Array<string> = []
-  for (let start = 0; start < flat.length; start += step) {
-    const from = start === 0 ? 0 : flat.indexOf(" ", start) + 1
-    let to = Math.min(flat.length, start + size)
-    if (to < flat.length) to = Math.max(from + 1, flat.lastIndexOf(" ", to))
-    chunks.push(flat.slice(from, to))
-    if (to >= flat.length) break
-  }
-  return chunks
-}
-
-/** The baseline reads the file in this process, without the service's limits. */
+/** Reading in this process, for the CPU figure, without the service's limits. */
 const generousBudget: ExtractionBudget = { maxInflatedBytes: 1e9, maxPages: 1e5, maxTextChars: 1e9, maxPixels: 1e9 }
-
-const firstSentence = (text: string) => text.split(/(?<=[.!?؟])\s+/u)[0] ?? ""
 
 /** The text the service extracts from the file. */
 const extracted = (file: string, bytes: Uint8Array, budget: ExtractionBudget) => {
@@ -92,20 +72,6 @@ const extracted = (file: string, bytes: Uint8Array, budget: ExtractionBudget) =>
   if (file.endsWith(".docx")) return extractDocx(bytes, budget)
   return Effect.succeed(new TextDecoder().decode(bytes))
 }
-
-/**
- * The baseline's text: a PDF's plain text per page as PDF.js gives it (how
- * the service read PDFs before), else the same.
- */
-const naiveText = (file: string, bytes: Uint8Array) =>
-  file.endsWith(".pdf")
-    ? Effect.promise(async () => {
-      const pdf = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 })
-      const { text } = await unpdfText(pdf, { mergePages: true })
-      await pdf.destroy()
-      return text
-    })
-    : extracted(file, bytes, generousBudget).pipe(Effect.orDie)
 
 /** CPU seconds `effect` takes in this process: a time the other programs on a busy machine barely change. */
 const cpuSeconds = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
@@ -117,187 +83,245 @@ const cpuSeconds = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
     })
   })
 
-interface Row {
-  readonly id: string
-  readonly hit: boolean
-  readonly stated: boolean
-  readonly baselineHit: boolean
-  readonly baselineStated: boolean
+/** One set: its questions and the folder of documents they are asked over. */
+interface EvalSet {
+  readonly name: string
+  readonly questions: string
+  readonly documents: string
+  readonly heldAside: boolean
+}
+
+export const sets: ReadonlyArray<EvalSet> = [
+  { name: "tuning", questions: "answers-questions.json", documents: "answers-docs", heldAside: false },
+  { name: "held-aside: earlier set", questions: "answers-held-aside.json", documents: "answers-docs", heldAside: true },
+  {
+    name: "held-aside: EN manual, warranty card, terms of sale",
+    questions: "held-aside-en.json",
+    documents: "held-en-docs",
+    heldAside: true
+  },
+  {
+    name: "held-aside: FA typed as people type",
+    questions: "held-aside-fa.json",
+    documents: "held-fa-docs",
+    heldAside: true
+  }
+]
+
+/** Outcomes of one set, ours and the baseline's. */
+export interface Outcomes {
+  readonly answerable: number
+  readonly unanswerable: number
+  readonly followUps: number
+  /** Answerable and the answer states the fact. */
+  readonly answered: number
+  /** Unanswerable and declined. */
+  readonly declined: number
+  /** An answer without the fact (to an answerable question) or any answer to an unanswerable one. */
+  readonly wrong: number
+  /** Declined though answerable. */
+  readonly wrongDeclines: number
+  /** Answerable follow-ups, and those answered. */
+  readonly followUpsAnswerable: number
+  readonly followUpsAnswered: number
+  readonly hitAt5: number
+}
+
+export interface SetFigures {
+  readonly name: string
+  readonly ours: Outcomes
+  readonly baseline: Outcomes
 }
 
 export interface Figures {
-  readonly questions: number
-  readonly hitAt5: number
-  readonly baselineHitAt5: number
-  readonly factStated: number
-  readonly baselineFactStated: number
-  readonly declined: number
-  readonly baselineDeclined: number
-  readonly unanswerable: number
+  readonly sets: ReadonlyArray<SetFigures>
   readonly report: string
 }
 
 interface Options {
   readonly floor: number
-  /** The 10 questions kept aside, run only at the end, instead of the main set. */
-  readonly heldAside: boolean
+  /** Only these sets (by questions file); all when empty. */
+  readonly only: ReadonlyArray<string>
+  /** Print the misses of the tuning set (never of a held-aside one). */
   readonly showMisses: boolean
 }
 
-const evaluation = ({ floor, heldAside, showMisses }: Options) =>
+const empty = (answerable: number, unanswerable: number, followUps: number, followUpsAnswerable: number): Outcomes => ({
+  answerable,
+  unanswerable,
+  followUps,
+  followUpsAnswerable,
+  answered: 0,
+  declined: 0,
+  wrong: 0,
+  wrongDeclines: 0,
+  followUpsAnswered: 0,
+  hitAt5: 0
+})
+
+const evaluation = ({ floor, only, showMisses }: Options) =>
   Effect.gen(function*() {
     yield* Effect.promise(() => definePDFJSModule(() => import("unpdf/pdfjs")))
-    const questions = readQuestions(heldAside ? "answers-held-aside.json" : "answers-questions.json")
-    const files = fs.readdirSync(documentsDir).filter((file) => file in mimeTypes || path.extname(file) in mimeTypes)
-      .filter((file) => file !== "SOURCES.md").sort()
-    const ours = yield* setupAccount()
-    const baseline = yield* setupAccount()
-    const sql = yield* SqlClient.SqlClient
-    const embedder = yield* Embedder
     const search = yield* ChunkSearch
-
+    const chosen = sets.filter((set) => only.length === 0 || only.includes(set.questions))
     const ingestLines: Array<string> = []
-    for (const file of files) {
-      const bytes = new Uint8Array(fs.readFileSync(path.join(documentsDir, file)))
-      const type = mimeTypes[path.extname(file)] ?? "application/octet-stream"
-      const started = performance.now()
-      const created = yield* upload(ours.key, ours.assistantId, [{ name: file, bytes, type }])
-      const job = yield* waitForJob(ours.key, ours.assistantId, jobIdsOf(created)[0] ?? "", 600_000)
-      const readyMs = performance.now() - started
-      if (pick(job, "status") !== "ready") {
-        return yield* Effect.dieMessage(`ingest of ${file} failed: ${JSON.stringify(job)}`)
-      }
-      const chunks = Number(pick(job, "resultNChunks") ?? 0)
+    const assistants = new Map<string, { readonly key: string; readonly assistantId: string }>()
 
-      // Reading and chunking alone, in this process, ours and the baseline's, in CPU seconds.
-      const [, oursCpu] = yield* cpuSeconds(
-        Effect.map(extracted(file, bytes, generousBudget).pipe(Effect.orDie), chunkText)
-      )
-      const [windows, baselineCpu] = yield* cpuSeconds(Effect.map(naiveText(file, bytes), fixedSizeChunks))
-      // The baseline: the same file stored, then its chunks replaced by fixed-size windows of the plain text.
-      const { vectors } = yield* embedder.embed(windows).pipe(Effect.orDie)
-      const stored = yield* upload(baseline.key, baseline.assistantId, [{ name: file, bytes, type }])
-      const copy = yield* waitForJob(baseline.key, baseline.assistantId, jobIdsOf(stored)[0] ?? "", 600_000)
-      if (pick(copy, "status") !== "ready") {
-        return yield* Effect.dieMessage(`baseline copy of ${file} failed: ${JSON.stringify(copy)}`)
-      }
-      yield* Effect.gen(function*() {
-        const [document] = yield* sql<{ readonly id: string }>`
-        SELECT id FROM documents WHERE assistant_id = ${baseline.assistantId} AND path = ${file} AND state = 'ready'`
-        if (document === undefined) return yield* Effect.dieMessage(`baseline copy of ${file} is missing`)
-        yield* sql`DELETE FROM document_chunks WHERE file_id = ${document.id}`
-        for (let start = 0; start < windows.length; start += 200) {
-          yield* sql`INSERT INTO document_chunks ${
-            sql.insert(
-              windows.slice(start, start + 200).map((window, i) => ({
-                fileId: document.id,
-                chunk: start + i,
-                text: window,
-                searchText: searchWords(window),
-                modelId: embedder.modelId,
-                embedding: vectorLiteral(vectors[start + i] ?? [])
-              }))
-            )
-          }`
-        }
-        const repo = yield* DocumentsRepo
-        yield* repo.addTerms(baseline.assistantId, [...new Set(windows.flatMap((window) => wordsOf(window)))])
-        yield* sql`UPDATE documents SET n_chunks = ${windows.length} WHERE id = ${document.id}`
-      }).pipe(Effect.provide(DocumentsRepo.Default), Effect.orDie)
-      ingestLines.push(
-        `${file.padEnd(26)}${`${(bytes.length / 1024).toFixed(0)} KB`.padStart(7)}${
-          `${(readyMs / 1000).toFixed(2)} s`.padStart(10)
-        }` +
-          `${String(chunks).padStart(8)}${`${oursCpu.toFixed(2)} s`.padStart(11)}${
-            `${baselineCpu.toFixed(2)} s`.padStart(14)
-          }` +
-          `${String(windows.length).padStart(9)}`
-      )
-    }
-
-    const ask = (question: string) =>
+    /** An assistant holding the folder's documents, ingested once. */
+    const assistantFor = (folder: string) =>
       Effect.gen(function*() {
-        const reply = yield* call("POST", `/v1/assistants/${ours.assistantId}/chat`, {
-          token: ours.key,
-          body: { principal: "eval", message: question }
-        })
-        if (reply.status !== 200) return yield* Effect.dieMessage(`chat answered ${reply.status}: ${reply.text}`)
-        return pickString(reply.json, "data", "text")
+        const known = assistants.get(folder)
+        if (known !== undefined) return known
+        const account = yield* setupAccount()
+        const dir = path.join(dataDir, folder)
+        const files = fs.readdirSync(dir).filter((file) => path.extname(file) in mimeTypes && file !== "SOURCES.md")
+          .sort()
+        for (const file of files) {
+          const bytes = new Uint8Array(fs.readFileSync(path.join(dir, file)))
+          const type = mimeTypes[path.extname(file)] ?? "application/octet-stream"
+          const started = performance.now()
+          const created = yield* upload(account.key, account.assistantId, [{ name: file, bytes, type }])
+          const job = yield* waitForJob(account.key, account.assistantId, jobIdsOf(created)[0] ?? "", 600_000)
+          const readyMs = performance.now() - started
+          if (pick(job, "status") !== "ready") {
+            return yield* Effect.dieMessage(`ingest of ${file} failed: ${JSON.stringify(job)}`)
+          }
+          const read = extracted(file, bytes, generousBudget).pipe(Effect.orDie)
+          const [, cpu] = yield* cpuSeconds(Effect.map(read, chunkText))
+          ingestLines.push(
+            `${`${folder}/${file}`.padEnd(42)}${`${(bytes.length / 1024).toFixed(0)} KB`.padStart(7)}${
+              `${(readyMs / 1000).toFixed(2)} s`.padStart(10)
+            }${String(pick(job, "resultNChunks") ?? 0).padStart(8)}${`${cpu.toFixed(2)} s`.padStart(12)}`
+          )
+        }
+        assistants.set(folder, account)
+        return account
       })
-    const retrieve = (assistantId: string, question: string) =>
-      Effect.map(search.search({ assistantId, query: question, limit: 5 }), (hits) =>
-        hits.filter((hit) => hit.score >= floor))
 
-    const rows: Array<Row> = []
+    const results: Array<SetFigures> = []
     const misses: Array<string> = []
-    for (const q of questions.answerable) {
-      const hits = yield* retrieve(ours.assistantId, q.question)
-      const baselineHits = yield* retrieve(baseline.assistantId, q.question)
-      const answer = yield* ask(q.question)
-      const baselineAnswer = baselineHits[0] === undefined ? "" : firstSentence(baselineHits[0].text)
-      const row: Row = {
-        id: q.id,
-        hit: hits.some((hit) =>
-          hit.path === q.path && contains(hit.text, q.fact)
-        ),
-        stated: contains(answer, q.fact),
-        baselineHit: baselineHits.some((hit) => hit.path === q.path && contains(hit.text, q.fact)),
-        baselineStated: contains(baselineAnswer, q.fact)
-      }
-      rows.push(row)
-      if (!row.hit || !row.stated) {
-        misses.push(
-          `${q.id} ${q.question} [${q.fact}]\n  hit ${row.hit}, top: ${
-            hits.map((hit) => `${hit.path}#${hit.chunk}:${hit.score.toFixed(2)}`).join(" ")
-          }\n  answer: ${answer.replace(/\n/g, " / ")}`
+    for (const set of chosen) {
+      const questions = readQuestions(set.questions)
+      const { assistantId, key } = yield* assistantFor(set.documents)
+      /** The answer to `question`, after `previous` in the same conversation when given. */
+      const ask = (question: string, previous: string | undefined) =>
+        Effect.gen(function*() {
+          let conversationId: string | undefined
+          if (previous !== undefined) {
+            const first = yield* call("POST", `/v1/assistants/${assistantId}/chat`, {
+              token: key,
+              body: { principal: "eval", message: previous }
+            })
+            conversationId = pickString(first.json, "data", "conversationId")
+          }
+          const reply = yield* call("POST", `/v1/assistants/${assistantId}/chat`, {
+            token: key,
+            body: { principal: "eval", message: question, ...(conversationId === undefined ? {} : { conversationId }) }
+          })
+          if (reply.status !== 200) return yield* Effect.dieMessage(`chat answered ${reply.status}: ${reply.text}`)
+          return pickString(reply.json, "data", "text")
+        })
+      /** What retrieval finds for the turn: the baseline quotes the best of it, verbatim. */
+      const retrieve = (question: string, previous: string | undefined) =>
+        Effect.map(
+          search.search({
+            assistantId,
+            query: previous === undefined ? question : `${previous}\n${question}`,
+            limit: 5
+          }),
+          (hits) => hits.filter((hit) => hit.score >= floor)
         )
+      const followUps = [...questions.answerable, ...questions.unanswerable].filter((q) => q.previous !== undefined)
+      let ours = empty(
+        questions.answerable.length,
+        questions.unanswerable.length,
+        followUps.length,
+        questions.answerable.filter((q) => q.previous !== undefined).length
+      )
+      let baseline = ours
+      for (const q of questions.answerable) {
+        const hits = yield* retrieve(q.question, q.previous)
+        const answer = yield* ask(q.question, q.previous)
+        const best = hits[0]?.text
+        const stated = contains(answer, q.fact)
+        const declined = declines.test(answer)
+        ours = {
+          ...ours,
+          answered: ours.answered + (stated ? 1 : 0),
+          wrong: ours.wrong + (!stated && !declined ? 1 : 0),
+          wrongDeclines: ours.wrongDeclines + (declined ? 1 : 0),
+          followUpsAnswered: ours.followUpsAnswered + (stated && q.previous !== undefined ? 1 : 0),
+          hitAt5: ours.hitAt5 + (hits.some((hit) => hit.path === q.path && contains(hit.text, q.fact)) ? 1 : 0)
+        }
+        const baselineStated = best !== undefined && contains(best, q.fact)
+        baseline = {
+          ...baseline,
+          answered: baseline.answered + (baselineStated ? 1 : 0),
+          wrong: baseline.wrong + (best !== undefined && !baselineStated ? 1 : 0),
+          wrongDeclines: baseline.wrongDeclines + (best === undefined ? 1 : 0),
+          followUpsAnswered: baseline.followUpsAnswered + (baselineStated && q.previous !== undefined ? 1 : 0),
+          hitAt5: ours.hitAt5
+        }
+        if (!stated && showMisses && !set.heldAside) {
+          misses.push(`${q.id} ${q.question} [${q.fact}]\n  answer: ${answer.replace(/\n/g, " / ")}`)
+        }
       }
-    }
-    let declined = 0
-    let baselineDeclined = 0
-    for (const q of questions.unanswerable) {
-      const answer = yield* ask(q.question)
-      if (declines.test(answer)) declined++
-      else misses.push(`${q.id} (unanswerable) ${q.question}\n  answer: ${answer.replace(/\n/g, " / ")}`)
-      if ((yield* retrieve(baseline.assistantId, q.question)).length === 0) baselineDeclined++
+      for (const q of questions.unanswerable) {
+        const answer = yield* ask(q.question, q.previous)
+        const declined = declines.test(answer)
+        ours = { ...ours, declined: ours.declined + (declined ? 1 : 0), wrong: ours.wrong + (declined ? 0 : 1) }
+        const baselineDeclined = (yield* retrieve(q.question, q.previous)).length === 0
+        baseline = {
+          ...baseline,
+          declined: baseline.declined + (baselineDeclined ? 1 : 0),
+          wrong: baseline.wrong + (baselineDeclined ? 0 : 1)
+        }
+        if (!declined && showMisses && !set.heldAside) {
+          misses.push(`${q.id} (unanswerable) ${q.question}\n  answer: ${answer.replace(/\n/g, " / ")}`)
+        }
+      }
+      results.push({ name: set.name, ours, baseline })
     }
 
-    const share = (test: (row: Row) => boolean) => rows.filter(test).length / Math.max(1, rows.length)
-    const pct = (value: number) => `${(100 * value).toFixed(1)}%`
-    const figures = {
-      questions: rows.length,
-      hitAt5: share((row) => row.hit),
-      baselineHitAt5: share((row) => row.baselineHit),
-      factStated: share((row) => row.stated),
-      baselineFactStated: share((row) => row.baselineStated),
-      declined,
-      baselineDeclined,
-      unanswerable: questions.unanswerable.length
-    }
+    const pct = (part: number, whole: number) => whole === 0 ? "-" : `${(100 * part / whole).toFixed(1)}%`
+    const cell = (part: number, whole: number) => `${part}/${whole} ${pct(part, whole)}`.padStart(16)
+    const row = (label: string, ours: string, baseline: string) => `  ${label.padEnd(34)}${ours}   ${baseline}`
     const lines = [
-      `${
-        heldAside ? "HELD-ASIDE questions" : "Main questions"
-      }: ${rows.length} answerable, ${questions.unanswerable.length} unanswerable, ` +
-      `${files.length} documents, relevance floor ${floor}`,
-      "",
-      `document                     size  ready in  chunks   read+chunk  baseline read  windows   (load average ${
+      `Answers evaluation, offline answerer, relevance floor ${floor} (load average ${
         os.loadavg()[0].toFixed(1)
-      } on ${os.cpus().length} CPUs; read+chunk in CPU seconds)`,
-      ...ingestLines,
+      } on ${os.cpus().length} CPUs)`,
       "",
-      "                                   structure-aware + offline answerer   fixed-size windows + first sentence",
-      `retrieval hit@5 (chunk with fact)  ${pct(figures.hitAt5).padStart(34)}   ${
-        pct(figures.baselineHitAt5).padStart(35)
-      }`,
-      `answer states the fact             ${pct(figures.factStated).padStart(34)}   ${
-        pct(figures.baselineFactStated).padStart(35)
-      }`,
-      `unanswerable declined              ${`${declined}/${figures.unanswerable}`.padStart(34)}   ${
-        `${baselineDeclined}/${figures.unanswerable}`.padStart(35)
-      }`
+      `${"document".padEnd(42)}   size  ready in  chunks  read+chunk (CPU s)`,
+      ...ingestLines
     ]
-    if (showMisses && misses.length > 0) lines.push("", "misses:", ...misses)
-    return { ...figures, report: lines.join("\n") } satisfies Figures
+    for (const { baseline, name, ours } of results) {
+      const answerable = ours.answerable
+      lines.push(
+        "",
+        `${name}: ${answerable} answerable (${ours.followUps} follow-ups in all), ${ours.unanswerable} unanswerable`,
+        row("", "offline answerer".padStart(16), "best passage verbatim".padStart(22)),
+        row("answered, fact stated", cell(ours.answered, answerable), cell(baseline.answered, answerable)),
+        row("declined correctly", cell(ours.declined, ours.unanswerable), cell(baseline.declined, ours.unanswerable)),
+        row(
+          "wrong answers (of all questions)",
+          cell(ours.wrong, answerable + ours.unanswerable),
+          cell(baseline.wrong, answerable + ours.unanswerable)
+        ),
+        row(
+          "wrong declines (of answerable)",
+          cell(ours.wrongDeclines, answerable),
+          cell(baseline.wrongDeclines, answerable)
+        ),
+        row(
+          "follow-ups answered",
+          cell(ours.followUpsAnswered, ours.followUpsAnswerable),
+          cell(baseline.followUpsAnswered, ours.followUpsAnswerable)
+        ),
+        row("retrieval hit@5 (chunk with fact)", cell(ours.hitAt5, answerable), "")
+      )
+    }
+    if (misses.length > 0) lines.push("", "tuning-set misses:", ...misses)
+    return { sets: results, report: lines.join("\n") } satisfies Figures
   })
 
 /** The evaluation inside an already running service (a test's `TestApp` layer). */
