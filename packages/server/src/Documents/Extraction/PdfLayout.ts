@@ -4,8 +4,10 @@
  * become Markdown `#` headings (level from their numbering such as "6.2.2",
  * else from their size among the heading sizes), a wider gap between lines
  * becomes a blank line (a paragraph), and pages are separated by form feeds
- * so the chunker can drop running headers and footers.
+ * so the chunker can drop running headers and footers. Each line's pieces
+ * are read in the line's direction (see `PdfReadingOrder`).
  */
+import { lineText, type Piece } from "./PdfReadingOrder"
 
 /** What is used of a PDF.js text item. */
 export interface PdfTextItem {
@@ -13,10 +15,15 @@ export interface PdfTextItem {
   /** [scaleX, skewY, skewX, scaleY, x, y] */
   readonly transform: ReadonlyArray<number>
   readonly hasEOL?: boolean | undefined
+  /** Advance width in page units. */
+  readonly width: number
+  /** PDF.js's reading direction of the piece: "ltr", "rtl" or "ttb". */
+  readonly dir?: string | undefined
 }
 
 interface Line {
   text: string
+  readonly pieces: Array<Piece>
   readonly y: number
   size: number
 }
@@ -38,14 +45,15 @@ const linesOf = (items: ReadonlyArray<PdfTextItem>): Array<Line> => {
     const size = sizeOf(item)
     if (item.str.length > 0) {
       if (current === undefined || Math.abs(current.y - y) > Math.max(current.size, size) / 2) {
-        current = { text: "", y, size: 0 }
+        current = { text: "", pieces: [], y, size: 0 }
         lines.push(current)
       }
-      current.text += item.str
+      current.pieces.push({ text: item.str, x: item.transform[4] ?? 0, width: item.width, size, dir: item.dir })
       if (item.str.trim().length > 0) current.size = Math.max(current.size, size)
     }
     if (item.hasEOL) current = undefined
   }
+  for (const line of lines) line.text = lineText(line.pieces)
   return lines.filter((line) => line.text.trim().length > 0)
 }
 
