@@ -123,6 +123,12 @@ describe("PdfLayout, right-to-left text", () => {
     expect(layoutText([visualLine(["20", " ", "تا", " ", "10", " ", "از"])])).toBe("از 10 تا 20")
   })
 
+  it("turns brackets drawn mirrored in a right-to-left line back to the ones written", () => {
+    // "(تا ۱۴ روز)": the opening bracket is drawn on the right, shaped ")".
+    expect(layoutText([visualLine(["(", "روز", " ", "۱۴", " ", "تا", ")", " ", "مهلت"])])).toBe("مهلت (تا ۱۴ روز)")
+    expect(layoutText([visualLine(["است", " ", "(", "Samovar 2000", ")", " ", "مدل"])])).toBe("مدل (Samovar 2000) است")
+  })
+
   it("keeps a Persian name inside an English line in its place", () => {
     const text = layoutText([visualLine(["Sold as", " ", "برقی", " ", "سماور", " ", "in Tehran."])])
     expect(text).toBe("Sold as سماور برقی in Tehran.")
@@ -155,12 +161,14 @@ describe("PdfLayout, right-to-left text", () => {
       "ارسال سفارش های بالای 500 هزار تومان رایگان است.",
       "سماور برقی Samovar 2000 دو سال گارانتی دارد و تا ۱۴ روز پس از خرید قابل بازگشت است.",
       "سفارشها از انبار تهران ظرف دو روز کاری ارسال میشوند و هزینه ارسال به شهرهای دیگر بر اساس وزن بسته محاسبه میشود.",
+      "مدل جدید (Samovar 3000) از ۱۴۰۴/۰۷/۰۱ موجود است.",
       "The Samovar 2000 is sold as سماور برقی in our Tehran shop."
     ])
   })
 
-  it("reads the spaces LibreOffice leaves as gaps around a number inside a Persian line", async () => {
+  it("reads the spaces LibreOffice leaves as gaps, and its brackets as written", async () => {
     const text = await pdfText("shipping-fa.libreoffice.pdf")
+    expect(text).toContain("مدل جدید (Samovar 3000) از ۱۴۰۴/۰۷/۰۱ موجود است.")
     expect(text).toContain("سماور برقی Samovar 2000 دو سال گارانتی دارد و تا ۱۴ روز پس از خرید قابل بازگشت است.")
     expect(text).toContain(" 500 هزار تومان رایگان است.")
   })

@@ -7,7 +7,7 @@
  * so the chunker can drop running headers and footers. Each line's pieces
  * are read in the line's direction (see `PdfReadingOrder`).
  */
-import { lineText, type Piece } from "./PdfReadingOrder"
+import { type Piece, readLines } from "./PdfReadingOrder"
 
 /** What is used of a PDF.js text item. */
 export interface PdfTextItem {
@@ -53,8 +53,17 @@ const linesOf = (items: ReadonlyArray<PdfTextItem>): Array<Line> => {
     }
     if (item.hasEOL) current = undefined
   }
-  for (const line of lines) line.text = lineText(line.pieces)
-  return lines.filter((line) => line.text.trim().length > 0)
+  return lines
+}
+
+/** Each page's lines with their text read in order; lines without text dropped. */
+const readPages = (pages: ReadonlyArray<ReadonlyArray<Line>>): Array<Array<Line>> => {
+  const lines = pages.flat()
+  readLines(lines.map((line) => line.pieces)).forEach((text, index) => {
+    const line = lines[index]
+    if (line !== undefined) line.text = text
+  })
+  return pages.map((page) => page.filter((line) => line.text.trim().length > 0))
 }
 
 /** The font size most of the document's characters are set in. */
@@ -77,7 +86,7 @@ const isHeading = (line: Line, bodySize: number) => {
 
 /** The pages' text, separated by form feeds; a page without text stays an empty page. */
 export const layoutText = (pageItems: ReadonlyArray<ReadonlyArray<PdfTextItem>>): string => {
-  const pages = pageItems.map(linesOf)
+  const pages = readPages(pageItems.map(linesOf))
   const bodySize = bodySizeOf(pages)
   const headingSizes = [...new Set(pages.flat().filter((line) => isHeading(line, bodySize)).map((line) => line.size))]
     .sort((a, b) => b - a)

@@ -1,6 +1,6 @@
 /**
- * The reading order of one PDF line's text pieces, for right-to-left scripts
- * (Persian, Arabic, Hebrew) as well as left-to-right ones.
+ * The reading order of the text pieces on each line of a PDF, for right-to-left
+ * scripts (Persian, Arabic, Hebrew) as well as left-to-right ones.
  *
  * A PDF holds glyphs where they are drawn, not in the order they are read.
  * Chromium, and other printers, write a Persian line left to right across the
@@ -37,8 +37,10 @@ export interface Piece {
 
 const presentationForms = /[\uFB50-\uFDFF\uFE70-\uFEFE]+/gu
 const rtlLetter = /(?=[\p{L}\p{M}])[\p{sc=Arabic}\p{sc=Hebrew}\p{sc=Syriac}\p{sc=Thaana}\p{sc=Nko}]/u
-const rtlLetters = new RegExp(rtlLetter.source, "gu")
-const ltrLetters = new RegExp(`(?!${rtlLetter.source})\\p{L}`, "gu")
+const ltrLetter = new RegExp(`(?!${rtlLetter.source})\\p{L}`, "u")
+/** Words of one direction: a long English name weighs as much as a short Persian word. */
+const rtlWords = new RegExp(`(?:${rtlLetter.source}|\\p{M})+`, "gu")
+const ltrWords = new RegExp(`(?:${ltrLetter.source}|\\p{M})+`, "gu")
 const digit = /\p{Nd}/u
 /** What may join two numbers into one ("1,500", "12.5", "1403/07/01"). */
 const numberJoiner = /^[.,:/\u066B\u066C]$/u
@@ -49,13 +51,30 @@ const spaceGap = 0.15
  * Joined letter shapes as their base letters (NFKC: "ﻻ" becomes "لا").
  * Only presentation forms are touched, so other text comes out as PDF.js gave it.
  */
-export const baseLetters = (text: string): string =>
-  text.replace(presentationForms, (forms) => forms.normalize("NFKC"))
+export const baseLetters = (text: string): string => text.replace(presentationForms, (forms) => forms.normalize("NFKC"))
 
-const count = (text: string, letters: RegExp) => text.match(letters)?.length ?? 0
+const mirrors: Record<string, string> = {
+  "(": ")",
+  ")": "(",
+  "[": "]",
+  "]": "[",
+  "{": "}",
+  "}": "{",
+  "<": ">",
+  ">": "<",
+  "«": "»",
+  "»": "«",
+  "‹": "›",
+  "›": "‹"
+}
 
-/** Whether a line of (normalised) text reads right to left: more of its letters do. */
-export const isRightToLeft = (text: string): boolean => count(text, rtlLetters) > count(text, ltrLetters)
+/** A piece read right to left, its brackets turned back to the ones written. */
+const mirrored = (text: string): string => text.replace(/[()[\]{}<>«»‹›]/gu, (bracket) => mirrors[bracket] ?? bracket)
+
+const count = (text: string, words: RegExp) => text.match(words)?.length ?? 0
+
+/** Whether a line of (normalised) text reads right to left: more of its words do. */
+export const isRightToLeft = (text: string): boolean => count(text, rtlWords) > count(text, ltrWords)
 
 // ---------------------------------------------------------------------------
 // Pieces
@@ -64,7 +83,7 @@ type Kind = "rtl" | "latin" | "number" | "neutral"
 
 const kindOf = (piece: Piece): Kind => {
   const rtl = rtlLetter.test(piece.text)
-  const ltr = count(piece.text, ltrLetters) > 0
+  const ltr = ltrLetter.test(piece.text)
   if (rtl && ltr) return piece.dir === "rtl" ? "rtl" : "latin"
   if (rtl) return "rtl"
   if (ltr) return "latin"
@@ -152,16 +171,57 @@ const visualOrder = (pieces: ReadonlyArray<Piece>): Array<Piece> => {
   return out
 }
 
-/** The text of one line from its pieces (in the PDF's order), read in its direction. */
-export const lineText = (pieces: ReadonlyArray<Piece>): string => {
+/** A part of a line in reading order; `backwards` when it was read right to left. */
+interface Part {
+  readonly text: string
+  readonly backwards: boolean
+}
+
+/** One line from its pieces (in the PDF's order), read in its direction. */
+const readLine = (pieces: ReadonlyArray<Piece>): Array<Part> => {
   const normalised = pieces.map((piece) => ({ ...piece, text: baseLetters(piece.text) }))
   const joined = normalised.map((piece) => piece.text).join("")
-  if (!rtlLetter.test(joined)) return joined
+  if (!rtlLetter.test(joined)) return [{ text: joined, backwards: false }]
   const rightToLeft = isRightToLeft(joined)
   const runs = runsOf(visualOrder(normalised), rightToLeft)
   const ordered = rightToLeft ? runs.reverse() : runs
-  return ordered
-    .map((run) => (run.embedded === rightToLeft ? run.pieces : [...run.pieces].reverse()))
-    .map((run) => run.map((piece) => piece.text).join(""))
-    .join("")
+  return ordered.flatMap((run): Array<Part> =>
+    run.embedded === rightToLeft
+      ? run.pieces.map((piece) => ({ text: piece.text, backwards: false }))
+      : [...run.pieces].reverse().map((piece) => ({ text: piece.text, backwards: true }))
+  )
+}
+
+// ---------------------------------------------------------------------------
+// Brackets
+
+const closing: Record<string, string> = { ")": "(", "]": "[", "}": "{", "»": "«" }
+const opening = new Set(Object.values(closing))
+
+/** Brackets without their pair in a line. */
+const unpaired = (text: string): number => {
+  const open: Array<string> = []
+  let errors = 0
+  for (const char of text) {
+    if (opening.has(char)) open.push(char)
+    else if (char in closing) {
+      if (open[open.length - 1] === closing[char]) open.pop()
+      else errors++
+    }
+  }
+  return errors + open.length
+}
+
+/**
+ * The lines of a document, each read in its direction. A bracket read right
+ * to left is drawn mirrored; Chromium names the shape drawn, LibreOffice the
+ * bracket written, so brackets are mirrored back when that pairs more of them
+ * across the document (Chromium's way when it makes no difference).
+ */
+export const readLines = (lines: ReadonlyArray<ReadonlyArray<Piece>>): Array<string> => {
+  const read = lines.map(readLine)
+  const plain = read.map((parts) => parts.map((part) => part.text).join(""))
+  const turned = read.map((parts) => parts.map((part) => part.backwards ? mirrored(part.text) : part.text).join(""))
+  const errors = (texts: ReadonlyArray<string>) => texts.reduce((sum, text) => sum + unpaired(text), 0)
+  return errors(turned) <= errors(plain) ? turned : plain
 }
