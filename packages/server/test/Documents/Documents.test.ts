@@ -117,6 +117,24 @@ layer(App, { excludeTestServices: true, timeout: 120_000 })("documents", (it) =>
       expect(text[0]?.text).toContain("small fee")
     }))
 
+  it.effect("a Persian PDF printed by Chromium is searched and quoted in reading order", () =>
+    Effect.gen(function*() {
+      const { assistantId, key } = yield* setupAccount()
+      const reply = yield* upload(key, assistantId, [
+        { name: "shipping.pdf", bytes: fixture("rtl/shipping-fa.chromium.pdf"), type: "application/pdf" },
+        { name: "shipping.docx", bytes: fixture("rtl/shipping-fa.docx") }
+      ])
+      for (const jobId of jobIdsOf(reply)) {
+        expect(yield* waitForJob(key, assistantId, jobId)).toMatchObject({ status: "ready" })
+      }
+      for (const path of ["shipping.pdf", "shipping.docx"]) {
+        const free = (yield* searchFor(assistantId, "ارسال رایگان سفارش", 10)).filter((hit) => hit.path === path)
+        expect(free[0]?.text).toContain("ارسال سفارش های بالای 500 هزار تومان رایگان است.")
+        const warranty = (yield* searchFor(assistantId, "گارانتی Samovar 2000", 10)).filter((hit) => hit.path === path)
+        expect(warranty[0]?.text).toContain("سماور برقی Samovar 2000 دو سال گارانتی دارد و تا ۱۴ روز")
+      }
+    }))
+
   it.effect("OCR reads printed English and Persian words from a PNG", () =>
     Effect.gen(function*() {
       const { assistantId, key } = yield* setupAccount()

@@ -4,8 +4,10 @@
  * become Markdown `#` headings (level from their numbering such as "6.2.2",
  * else from their size among the heading sizes), a wider gap between lines
  * becomes a blank line (a paragraph), and pages are separated by form feeds
- * so the chunker can drop running headers and footers.
+ * so the chunker can drop running headers and footers. Each line's pieces
+ * are read in the line's direction (see `PdfReadingOrder`).
  */
+import { type Piece, readLines } from "./PdfReadingOrder"
 
 /** What is used of a PDF.js text item. */
 export interface PdfTextItem {
@@ -13,10 +15,15 @@ export interface PdfTextItem {
   /** [scaleX, skewY, skewX, scaleY, x, y] */
   readonly transform: ReadonlyArray<number>
   readonly hasEOL?: boolean | undefined
+  /** Advance width in page units. */
+  readonly width: number
+  /** PDF.js's reading direction of the piece: "ltr", "rtl" or "ttb". */
+  readonly dir?: string | undefined
 }
 
 interface Line {
   text: string
+  readonly pieces: Array<Piece>
   readonly y: number
   size: number
 }
@@ -38,15 +45,25 @@ const linesOf = (items: ReadonlyArray<PdfTextItem>): Array<Line> => {
     const size = sizeOf(item)
     if (item.str.length > 0) {
       if (current === undefined || Math.abs(current.y - y) > Math.max(current.size, size) / 2) {
-        current = { text: "", y, size: 0 }
+        current = { text: "", pieces: [], y, size: 0 }
         lines.push(current)
       }
-      current.text += item.str
+      current.pieces.push({ text: item.str, x: item.transform[4] ?? 0, width: item.width, size, dir: item.dir })
       if (item.str.trim().length > 0) current.size = Math.max(current.size, size)
     }
     if (item.hasEOL) current = undefined
   }
-  return lines.filter((line) => line.text.trim().length > 0)
+  return lines
+}
+
+/** Each page's lines with their text read in order; lines without text dropped. */
+const readPages = (pages: ReadonlyArray<ReadonlyArray<Line>>): Array<Array<Line>> => {
+  const lines = pages.flat()
+  readLines(lines.map((line) => line.pieces)).forEach((text, index) => {
+    const line = lines[index]
+    if (line !== undefined) line.text = text
+  })
+  return pages.map((page) => page.filter((line) => line.text.trim().length > 0))
 }
 
 /** The font size most of the document's characters are set in. */
@@ -69,7 +86,7 @@ const isHeading = (line: Line, bodySize: number) => {
 
 /** The pages' text, separated by form feeds; a page without text stays an empty page. */
 export const layoutText = (pageItems: ReadonlyArray<ReadonlyArray<PdfTextItem>>): string => {
-  const pages = pageItems.map(linesOf)
+  const pages = readPages(pageItems.map(linesOf))
   const bodySize = bodySizeOf(pages)
   const headingSizes = [...new Set(pages.flat().filter((line) => isHeading(line, bodySize)).map((line) => line.size))]
     .sort((a, b) => b - a)
