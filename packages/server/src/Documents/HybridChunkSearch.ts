@@ -29,10 +29,6 @@ import { type ChunkHit, ChunkSearch, ChunkSearchError } from "./ChunkSearch"
 /** Keyword candidates ranked per query at most. */
 const maxCandidates = 1000
 
-/** Content words of a query (deduplicated, at most 16), as the keyword side sees them. */
-export const queryTerms = (query: string): ReadonlyArray<string> =>
-  [...new Set(wordsOf(query).filter((word) => !SearchEngine.stopWords.has(word)))].slice(0, 16)
-
 /** A chunk's keyword side: its normalised words, separated by single spaces. */
 export const searchWords = (text: string): string => wordsOf(text).join(" ")
 
@@ -40,7 +36,7 @@ export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const embedder = yield* Embedder
 
-  const collectionSizes = SearchEngine.sizeCache((assistantId) =>
+  const collectionSizes = yield* SearchEngine.makeCollectionSizes((assistantId) =>
     sql<{ readonly n: number }>`
       SELECT count(*)::int AS n FROM document_chunks c JOIN documents d ON d.id = c.file_id
       WHERE d.assistant_id = ${assistantId} AND d.state = 'ready'`.pipe(Effect.map((rows) => rows[0]?.n ?? 0))

@@ -1,0 +1,58 @@
+/**
+ * A query as the engine reads it: its words in normal form, which of them
+ * count, and how a dictionary term stands for a query word.
+ */
+import { stem } from "./Stemmer"
+import { stopWords } from "./StopWords"
+import { wordsOf } from "./TextNormalization"
+import { typoBudget, typoDistance } from "./Typos"
+
+/** Query words beyond this are ignored (a pasted paragraph is not a search). */
+const maxQueryWords = 12
+/** The shortest last word that also matches as a prefix. */
+const minPrefixLength = 2
+
+export interface QueryWord {
+  readonly word: string
+  /** Counted by the "words matched" rule; stop words are not unless the query has nothing else. */
+  readonly counts: boolean
+  /** The last word: also matches words it begins. */
+  readonly prefix: boolean
+}
+
+/** The query's words in normal form, deduplicated, in order. */
+export const parseQuery = (query: string): ReadonlyArray<QueryWord> => {
+  const words = [...new Set(wordsOf(query))].slice(0, maxQueryWords)
+  const allStop = words.every((word) => stopWords.has(word))
+  return words.map((word, i) => ({
+    word,
+    counts: allStop || !stopWords.has(word),
+    prefix: i === words.length - 1 && [...word].length >= minPrefixLength
+  }))
+}
+
+/** How a dictionary term matches a query word. */
+export interface TermMatch {
+  readonly typos: number
+  /** The very word, not a stem, prefix or typo of it. */
+  readonly exact: boolean
+}
+
+/** Per query word (same order as the parsed query): term → how it matches. */
+export type Expansion = ReadonlyArray<ReadonlyMap<string, TermMatch>>
+
+/** Decides whether a dictionary term stands for a query word, and how well. */
+export const matchTerm = (query: QueryWord, term: string): TermMatch | null => {
+  if (term === query.word) return { typos: 0, exact: true }
+  if (stem(term) === stem(query.word)) return { typos: 0, exact: false }
+  if (query.prefix && term.startsWith(query.word)) return { typos: 0, exact: false }
+  const budget = typoBudget(query.word)
+  if (budget === 0 || [...term][0] !== [...query.word][0]) return null
+  const typos = typoDistance(term, query.word, budget)
+  return typos <= budget ? { typos, exact: false } : null
+}
+
+/** Every term the expansion can match, for the candidates' `search_terms && $terms` lookup. */
+export const expandedTerms = (expansion: Expansion): ReadonlyArray<string> => [
+  ...new Set(expansion.flatMap((map) => [...map.keys()]))
+]
