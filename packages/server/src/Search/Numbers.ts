@@ -77,7 +77,8 @@ const tokenize = (text: string): ReadonlyArray<string> =>
     return [token]
   })
 
-const wordValue = (word: string): number | undefined => units.get(word) ?? tens.get(word) ?? hundreds.get(word)
+const wordValue = (word: string): number | undefined =>
+  units.get(word) ?? tens.get(word) ?? hundreds.get(word)
 
 /** The place below which a part may still be added ("twenty" takes "one", "صد" takes "پنجاه"). */
 const placeOf = (value: number): number => value >= 1000 ? 1000 : value >= 100 ? 100 : value >= 20 ? 10 : 1
