@@ -7,13 +7,22 @@ import { chatCommand } from "./Commands/Chat"
 import { docsCommand } from "./Commands/Docs"
 import { modelsCommand } from "./Commands/Models"
 import { productsCommand } from "./Commands/Products"
+import { synonymsCommand } from "./Commands/Synonyms"
 import { root } from "./Root"
 
 export const command = root.pipe(
   Command.withDescription(
     "Dastyar from the command line: the public API with an API key, the operator API with the operator token"
   ),
-  Command.withSubcommands([assistantsCommand, modelsCommand, chatCommand, productsCommand, docsCommand, adminCommand])
+  Command.withSubcommands([
+    assistantsCommand,
+    modelsCommand,
+    chatCommand,
+    productsCommand,
+    synonymsCommand,
+    docsCommand,
+    adminCommand
+  ])
 )
 
 export const run = Command.run(command, { name: "dastyar", version: manifest.version })

@@ -264,6 +264,42 @@ export interface paths {
         patch: operations["products.update"];
         trace?: never;
     };
+    "/v1/assistants/{assistantCode}/synonyms": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List synonyms */
+        get: operations["synonyms.list"];
+        /** Replace all synonyms */
+        put: operations["synonyms.replace"];
+        /** Add a synonym set */
+        post: operations["synonyms.add"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/assistants/{assistantCode}/synonyms/{synonymId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a synonym set */
+        delete: operations["synonyms.delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/accounts": {
         parameters: {
             query?: never;
@@ -673,6 +709,121 @@ export interface paths {
          * @description The hook of platforms that send no secret header: the path carries it.
          */
         post: operations["hooks.deliverWithSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/web/{connectionCode}/config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The widget's settings */
+        get: operations["web.config"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/web/{connectionCode}/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start or continue a visitor's session
+         * @description A valid `visitorToken` of this connection continues its conversation; otherwise a new visitor token is issued. With `userId` and `userHash` the session is the signed-in customer's on every device.
+         */
+        post: operations["web.session"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/web/{connectionCode}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The visitor's conversation */
+        get: operations["web.messages"];
+        put?: never;
+        /**
+         * Ask the assistant
+         * @description Answers through the assistant's chat (knowledge base and catalog). With `stream: true`: `text/event-stream` with `event: delta` lines, then one `event: done` whose data is the WebReply. 402 when the account's quota is used up.
+         */
+        post: operations["web.send"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/web/{connectionCode}/conversations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a new conversation
+         * @description The next message starts a new conversation; the old one stays stored.
+         */
+        post: operations["web.newConversation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/assistants/{assistantId}/connections/{connectionCode}/web": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Change a web connection's settings */
+        patch: operations["adminWeb.updateWebConnection"];
+        trace?: never;
+    };
+    "/admin/v1/assistants/{assistantId}/connections/{connectionCode}/web/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A short-lived preview token for the console
+         * @description Lets `origin` (the console's own) use the widget for 15 minutes without adding it to `allowedOrigins`.
+         */
+        post: operations["adminWeb.previewWebConnection"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1707,6 +1858,87 @@ export interface components {
                 message: string;
             };
         };
+        SynonymListResponse: {
+            data: {
+                list: components["schemas"]["Synonym"][];
+                count: components["schemas"]["Int"];
+            };
+            response: {
+                /** @enum {string} */
+                status: "success";
+                message: string;
+            };
+        };
+        Synonym: {
+            id: string;
+            root: string | null;
+            synonyms: string[];
+        };
+        SynonymReplace: {
+            /**
+             * maxItems(1000)
+             * @description an array of at most 1000 item(s)
+             */
+            synonyms: components["schemas"]["SynonymInput"][];
+        };
+        SynonymInput: {
+            /** @description One-way: a query with this term also finds the synonyms */
+            root?: string | null;
+            /**
+             * minItems(1)
+             * @description Without a root, each term finds every other (at least two)
+             */
+            synonyms: string[];
+        };
+        SynonymsReplacedResponse: {
+            data: {
+                list: components["schemas"]["Synonym"][];
+                count: components["schemas"]["Int"];
+            };
+            response: {
+                /** @enum {string} */
+                status: "success";
+                message: string;
+            };
+        };
+        SynonymCreatedResponse: {
+            data: components["schemas"]["Synonym"];
+            response: {
+                /** @enum {string} */
+                status: "success";
+                message: string;
+            };
+        };
+        /** @description 403 synonyms.limit_reached */
+        SynonymLimitReachedResponse: {
+            data: null;
+            response: {
+                /** @enum {string} */
+                status: "forbidden";
+                message: string;
+                /** @enum {string} */
+                code: "synonyms.limit_reached";
+            };
+        };
+        SynonymDeletedResponse: {
+            data: null;
+            response: {
+                /** @enum {string} */
+                status: "success";
+                message: string;
+            };
+        };
+        /** @description 404 synonyms.not_found */
+        SynonymNotFoundResponse: {
+            data: null;
+            response: {
+                /** @enum {string} */
+                status: "not_found";
+                message: string;
+                /** @enum {string} */
+                code: "synonyms.not_found";
+            };
+        };
         /**
          * @example {
          *       "name": "Acme Shop",
@@ -2326,6 +2558,47 @@ export interface components {
              */
             verifyToken: string;
         };
+        WebConnectionCreate: {
+            /** @enum {string} */
+            driver: "web";
+            /**
+             * minItems(1)
+             * @description Sites that may embed the widget, matched exactly (scheme, host, port) after normalisation
+             */
+            allowedOrigins: string[];
+            /**
+             * minLength(1)
+             * @description a string at least 1 character(s) long
+             */
+            title?: string;
+            /**
+             * maxLength(500)
+             * @description a string at most 500 character(s) long
+             */
+            greeting?: string;
+            /** @description The shop's colour, `#rrggbb` */
+            colour?: string;
+            /**
+             * @description The widget's language unless the page's `lang` is Persian or the visitor switches
+             * @enum {string}
+             */
+            defaultLanguage?: "fa" | "en";
+            showProducts?: boolean;
+            showSources?: boolean;
+            rateLimits?: components["schemas"]["WebRateLimits"];
+        };
+        WebRateLimits: {
+            /**
+             * lessThanOrEqualTo(10000)
+             * @description Requests per minute one client IP may make to this connection (all browser routes together)
+             */
+            perIpPerMinute: number;
+            /**
+             * lessThanOrEqualTo(1000000)
+             * @description Requests per minute of all visitors of this connection together
+             */
+            perConnectionPerMinute: number;
+        };
         ConnectionCreatedResponse: {
             data: components["schemas"]["Connection"];
             response: {
@@ -2353,7 +2626,7 @@ export interface components {
             connectionCode: string;
             assistantId: string;
             /** @enum {string} */
-            driver: "telegram" | "webhook" | "bale" | "whatsapp";
+            driver: "telegram" | "webhook" | "bale" | "whatsapp" | "web";
             /** @description `DASTYAR_PUBLIC_URL` + `/hooks/:driver/:connectionCode` */
             hookUrl: string;
             /**
@@ -2369,8 +2642,41 @@ export interface components {
             callbackUrl: string | null;
             /** @description WhatsApp: the Cloud API phone number ID */
             phoneNumberId: string | null;
+            /** @description Web: the widget's settings */
+            web?: components["schemas"]["WebSettings"];
+            /** @description Web: the line to paste into the shop's pages, `<script src="{DASTYAR_PUBLIC_URL}/widget.js" …>` */
+            embedSnippet?: string;
+            /** @description Web, in the creation answer only: the key of the identity HMAC (`userHash`); stored encrypted */
+            connectionSecret?: string;
             createdAt: components["schemas"]["DateTimeUtc"];
             updatedAt: components["schemas"]["DateTimeUtc"];
+        };
+        WebSettings: {
+            /**
+             * minItems(1)
+             * @description Sites that may embed the widget, matched exactly (scheme, host, port) after normalisation
+             */
+            allowedOrigins: string[];
+            /**
+             * minLength(1)
+             * @description a string at least 1 character(s) long
+             */
+            title: string;
+            /**
+             * maxLength(500)
+             * @description a string at most 500 character(s) long
+             */
+            greeting: string;
+            /** @description The shop's colour, `#rrggbb` */
+            colour: string;
+            /**
+             * @description The widget's language unless the page's `lang` is Persian or the visitor switches
+             * @enum {string}
+             */
+            defaultLanguage: "fa" | "en";
+            showProducts: boolean;
+            showSources: boolean;
+            rateLimits: components["schemas"]["WebRateLimits"];
         };
         /** @description 400: the Bot API refused the token or the webhook registration */
         TelegramRejectedResponse: {
@@ -2549,6 +2855,211 @@ export interface components {
                 /** @enum {string} */
                 code: "hooks.forbidden";
             };
+        };
+        WidgetConfigResponse: {
+            data: components["schemas"]["WidgetConfig"];
+            response: {
+                /** @enum {string} */
+                status: "success";
+                message: string;
+            };
+        };
+        WidgetConfig: {
+            title: string;
+            greeting: string;
+            colour: string;
+            /** @enum {string} */
+            defaultLanguage: "fa" | "en";
+            showProducts: boolean;
+            showSources: boolean;
+        };
+        /** @description 404: unknown, disabled or non-web connection */
+        WebConnectionNotFoundResponse: {
+            data: null;
+            response: {
+                /** @enum {string} */
+                status: "not_found";
+                message: string;
+                /** @enum {string} */
+                code: "web.not_found";
+            };
+        };
+        /** @description 403: the request's `Origin` is missing or not in the connection's `allowedOrigins`; nothing ran */
+        OriginRefusedResponse: {
+            data: null;
+            response: {
+                /** @enum {string} */
+                status: "forbidden";
+                message: string;
+                /** @enum {string} */
+                code: "web.origin_refused";
+            };
+        };
+        WebSessionRequest: {
+            /**
+             * minLength(1)
+             * @description The token this browser holds; omit to become a new visitor
+             */
+            visitorToken?: string;
+            /**
+             * minLength(1)
+             * @description The shop's id of its signed-in customer, so their conversation follows them across devices
+             */
+            userId?: string;
+            /** @description Hex HMAC-SHA256 of `userId` with the connection's secret, computed on the shop's server */
+            userHash?: string;
+        };
+        WebSessionResponse: {
+            data: components["schemas"]["WebSession"];
+            response: {
+                /** @enum {string} */
+                status: "success";
+                message: string;
+            };
+        };
+        WebSession: {
+            /** @description Opaque, signed, bound to this connection; send it as `X-Dastyar-Visitor` */
+            visitorToken: string;
+            /** @description The current conversation, oldest first */
+            messages: components["schemas"]["WebMessage"][];
+        };
+        WebMessage: {
+            /** @enum {string} */
+            role: "user" | "assistant";
+            text: string;
+            sources: components["schemas"]["WebSource"][];
+        };
+        WebSource: {
+            path: string;
+            /** @description The passage the answer was given */
+            text: string;
+        };
+        /** @description 401: `userHash` is not HMAC-SHA256(connection secret, userId) */
+        IdentityRefusedResponse: {
+            data: null;
+            response: {
+                /** @enum {string} */
+                status: "bad_request";
+                message: string;
+                /** @enum {string} */
+                code: "web.identity_invalid";
+            };
+        };
+        WebTranscriptResponse: {
+            data: components["schemas"]["WebTranscript"];
+            response: {
+                /** @enum {string} */
+                status: "success";
+                message: string;
+            };
+        };
+        WebTranscript: {
+            messages: components["schemas"]["WebMessage"][];
+        };
+        /** @description 401: the visitor token is missing, altered or issued for another connection; start a session */
+        VisitorTokenInvalidResponse: {
+            data: null;
+            response: {
+                /** @enum {string} */
+                status: "bad_request";
+                message: string;
+                /** @enum {string} */
+                code: "web.visitor_invalid";
+            };
+        };
+        WebMessageRequest: {
+            /**
+             * minLength(1)
+             * @description a string at least 1 character(s) long
+             */
+            message: string;
+            /** @description Answer as server-sent events: `delta` events with `{"text"}`, then one `done` with the WebReply */
+            stream?: boolean;
+        };
+        WebReplyResponse: {
+            data: components["schemas"]["WebReply"];
+            response: {
+                /** @enum {string} */
+                status: "success";
+                message: string;
+            };
+        };
+        WebReply: {
+            text: string;
+            sources: components["schemas"]["WebSource"][];
+            products: components["schemas"]["WebProduct"][];
+            degraded: boolean;
+        };
+        WebProduct: {
+            externalId: string;
+            title: string;
+            price: number | null;
+            currency: string | null;
+            imageUrl: string | null;
+            url: string | null;
+        };
+        WebNewConversationResponse: {
+            data: components["schemas"]["WebTranscript"];
+            response: {
+                /** @enum {string} */
+                status: "success";
+                message: string;
+            };
+        };
+        WebSettingsUpdate: {
+            /**
+             * minItems(1)
+             * @description Sites that may embed the widget, matched exactly (scheme, host, port) after normalisation
+             */
+            allowedOrigins?: string[];
+            /**
+             * minLength(1)
+             * @description a string at least 1 character(s) long
+             */
+            title?: string;
+            /**
+             * maxLength(500)
+             * @description a string at most 500 character(s) long
+             */
+            greeting?: string;
+            /** @description The shop's colour, `#rrggbb` */
+            colour?: string;
+            /**
+             * @description The widget's language unless the page's `lang` is Persian or the visitor switches
+             * @enum {string}
+             */
+            defaultLanguage?: "fa" | "en";
+            showProducts?: boolean;
+            showSources?: boolean;
+            rateLimits?: components["schemas"]["WebRateLimits"];
+        };
+        WebConnectionUpdatedResponse: {
+            data: components["schemas"]["Connection"];
+            response: {
+                /** @enum {string} */
+                status: "success";
+                message: string;
+            };
+        };
+        WebPreviewRequest: {
+            /**
+             * maxLength(300)
+             * @description `https://shop.example` or `http://localhost:8080`: no path; stored in the form browsers send
+             */
+            origin: string;
+        };
+        WebPreviewResponse: {
+            data: components["schemas"]["WebPreview"];
+            response: {
+                /** @enum {string} */
+                status: "success";
+                message: string;
+            };
+        };
+        WebPreview: {
+            /** @description Send as `X-Dastyar-Preview` (the widget's `data-preview-token`); lets `origin` use the widget */
+            previewToken: string;
+            expiresAt: components["schemas"]["DateTimeUtc"];
         };
         HealthResponse: {
             data: components["schemas"]["Health"];
@@ -4715,6 +5226,443 @@ export interface operations {
             };
         };
     };
+    "synonyms.list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                assistantCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description SynonymListResponse */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SynonymListResponse"];
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                };
+            };
+            /** @description 401 api_key.invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidApiKeyResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["AssistantNotFoundResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
+        };
+    };
+    "synonyms.replace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                assistantCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SynonymReplace"];
+            };
+        };
+        responses: {
+            /** @description SynonymsReplacedResponse */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SynonymsReplacedResponse"];
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                };
+            };
+            /** @description 401 api_key.invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidApiKeyResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["AssistantNotFoundResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
+        };
+    };
+    "synonyms.add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                assistantCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SynonymInput"];
+            };
+        };
+        responses: {
+            /** @description SynonymCreatedResponse */
+            201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SynonymCreatedResponse"];
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                };
+            };
+            /** @description 401 api_key.invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidApiKeyResponse"];
+                };
+            };
+            /** @description 403 synonyms.limit_reached */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SynonymLimitReachedResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["AssistantNotFoundResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
+        };
+    };
+    "synonyms.delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                assistantCode: string;
+                synonymId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description SynonymDeletedResponse */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SynonymDeletedResponse"];
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                };
+            };
+            /** @description 401 api_key.invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidApiKeyResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["AssistantNotFoundResponse"] | components["schemas"]["SynonymNotFoundResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
+        };
+    };
     "admin.listAccounts": {
         parameters: {
             query?: {
@@ -6454,7 +7402,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": ((components["schemas"]["TelegramConnectionCreate"] | components["schemas"]["WebhookConnectionCreate"]) | components["schemas"]["BaleConnectionCreate"]) | components["schemas"]["WhatsAppConnectionCreate"];
+                "application/json": (((components["schemas"]["TelegramConnectionCreate"] | components["schemas"]["WebhookConnectionCreate"]) | components["schemas"]["BaleConnectionCreate"]) | components["schemas"]["WhatsAppConnectionCreate"]) | components["schemas"]["WebConnectionCreate"];
             };
         };
         responses: {
@@ -6763,7 +7711,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                driver: "telegram" | "webhook" | "bale" | "whatsapp";
+                driver: "telegram" | "webhook" | "bale" | "whatsapp" | "web";
                 connectionCode: string;
             };
             cookie?: never;
@@ -6849,7 +7797,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                driver: "telegram" | "webhook" | "bale" | "whatsapp";
+                driver: "telegram" | "webhook" | "bale" | "whatsapp" | "web";
                 connectionCode: string;
             };
             cookie?: never;
@@ -6939,7 +7887,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                driver: "telegram" | "webhook" | "bale" | "whatsapp";
+                driver: "telegram" | "webhook" | "bale" | "whatsapp" | "web";
                 connectionCode: string;
                 hookSecret: string;
             };
@@ -7003,6 +7951,777 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TooManyRequestsResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
+        };
+    };
+    "web.config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                connectionCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description WidgetConfigResponse */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WidgetConfigResponse"];
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                };
+            };
+            /** @description 403: the request's `Origin` is missing or not in the connection's `allowedOrigins`; nothing ran */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OriginRefusedResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["WebConnectionNotFoundResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
+        };
+    };
+    "web.session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                connectionCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebSessionRequest"];
+            };
+        };
+        responses: {
+            /** @description WebSessionResponse */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebSessionResponse"];
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                };
+            };
+            /** @description 401: `userHash` is not HMAC-SHA256(connection secret, userId) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IdentityRefusedResponse"];
+                };
+            };
+            /** @description 403: the request's `Origin` is missing or not in the connection's `allowedOrigins`; nothing ran */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OriginRefusedResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["WebConnectionNotFoundResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
+        };
+    };
+    "web.messages": {
+        parameters: {
+            query?: never;
+            header?: {
+                "x-dastyar-visitor"?: string;
+            };
+            path: {
+                connectionCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description WebTranscriptResponse */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebTranscriptResponse"];
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                };
+            };
+            /** @description 401: the visitor token is missing, altered or issued for another connection; start a session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VisitorTokenInvalidResponse"];
+                };
+            };
+            /** @description 403: the request's `Origin` is missing or not in the connection's `allowedOrigins`; nothing ran */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OriginRefusedResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["WebConnectionNotFoundResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
+        };
+    };
+    "web.send": {
+        parameters: {
+            query?: never;
+            header?: {
+                "x-dastyar-visitor"?: string;
+            };
+            path: {
+                connectionCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebMessageRequest"];
+            };
+        };
+        responses: {
+            /** @description WebReplyResponse */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebReplyResponse"];
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                };
+            };
+            /** @description 401: the visitor token is missing, altered or issued for another connection; start a session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VisitorTokenInvalidResponse"];
+                };
+            };
+            /** @description 402 chat.quota_exhausted */
+            402: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuotaExhaustedResponse"];
+                };
+            };
+            /** @description 403: the request's `Origin` is missing or not in the connection's `allowedOrigins`; nothing ran */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OriginRefusedResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["WebConnectionNotFoundResponse"] | components["schemas"]["ChatAssistantNotFoundResponse"];
+                };
+            };
+            /** @description 409 chat.assistant_not_active */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssistantNotActiveResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"] | components["schemas"]["ModelUnavailableResponse"];
+                };
+            };
+        };
+    };
+    "web.newConversation": {
+        parameters: {
+            query?: never;
+            header?: {
+                "x-dastyar-visitor"?: string;
+            };
+            path: {
+                connectionCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description WebNewConversationResponse */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebNewConversationResponse"];
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                };
+            };
+            /** @description 401: the visitor token is missing, altered or issued for another connection; start a session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VisitorTokenInvalidResponse"];
+                };
+            };
+            /** @description 403: the request's `Origin` is missing or not in the connection's `allowedOrigins`; nothing ran */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OriginRefusedResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["WebConnectionNotFoundResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
+        };
+    };
+    "adminWeb.updateWebConnection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                assistantId: string;
+                connectionCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebSettingsUpdate"];
+            };
+        };
+        responses: {
+            /** @description WebConnectionUpdatedResponse */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebConnectionUpdatedResponse"];
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                };
+            };
+            /** @description 401 admin_token.invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidAdminTokenResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["AssistantNotFoundResponse"] | components["schemas"]["ConnectionNotFoundResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
+        };
+    };
+    "adminWeb.previewWebConnection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                assistantId: string;
+                connectionCode: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebPreviewRequest"];
+            };
+        };
+        responses: {
+            /** @description WebPreviewResponse */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebPreviewResponse"];
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or unsupported content type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                };
+            };
+            /** @description 401 admin_token.invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidAdminTokenResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["AssistantNotFoundResponse"] | components["schemas"]["ConnectionNotFoundResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
                 };
             };
             /** @description 500 internal.error */

@@ -20,6 +20,7 @@ import uploadPiecesUncompressed from "./migrations/0014_upload_pieces_uncompress
 import chunkRows from "./migrations/0015_chunk_rows"
 import webConnections from "./migrations/0018_web_connections"
 import channelPlatforms from "./migrations/0021_channel_platforms"
+import searchSynonyms from "./migrations/0022_search_synonyms"
 
 const migrationRecord = {
   "0001_core": core,
@@ -38,7 +39,8 @@ const migrationRecord = {
   "0014_upload_pieces_uncompressed": uploadPiecesUncompressed,
   "0015_chunk_rows": chunkRows,
   "0018_web_connections": webConnections,
-  "0021_channel_platforms": channelPlatforms
+  "0021_channel_platforms": channelPlatforms,
+  "0022_search_synonyms": searchSynonyms
 }
 
 export const migrations = Migrator.fromRecord(migrationRecord)

@@ -23,6 +23,8 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { Embedder, vectorLiteral } from "../Search/Embedder"
 import * as SearchEngine from "../Search/SearchEngine"
+import { expandWithSynonyms } from "../Search/SynonymRules"
+import { Synonyms } from "../Search/Synonyms"
 import { wordsOf } from "../Search/TextNormalization"
 import { type ChunkHit, ChunkSearch, ChunkSearchError } from "./ChunkSearch"
 
@@ -35,6 +37,7 @@ export const searchWords = (text: string): string => wordsOf(text).join(" ")
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const embedder = yield* Embedder
+  const synonyms = yield* Synonyms
 
   const collectionSizes = yield* SearchEngine.makeCollectionSizes((assistantId) =>
     sql<{ readonly n: number }>`
@@ -45,7 +48,9 @@ export const make = Effect.gen(function*() {
   const keywordSide = Effect.fn("ChunkSearch.keyword")(function*(assistantId: string, query: string, pool: number) {
     const words = SearchEngine.parseQuery(query)
     if (words.length === 0) return { ranked: [], counted: 0 }
-    const expansion = yield* SearchEngine.expand(sql, assistantId, words)
+    // The shop's synonyms apply to its documents too.
+    const rules = yield* synonyms.rulesOf(assistantId)
+    const expansion = yield* expandWithSynonyms((all) => SearchEngine.expand(sql, assistantId, all), words, rules)
     const rows = yield* sql<{ readonly fileId: string; readonly chunk: number; readonly searchText: string }>`
       SELECT c.file_id, c.chunk, c.search_text FROM document_chunks c JOIN documents d ON d.id = c.file_id
       WHERE d.assistant_id = ${assistantId} AND d.state = 'ready'
@@ -139,4 +144,4 @@ export const make = Effect.gen(function*() {
   return ChunkSearch.of({ search })
 })
 
-export const layer = Layer.effect(ChunkSearch, make)
+export const layer = Layer.effect(ChunkSearch, make).pipe(Layer.provide(Synonyms.Default))

@@ -13,6 +13,7 @@ import { ModelsHttpLive } from "../Models/Http"
 import { layerLimiter, RateLimit } from "../Platform/RateLimit"
 import { requestMiddleware } from "../Platform/RequestLog"
 import { ProductsHttpLive } from "../Products/Http"
+import { SynonymsHttpLive } from "../Products/SynonymsHttp"
 import { SystemHttpLive } from "../System/Http"
 import { AdminAuthLive, ApiKeyAuthLive } from "./Auth"
 import * as Compression from "./Compression"
@@ -26,6 +27,7 @@ const groups = Layer.mergeAll(
   AdminHttpLive,
   SystemHttpLive,
   ProductsHttpLive,
+  SynonymsHttpLive,
   DocumentsHttpLive,
   ChatHttpLive,
   ContentHttpLive,

@@ -20,6 +20,8 @@ import { AppConfig } from "../Config"
 import { prepared } from "../Database/Database"
 import { Embedder, vectorLiteral } from "../Search/Embedder"
 import * as SearchEngine from "../Search/SearchEngine"
+import { expandWithSynonyms } from "../Search/SynonymRules"
+import { Synonyms } from "../Search/Synonyms"
 import type { SearchParams } from "./HybridSearchFilters"
 import { keywordRead } from "./HybridSearchKeyword"
 import { efSearchFor, meaningRead, nearest, withVectorSettings } from "./HybridSearchMeaning"
@@ -48,6 +50,7 @@ export const layer = Layer.effect(
     const embedder = yield* Embedder
     const repo = yield* ProductsRepo
     const expansions = yield* TermExpansions
+    const synonyms = yield* Synonyms
     const { searchEnabled } = yield* AppConfig
 
     const catalogSizes = yield* SearchEngine.makeCollectionSizes((assistantId) =>
@@ -90,7 +93,8 @@ export const layer = Layer.effect(
         const words = SearchEngine.parseQuery(params.query)
         const similarity = new Map<string, number>()
         if (words.length === 0) return { ranked: [], similarity }
-        const expansion = yield* expansions.expand(assistantId, words)
+        const rules = yield* synonyms.rulesOf(assistantId)
+        const expansion = yield* expandWithSynonyms((all) => expansions.expand(assistantId, all), words, rules)
         const { read, statement } = keywordRead(sql, assistantId, params, expansion, words, ratio, needed, products)
         const found = read(yield* prepared(sql, withQueryVector(statement, vector)))
         for (const candidate of found.candidates) {
@@ -179,4 +183,4 @@ export const layer = Layer.effect(
 
     return { search } satisfies ProductSearchShape
   })
-).pipe(Layer.provide(Layer.mergeAll(ProductsRepo.Default, TermExpansions.Default)))
+).pipe(Layer.provide(Layer.mergeAll(ProductsRepo.Default, TermExpansions.Default, Synonyms.Default)))
