@@ -1731,17 +1731,29 @@ export interface components {
              * @description Weight of the meaning side against keywords: 0 keywords only, 1 meaning only (default 0.3)
              */
             semanticRatio?: number;
+            /**
+             * maxItems(10)
+             * @description Count values of these fields over every match: category, subcategory or attribute keys
+             */
+            facets?: string[];
+            /**
+             * @description Re-orders the relevant matches; relevance still decides what matches (see docs/search.md)
+             * @enum {string}
+             */
+            sort?: "price:asc" | "price:desc" | "newest";
         };
         ProductSearchResponse: {
-            data: {
-                list: components["schemas"]["ProductSearchHit"][];
-                count: components["schemas"]["Int"];
-            };
+            data: components["schemas"]["ProductSearchResult"];
             response: {
                 /** @enum {string} */
                 status: "success";
                 message: string;
             };
+        };
+        ProductSearchResult: {
+            list: components["schemas"]["ProductSearchHit"][];
+            count: components["schemas"]["Int"];
+            facetDistribution?: components["schemas"]["FacetDistribution"];
         };
         ProductSearchHit: {
             id: string;
@@ -1771,6 +1783,11 @@ export interface components {
             updatedAt: components["schemas"]["DateTimeUtc"];
             /** @description Lower is closer */
             distance: number;
+        };
+        FacetDistribution: {
+            [key: string]: {
+                [key: string]: components["schemas"]["Int"];
+            };
         };
         /** @description 503 products.search_unavailable */
         SearchUnavailableResponse: {

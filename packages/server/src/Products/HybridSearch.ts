@@ -22,9 +22,12 @@ import { Embedder, vectorLiteral } from "../Search/Embedder"
 import * as SearchEngine from "../Search/SearchEngine"
 import { expandWithSynonyms } from "../Search/SynonymRules"
 import { Synonyms } from "../Search/Synonyms"
+import { distributionOf, facetRead } from "./HybridSearchFacets"
 import type { SearchParams } from "./HybridSearchFilters"
 import { keywordRead } from "./HybridSearchKeyword"
 import { efSearchFor, meaningRead, nearest, withVectorSettings } from "./HybridSearchMeaning"
+import { sortKeysRead, sortMatches } from "./HybridSearchSort"
+import { maxCandidates } from "./HybridSearchTiers"
 import { ProductSearch, type ProductSearchShape } from "./ProductSearch"
 import { ProductsRepo, toProduct } from "./ProductsRepo"
 import { TermExpansions } from "./TermExpansions"
@@ -80,6 +83,16 @@ export const layer = Layer.effect(
           SELECT ${vector === null ? null : vectorLiteral(vector)}::halfvec AS v, ${embedder.modelId}::text AS model)
         SELECT * FROM (${statement}) k ORDER BY position`
 
+    /** The query's words, expanded against the dictionary with the assistant's synonyms. */
+    const expandedQuery = (assistantId: string, query: string) =>
+      Effect.gen(function*() {
+        const words = SearchEngine.parseQuery(query)
+        if (words.length === 0) return { words, expansion: [] }
+        const rules = yield* synonyms.rulesOf(assistantId)
+        const expansion = yield* expandWithSynonyms((all) => expansions.expand(assistantId, all), words, rules)
+        return { words, expansion }
+      })
+
     /** Ranked keyword matches (see `keywordRead`), with their similarity to `vector` where they have one. */
     const keywordSide = Effect.fn("ProductSearch.keyword")(
       function*(
@@ -90,11 +103,9 @@ export const layer = Layer.effect(
         products: number,
         vector: ReadonlyArray<number> | null
       ) {
-        const words = SearchEngine.parseQuery(params.query)
         const similarity = new Map<string, number>()
+        const { expansion, words } = yield* expandedQuery(assistantId, params.query)
         if (words.length === 0) return { ranked: [], similarity }
-        const rules = yield* synonyms.rulesOf(assistantId)
-        const expansion = yield* expandWithSynonyms((all) => expansions.expand(assistantId, all), words, rules)
         const { read, statement } = keywordRead(sql, assistantId, params, expansion, words, ratio, needed, products)
         const found = read(yield* prepared(sql, withQueryVector(statement, vector)))
         for (const candidate of found.candidates) {
@@ -144,7 +155,10 @@ export const layer = Layer.effect(
           const meaning = keyword.ranked.length >= needed
             ? []
             : yield* meaningSide(assistantId, params, pool, products, vector)
-          return SearchEngine.fuse(keyword.ranked, meaning, ratio, keyword.similarity)
+          return {
+            results: SearchEngine.fuse(keyword.ranked, meaning, ratio, keyword.similarity),
+            keyword: keyword.ranked
+          }
         })
       }
       return Effect.all([
@@ -157,8 +171,42 @@ export const layer = Layer.effect(
             queryVector(params.query),
             (vector) => meaningSide(assistantId, params, pool, products, vector)
           )
-      ], { concurrency: 2 }).pipe(Effect.map(([keyword, meaning]) => SearchEngine.fuse(keyword, meaning, ratio)))
+      ], { concurrency: 2 }).pipe(
+        Effect.map(([keyword, meaning]) => ({ results: SearchEngine.fuse(keyword, meaning, ratio), keyword }))
+      )
     }
+
+    /** Results re-ordered by `sort` within their relevance buckets (see HybridSearchSort.ts). */
+    const sorted = (
+      results: ReadonlyArray<SearchEngine.Fused>,
+      keyword: ReadonlyArray<SearchEngine.Ranked>,
+      order: NonNullable<SearchParams["sort"]>
+    ) =>
+      sortKeysRead(sql, results.map(({ id }) => id)).pipe(
+        Effect.orDie,
+        Effect.map((rows) =>
+          sortMatches(
+            results,
+            new Map(keyword.map((ranked) => [ranked.id, ranked.matched])),
+            new Map(rows.map((row) => [row.id, row])),
+            order
+          )
+        )
+      )
+
+    const facets: ProductSearchShape["facets"] = Effect.fn("ProductSearch.facets")(function*(assistantId, params) {
+      if (!searchEnabled) return yield* new Products.SearchUnavailable()
+      const names = [...new Set(params.facets ?? [])]
+      const { expansion, words } = yield* expandedQuery(assistantId, params.query).pipe(Effect.orDie)
+      if (names.length === 0 || words.length === 0) return distributionOf(names, [])
+      const groups = expansion.map((terms) => [...terms.keys()])
+      const counted = groups.filter((_, i) => words[i]?.counts === true)
+      const rows = yield* prepared(
+        sql,
+        facetRead(sql, assistantId, params, counted.length > 0 ? counted : groups, groups, names)
+      ).pipe(Effect.orDie)
+      return distributionOf(names, rows)
+    })
 
     const search: ProductSearchShape["search"] = Effect.fn("ProductSearch.search")(
       function*(assistantId, params, options) {
@@ -168,8 +216,11 @@ export const layer = Layer.effect(
         const limit = params.limit ?? 20
         const offset = params.offset ?? 0
         const products = yield* catalogSizes.get(assistantId).pipe(Effect.orDie)
-        const page = (yield* fused(assistantId, params, ratio, offset + limit, products).pipe(Effect.orDie))
-          .slice(offset, offset + limit)
+        // A sorted search orders every relevant match, so it reads them all (up to the candidates' bound).
+        const needed = params.sort === undefined ? offset + limit : Math.max(offset + limit, maxCandidates)
+        const { keyword, results } = yield* fused(assistantId, params, ratio, needed, products).pipe(Effect.orDie)
+        const ordered = params.sort === undefined ? results : yield* sorted(results, keyword, params.sort)
+        const page = ordered.slice(offset, offset + limit)
         const rows = yield* repo.byIds(page.map(({ id }) => id)).pipe(Effect.orDie)
         const byId = new Map(rows.map((row) => [row.id, row]))
         return page.flatMap(({ id, score }) => {
@@ -181,6 +232,6 @@ export const layer = Layer.effect(
       }
     )
 
-    return { search } satisfies ProductSearchShape
+    return { search, facets } satisfies ProductSearchShape
   })
 ).pipe(Layer.provide(Layer.mergeAll(ProductsRepo.Default, TermExpansions.Default, Synonyms.Default)))
