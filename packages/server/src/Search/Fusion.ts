@@ -15,6 +15,15 @@ export const rrfK = 60
  */
 export const meaningCutoff = 0.85
 
+/**
+ * Meaning-only results kept at most when no query word matched anything
+ * (below `semanticRatio` 1): the meaning side then answers alone, and a
+ * query with no close word (a misspelling too far from every term) should
+ * get a few guesses, not the whole catalog in no useful order. It holds for
+ * any embedder, since it counts results rather than trusting a similarity.
+ */
+export const maxMeaningOnlyWithoutWords = 3
+
 export interface Fused {
   readonly id: string
   /** In (0, 1]: 1 for the best possible result. */
@@ -75,13 +84,16 @@ export const fuse = (
     }
   }
   const best = meaning[0]?.similarity ?? 0
+  let meaningOnly = 0
+  const meaningOnlyCap = keyword.length === 0 && ratio < 1 ? maxMeaningOnlyWithoutWords : Number.POSITIVE_INFINITY
   meaning.forEach((result, i) => {
     if (ratio === 0) return
     const score = ratio / (rrfK + i + 1)
     const entry = entries.get(result.id)
     if (entry !== undefined) {
       if (keywordSimilarity === undefined) entry.score += score
-    } else if (ratio === 1 || result.similarity >= best * meaningCutoff) {
+    } else if ((ratio === 1 || result.similarity >= best * meaningCutoff) && meaningOnly < meaningOnlyCap) {
+      meaningOnly++
       entries.set(result.id, { score, bucket: ratio === 1 ? 0 : Number.POSITIVE_INFINITY, order: keyword.length + i })
     }
   })

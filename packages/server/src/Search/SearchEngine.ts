@@ -27,7 +27,7 @@
  */
 export { makeCollectionSizes, sizeFreshness } from "./CollectionSizes"
 export { type ExpansionCache, expansionTtl, makeExpansionCache } from "./ExpansionCache"
-export { fuse, type Fused, meaningCutoff, rrfK } from "./Fusion"
+export { fuse, type Fused, maxMeaningOnlyWithoutWords, meaningCutoff, rrfK } from "./Fusion"
 export { expandedTerms, type Expansion, matchTerm, parseQuery, type QueryWord, type TermMatch } from "./Query"
 export { commonWordLimit, rankDocuments, type Ranked, type RankInput } from "./Ranking"
 export { stopWords } from "./StopWords"
