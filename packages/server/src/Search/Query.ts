@@ -47,9 +47,25 @@ export const matchTerm = (query: QueryWord, term: string): TermMatch | null => {
   if (stem(term) === stem(query.word)) return { typos: 0, exact: false }
   if (query.prefix && term.startsWith(query.word)) return { typos: 0, exact: false }
   const budget = typoBudget(query.word)
-  if (budget === 0 || [...term][0] !== [...query.word][0]) return null
-  const typos = typoDistance(term, query.word, budget)
-  return typos <= budget ? { typos, exact: false } : null
+  if (budget > 0 && [...term][0] === [...query.word][0]) {
+    const typos = typoDistance(term, query.word, budget)
+    if (typos <= budget) return { typos, exact: false }
+  }
+  const family = familyOf(query.word)
+  return family !== null && stem(term) === family ? { typos: 1, exact: false } : null
+}
+
+/**
+ * The root a word's family shares when its stem ends in a letter the
+ * family's other forms replace ("hoodies" → "hoody" → "hood", the stem of
+ * "hooded" and "hoods"): the stem without its last letter, when at least 4
+ * letters and no digit remain. A term of that stem matches as one typo, so
+ * the word's own forms rank first.
+ */
+export const familyOf = (word: string): string | null => {
+  if (/\p{N}/u.test(word)) return null
+  const root = [...stem(word)]
+  return root.length > 4 ? root.slice(0, -1).join("") : null
 }
 
 /** Every term the expansion can match, for the candidates' `search_terms && $terms` lookup. */

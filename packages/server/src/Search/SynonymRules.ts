@@ -1,5 +1,6 @@
 /**
- * Synonyms applied to a query: a rule whose words occur in the query, one
+ * Synonyms applied to a query (the shop's, and the joined form of two
+ * neighbouring words): a rule whose words occur in the query, one
  * after another, adds the words of its other terms as alternatives of each
  * query word it covers. The alternatives are expanded against the term
  * dictionary like the query's own words (stems, typos) and merged into the
@@ -69,6 +70,21 @@ export const alternativesOf = (
 }
 
 /**
+ * Two neighbouring query words also stand for the word they make joined:
+ * Persian compounds are written with a space, a half-space or none ("پاور
+ * بانک", "پاوربانک"), English ones too ("power bank", "powerbank"). A
+ * half-space is already a join in normal form; this finds the joined form
+ * from the spaced one.
+ */
+export const compoundRules = (words: ReadonlyArray<QueryWord>): ReadonlyArray<SynonymRule> =>
+  words.slice(1).flatMap((next, i) => {
+    const first = words[i]?.word ?? ""
+    return [...first].length >= 2 && [...next.word].length >= 2
+      ? [{ from: [first, next.word], to: [[`${first}${next.word}`]] }]
+      : []
+  })
+
+/**
  * Expands a query's words with `expand` (the term dictionary), together with
  * the alternatives the rules add, in one call; each alternative's terms join
  * its query word's as inexact matches.
@@ -78,7 +94,7 @@ export const expandWithSynonyms = <E, R>(
   words: ReadonlyArray<QueryWord>,
   rules: ReadonlyArray<SynonymRule>
 ): Effect.Effect<Expansion, E, R> => {
-  const alternatives = alternativesOf(words, rules)
+  const alternatives = alternativesOf(words, [...rules, ...compoundRules(words)])
   if (alternatives.length === 0) return expand(words)
   const extra = alternatives.map(({ word }): QueryWord => ({ word, counts: true, prefix: false }))
   return Effect.map(expand([...words, ...extra]), (all) => {
