@@ -51,8 +51,37 @@ export const matchTerm = (query: QueryWord, term: string): TermMatch | null => {
     const typos = typoDistance(term, query.word, budget)
     if (typos <= budget) return { typos, exact: false }
   }
+  if (budget === 0 && shortWordTypo(query.word, term)) return { typos: 1, exact: false }
   const family = familyOf(query.word)
   return family !== null && stem(term) === family ? { typos: 1, exact: false } : null
+}
+
+/** Vowel letters: a wrong one is the commonest typo of a short word. */
+const vowels = new Set([..."aeiouyاوی"])
+
+/** Whether a word too short for the typo budget may still take a short word's typo (see `shortWordTypo`). */
+export const takesShortWordTypo = (word: string): boolean =>
+  typoBudget(word) === 0 && [...word].length >= 4 && !/\p{N}/u.test(word)
+
+/**
+ * The typos a word of 4 letters (too short for the budget) may still carry,
+ * as MiniSearch and Typesense forgive them: a missing letter, a doubled
+ * one, or a wrong vowel ("towl" is "towel", "lemp" is "lamp"); never a
+ * wrong consonant ("cast" is not "case") and never in the first letter.
+ */
+const shortWordTypo = (word: string, term: string): boolean => {
+  if (!takesShortWordTypo(word)) return false
+  const s = [...word]
+  const t = [...term]
+  if (s[0] !== t[0]) return false
+  const without = (letters: ReadonlyArray<string>, i: number) =>
+    [...letters.slice(0, i), ...letters.slice(i + 1)].join("")
+  if (t.length === s.length + 1) return t.some((_, i) => i > 0 && without(t, i) === word)
+  if (t.length === s.length - 1) return s.some((letter, i) => i > 0 && letter === s[i - 1] && without(s, i) === term)
+  if (t.length !== s.length) return false
+  const differ = s.flatMap((letter, i) => letter === t[i] ? [] : [i])
+  const at = differ[0]
+  return differ.length === 1 && at !== undefined && vowels.has(s[at] ?? "") && vowels.has(t[at] ?? "")
 }
 
 /**

@@ -6,7 +6,7 @@
 import type { SqlClient } from "@effect/sql"
 import * as Effect from "effect/Effect"
 import { prepared } from "../Database/Database"
-import { matchTerm, type QueryWord, type TermMatch } from "./Query"
+import { matchTerm, type QueryWord, takesShortWordTypo, type TermMatch } from "./Query"
 import { stem } from "./Stemmer"
 import { typoBudget } from "./Typos"
 
@@ -16,7 +16,7 @@ const maxExpansions = 64
 /** The range of dictionary terms a query word can expand to: those sharing its first letters. */
 const anchorOf = (query: QueryWord): string => {
   const letters = [...query.word]
-  if (typoBudget(query.word) > 0) return letters[0] ?? ""
+  if (typoBudget(query.word) > 0 || takesShortWordTypo(query.word)) return letters[0] ?? ""
   // Stems only drop endings: the stem without its last letter starts every word of that stem.
   const root = [...stem(query.word)]
   return root.slice(0, Math.max(1, Math.min(root.length - 1, letters.length - 1))).join("")

@@ -33,6 +33,8 @@ export interface EvalQuery {
   readonly group: Group
   /** externalId → grade (3 exactly asked, 1 acceptable). */
   readonly relevant: Readonly<Record<string, 1 | 2 | 3>>
+  /** A query of a held-aside set (SearchEvalHeldAside.ts), never tuned on. */
+  readonly heldAside?: boolean
 }
 
 export interface EvalCatalog {
