@@ -21,6 +21,7 @@ import type {
   FolderCreate,
   ModelList
 } from "./Schemas"
+import { makeSynonymsClient, type SynonymsClient } from "./Synonyms"
 import { unwrap, unwrapNull } from "./Unwrap"
 
 export type DastyarClientOptions = RawClientOptions
@@ -40,6 +41,8 @@ export interface DastyarClient extends ChatMethods {
   }
   /** An assistant's product catalog. */
   readonly products: ProductsClient
+  /** An assistant's search synonyms. */
+  readonly synonyms: SynonymsClient
   /** An assistant's knowledge base: uploads, ingest jobs and documents. */
   readonly documents: DocumentsClient
   /** The operator API; needs `adminToken`. */
@@ -76,6 +79,7 @@ export const createDastyarClient = (options: DastyarClientOptions): DastyarClien
     },
     models: { list: () => unwrap(raw.GET("/v1/models")) },
     products: makeProductsClient(raw),
+    synonyms: makeSynonymsClient(raw),
     documents: makeDocumentsClient(raw),
     ...makeChatMethods(raw),
     admin: {
