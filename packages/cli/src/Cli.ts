@@ -9,6 +9,7 @@ import { curatedCommand } from "./Commands/Curated"
 import { docsCommand } from "./Commands/Docs"
 import { modelsCommand } from "./Commands/Models"
 import { productsCommand } from "./Commands/Products"
+import { synonymsCommand } from "./Commands/Synonyms"
 import { root } from "./Root"
 
 export const command = root.pipe(
@@ -20,6 +21,7 @@ export const command = root.pipe(
     modelsCommand,
     chatCommand,
     productsCommand,
+    synonymsCommand,
     docsCommand,
     conversationsCommand,
     curatedCommand,

@@ -25,6 +25,7 @@ import {
 } from "./Errors"
 import { ModelsApi } from "./Models"
 import { ProductsApi } from "./Products"
+import { SynonymsApi } from "./Synonyms"
 import { NotReadyResponse, SystemApi } from "./System"
 import { AdminWebApi, WebApi } from "./Web"
 
@@ -94,6 +95,7 @@ export class DastyarApi extends HttpApi.make("dastyar")
   .add(ChatApi)
   .add(DocumentsApi)
   .add(ProductsApi)
+  .add(SynonymsApi)
   .add(AdminApi)
   .add(ContentApi)
   .add(AdminContentApi)

@@ -128,6 +128,9 @@ export const ProductPage = Schema.Struct({
   nextCursor: Schema.NullOr(Schema.String)
 }).annotations({ identifier: "ProductPage" })
 
+/** Facets one search may count at most. */
+export const maxFacets = 10
+
 export const ProductSearch = Schema.Struct({
   query: Constraint.text({ min: 1, max: 1000 }),
   category: Schema.optional(Constraint.text({ max: 500 })),
@@ -149,6 +152,16 @@ export const ProductSearch = Schema.Struct({
     Constraint.numberBetween(0, 1).annotations({
       description: "Weight of the meaning side against keywords: 0 keywords only, 1 meaning only (default 0.3)"
     })
+  ),
+  facets: Schema.optional(
+    Constraint.arrayOf(Constraint.text({ min: 1, max: maxAttributeKeyLength }), { max: maxFacets }).annotations({
+      description: "Count values of these fields over every match: category, subcategory or attribute keys"
+    })
+  ),
+  sort: Schema.optional(
+    Constraint.oneOf("price:asc", "price:desc", "newest").annotations({
+      description: "Re-orders the relevant matches; relevance still decides what matches (see docs/search.md)"
+    })
   )
 }).annotations({
   identifier: "ProductSearch",
@@ -160,6 +173,17 @@ export const ProductSearchHit = Schema.Struct({
   ...Product.fields,
   distance: Schema.Number.annotations({ description: "Lower is closer" })
 }).annotations({ identifier: "ProductSearchHit" })
+
+/** Facet → value → number of matching products (only with `facets` in the request). */
+export const FacetDistribution = Schema.Record({
+  key: Schema.String,
+  value: Schema.Record({ key: Schema.String, value: Schema.Int })
+}).annotations({ identifier: "FacetDistribution" })
+
+export const ProductSearchResult = Schema.Struct({
+  ...ListOf(ProductSearchHit).fields,
+  facetDistribution: Schema.optional(FacetDistribution)
+}).annotations({ identifier: "ProductSearchResult" })
 
 export const ProductImport = Schema.Struct({
   products: Constraint.arrayOf(ProductCreate, { max: 1000 })
@@ -249,7 +273,7 @@ export class ProductsApi extends HttpApiGroup.make("products")
     HttpApiEndpoint.post("search")`/assistants/${assistantPath}/products/search`
       .annotate(OpenApi.Summary, "Search products")
       .setPayload(ProductSearch)
-      .addSuccess(success(ListOf(ProductSearchHit), { identifier: "ProductSearchResponse" }))
+      .addSuccess(success(ProductSearchResult, { identifier: "ProductSearchResponse" }))
       .addError(SearchUnavailableResponse)
   )
   .add(

@@ -27,6 +27,7 @@ import type {
   FolderCreate,
   ModelList
 } from "./Schemas"
+import { makeSynonymsClient, type SynonymsClient } from "./Synonyms"
 import { unwrap, unwrapNull } from "./Unwrap"
 
 export type DastyarClientOptions = RawClientOptions
@@ -46,6 +47,8 @@ export interface DastyarClient extends ChatMethods {
   }
   /** An assistant's product catalog. */
   readonly products: ProductsClient
+  /** An assistant's search synonyms. */
+  readonly synonyms: SynonymsClient
   /** An assistant's knowledge base: uploads, ingest jobs and documents. */
   readonly documents: DocumentsClient
   /** An assistant's conversations, feedback and the report of unanswered questions. */
@@ -86,6 +89,7 @@ export const createDastyarClient = (options: DastyarClientOptions): DastyarClien
     },
     models: { list: () => unwrap(raw.GET("/v1/models")) },
     products: makeProductsClient(raw),
+    synonyms: makeSynonymsClient(raw),
     documents: makeDocumentsClient(raw),
     conversations: makeConversationsClient(raw),
     curated: makeCuratedClient(raw),

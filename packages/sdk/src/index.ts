@@ -54,4 +54,5 @@ export { createDastyarClient, type DastyarClient, type DastyarClientOptions } fr
 export { createRawClient, type RawClient, type RawClientOptions } from "./RawClient"
 export { type Fetch, type RetryOptions } from "./RetryOn429"
 export type * from "./Schemas"
+export { type SynonymsClient } from "./Synonyms"
 export { type AnyFetchResult, type FetchResult, unwrap, unwrapNull } from "./Unwrap"

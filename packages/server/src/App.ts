@@ -46,6 +46,7 @@ import { VectorIndexes } from "./Products/VectorIndexes"
 import * as VectorIndexing from "./Products/VectorIndexes"
 import * as Queue from "./Queue/Queue"
 import * as Embedders from "./Search/Embedders"
+import { Synonyms } from "./Search/Synonyms"
 import * as Telemetry from "./Telemetry"
 import * as Transcribers from "./Transcription/Transcribers"
 
@@ -71,7 +72,8 @@ const ServicesLive = Layer.mergeAll(
   Catalog.Default,
   ProductIndexer.Default,
   VectorIndexes.Default,
-  HybridSearch.layer
+  HybridSearch.layer,
+  Synonyms.Default
 ).pipe(
   Layer.provideMerge(InfrastructureLive)
 )

@@ -131,9 +131,33 @@ const search = Command.make(
     maxPrice: Options.float("max-price").pipe(Options.withDescription("Highest price, inclusive"), Options.optional),
     inStock: Options.boolean("in-stock").pipe(Options.withDescription("Only products in stock")),
     limit: Options.integer("limit").pipe(Options.withDescription("1 to 100 (default 20)"), Options.optional),
-    offset: Options.integer("offset").pipe(Options.withDescription("0 to 1000"), Options.optional)
+    offset: Options.integer("offset").pipe(Options.withDescription("0 to 1000"), Options.optional),
+    sort: Options.choice("sort", ["price:asc", "price:desc", "newest"]).pipe(
+      Options.withDescription("Re-order the relevant matches (relevance still decides what matches)"),
+      Options.optional
+    ),
+    facet: Options.text("facet").pipe(
+      Options.withDescription("Count values of category, subcategory or an attribute over every match (repeatable)"),
+      Options.repeated
+    )
   },
-  ({ assistant, attribute, category, inStock, limit, maxPrice, minPrice, offset, query, subcategory, ...common }) =>
+  (
+    {
+      assistant,
+      attribute,
+      category,
+      facet,
+      inStock,
+      limit,
+      maxPrice,
+      minPrice,
+      offset,
+      query,
+      sort,
+      subcategory,
+      ...common
+    }
+  ) =>
     Effect.gen(function*() {
       const { checked, client, json } = yield* publicSession(common)
       const code = yield* assistantCode(assistant)
@@ -153,12 +177,20 @@ const search = Command.make(
         ...given("maxPrice", maxPrice),
         ...(inStock ? { inStock: true } : {}),
         ...given("limit", limit),
-        ...given("offset", offset)
+        ...given("offset", offset),
+        ...given("sort", sort),
+        ...(facet.length === 0 ? {} : { facets: facet })
       })
       const hits = yield* client.products.search({ path: { assistantCode: code }, payload })
-      yield* printData(Envelope.ListOf(Products.ProductSearchHit), hits, {
+      yield* printData(Products.ProductSearchResult, hits, {
         json,
-        human: ({ list }) => list.length === 0 ? "No matching products." : table(list, hitColumns)
+        human: ({ facetDistribution, list }) =>
+          [
+            list.length === 0 ? "No matching products." : table(list, hitColumns),
+            ...Object.entries(facetDistribution ?? {}).map(([name, counts]) =>
+              `${name}: ${Object.entries(counts).map(([value, n]) => `${value} (${n})`).join(", ") || "none"}`
+            )
+          ].join("\n")
       })
     })
 ).pipe(Command.withDescription("Hybrid keyword and meaning search, best first"))

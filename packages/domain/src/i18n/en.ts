@@ -73,6 +73,8 @@ export const en = {
   "products.not_found": "Product not found",
   "products.duplicate_external_id": "The same externalId appears more than once in this import",
   "products.limit_reached": "The product catalog limit has been reached",
+  "synonyms.not_found": "Synonym set not found",
+  "synonyms.limit_reached": "The synonym limit of this assistant has been reached",
   "products.search_unavailable": "Product search is not available in this environment",
   "products.invalid_cursor": "The cursor is not valid for this list; start again without a cursor",
   "conversations.not_found": "Conversation not found",

@@ -69,6 +69,8 @@ export const fa: Catalog = {
   "products.not_found": "محصول پیدا نشد",
   "products.duplicate_external_id": "یک externalId بیش از یک بار در این درون‌ریزی آمده است",
   "products.limit_reached": "به سقف تعداد محصولات کاتالوگ رسیده‌اید",
+  "synonyms.not_found": "مجموعهٔ مترادف پیدا نشد",
+  "synonyms.limit_reached": "به سقف تعداد مترادف‌های این دستیار رسیده‌اید",
   "products.search_unavailable": "جستجوی محصول در این محیط در دسترس نیست",
   "products.invalid_cursor": "این نشانگر صفحه برای این فهرست معتبر نیست؛ بدون نشانگر از نو شروع کنید",
   "conversations.not_found": "گفتگو پیدا نشد",

@@ -24,6 +24,8 @@ import * as Option from "effect/Option"
 import { Embedder, vectorLiteral } from "../Search/Embedder"
 import { translations } from "../Search/Lexicon"
 import * as SearchEngine from "../Search/SearchEngine"
+import { expandWithSynonyms } from "../Search/SynonymRules"
+import { Synonyms } from "../Search/Synonyms"
 import { wordsOf } from "../Search/TextNormalization"
 import { type ChunkHit, ChunkSearch, ChunkSearchError } from "./ChunkSearch"
 
@@ -60,8 +62,9 @@ const mergeKeywordSides = (
 export const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const embedder = yield* Embedder
+  const synonyms = yield* Synonyms
 
-  const collectionSizes = SearchEngine.sizeCache((assistantId) =>
+  const collectionSizes = yield* SearchEngine.makeCollectionSizes((assistantId) =>
     sql<{ readonly n: number }>`
       SELECT count(*)::int AS n FROM document_chunks c JOIN documents d ON d.id = c.file_id
       WHERE d.assistant_id = ${assistantId} AND d.state = 'ready'`.pipe(Effect.map((rows) => rows[0]?.n ?? 0))
@@ -70,7 +73,9 @@ export const make = Effect.gen(function*() {
   const keywordSide = Effect.fn("ChunkSearch.keyword")(function*(assistantId: string, query: string, pool: number) {
     const words = SearchEngine.parseQuery(query)
     if (words.length === 0) return { ranked: [], counted: 0 }
-    const expansion = yield* SearchEngine.expand(sql, assistantId, words)
+    // The shop's synonyms apply to its documents too.
+    const rules = yield* synonyms.rulesOf(assistantId)
+    const expansion = yield* expandWithSynonyms((all) => SearchEngine.expand(sql, assistantId, all), words, rules)
     const rows = yield* sql<{ readonly fileId: string; readonly chunk: number; readonly searchText: string }>`
       SELECT c.file_id, c.chunk, c.search_text FROM document_chunks c JOIN documents d ON d.id = c.file_id
       WHERE d.assistant_id = ${assistantId} AND d.state = 'ready'
@@ -173,4 +178,4 @@ export const make = Effect.gen(function*() {
   return ChunkSearch.of({ search })
 })
 
-export const layer = Layer.effect(ChunkSearch, make)
+export const layer = Layer.effect(ChunkSearch, make).pipe(Layer.provide(Synonyms.Default))

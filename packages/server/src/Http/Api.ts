@@ -17,6 +17,7 @@ import { ModelsHttpLive } from "../Models/Http"
 import { layerLimiter, RateLimit } from "../Platform/RateLimit"
 import { requestMiddleware } from "../Platform/RequestLog"
 import { ProductsHttpLive } from "../Products/Http"
+import { SynonymsHttpLive } from "../Products/SynonymsHttp"
 import { SystemHttpLive } from "../System/Http"
 import * as Admission from "./Admission"
 import { AdminAuthLive, ApiKeyAuthLive } from "./Auth"
@@ -31,6 +32,7 @@ const groups = Layer.mergeAll(
   AdminHttpLive,
   SystemHttpLive,
   ProductsHttpLive,
+  SynonymsHttpLive,
   DocumentsHttpLive,
   ChatHttpLive,
   ContentHttpLive,

@@ -1,5 +1,5 @@
 /** The product routes: ownership of `:assistantCode`, then the catalog or search. */
-import { Auth, DastyarApi, Envelope, Products, WireEncoder } from "@dastyar/domain"
+import { Auth, DastyarApi, Products, WireEncoder } from "@dastyar/domain"
 import { HttpApiBuilder } from "@effect/platform"
 import * as Effect from "effect/Effect"
 import { Assistants } from "../Assistants/Assistants"
@@ -9,7 +9,7 @@ import { ProductSearch } from "./ProductSearch"
 
 // The two frequent reads answer with rows the service built: encoded without the schema's re-checks.
 const encodePage = WireEncoder.make(Products.ProductPage)
-const encodeHits = WireEncoder.make(Envelope.ListOf(Products.ProductSearchHit))
+const encodeHits = WireEncoder.make(Products.ProductSearchResult)
 
 export const ProductsHttpLive = HttpApiBuilder.group(DastyarApi, "products", (handlers) =>
   Effect.gen(function*() {
@@ -48,8 +48,21 @@ export const ProductsHttpLive = HttpApiBuilder.group(DastyarApi, "products", (ha
         // without a statement: running the search beside it saved a round trip only on a miss, and the two
         // fibers it took cost every search more than that.
         ownerOf(path.assistantCode).pipe(
-          Effect.flatMap((owner) => products.search(owner.assistantId, payload)),
-          Effect.flatMap((list) => Success.json(encodeHits({ list, count: list.length })))
+          Effect.flatMap((owner) =>
+            Effect.all([
+              products.search(owner.assistantId, payload),
+              payload.facets === undefined ? Effect.succeed(undefined) : products.facets(owner.assistantId, payload)
+            ])
+          ),
+          Effect.flatMap(([list, facetDistribution]) =>
+            Success.json(
+              encodeHits({
+                list,
+                count: list.length,
+                ...(facetDistribution === undefined ? {} : { facetDistribution })
+              })
+            )
+          )
         ))
       .handle("get", ({ path }) =>
         ownerOf(path.assistantCode).pipe(Effect.flatMap((owner) =>

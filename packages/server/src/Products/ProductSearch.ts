@@ -15,6 +15,11 @@ export interface ProductSearchShape {
     params: typeof Products.ProductSearch.Type,
     options?: { readonly mode?: SearchMode }
   ) => Effect.Effect<ReadonlyArray<typeof Products.ProductSearchHit.Type>, Products.SearchUnavailable>
+  /** `facetDistribution` of a search with `facets`: value counts over every product it matches. */
+  readonly facets: (
+    assistantId: string,
+    params: typeof Products.ProductSearch.Type
+  ) => Effect.Effect<typeof Products.FacetDistribution.Type, Products.SearchUnavailable>
 }
 
 export class ProductSearch extends Context.Tag("ProductSearch")<ProductSearch, ProductSearchShape>() {}

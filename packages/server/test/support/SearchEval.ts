@@ -13,6 +13,7 @@ import { normalizeText } from "../../src/Search/TextNormalization"
 import { importProducts, waitUntilSynced } from "./CatalogRelevance"
 import { mean, ndcgAt, recallAt } from "./RelevanceMetrics"
 import { type EvalCatalog, evalCatalogs, type EvalQuery, type Group, groups } from "./SearchEvalCatalog"
+import { heldAsideCatalogs } from "./SearchEvalHeldAside"
 import { setupAccount, TestApp } from "./TestApp"
 
 export const cutoff = 10
@@ -75,16 +76,22 @@ export interface Figures {
   readonly results: ReadonlyArray<Scored>
 }
 
-export const runSearchEval = Effect.gen(function*() {
-  const results = (yield* Effect.forEach(evalCatalogs, evaluateCatalog)).flat()
-  return {
-    products: evalCatalogs.reduce((n, catalog) => n + catalog.products.length, 0),
-    queries: evalCatalogs.reduce((n, catalog) => n + catalog.queries.length, 0),
-    results
-  } satisfies Figures
-})
+/** The evaluation over the tuning catalogs, and the held-aside ones with `heldAside`. */
+export const runSearchEvalOf = (options: { readonly heldAside: boolean }) =>
+  Effect.gen(function*() {
+    const catalogs = [...evalCatalogs, ...(options.heldAside ? heldAsideCatalogs() : [])]
+    const results = (yield* Effect.forEach(catalogs, evaluateCatalog)).flat()
+    return {
+      products: catalogs.reduce((n, catalog) => n + catalog.products.length, 0),
+      queries: catalogs.reduce((n, catalog) => n + catalog.queries.length, 0),
+      results
+    } satisfies Figures
+  })
 
-export const runStandalone = (): Promise<Figures> => Effect.runPromise(runSearchEval.pipe(Effect.provide(TestApp())))
+export const runSearchEval = runSearchEvalOf({ heldAside: false })
+
+export const runStandalone = (): Promise<Figures> =>
+  Effect.runPromise(runSearchEvalOf({ heldAside: true }).pipe(Effect.provide(TestApp())))
 
 /** Mean nDCG@10 and recall@10 of one system over the queries `keep` selects. */
 export const scoreOf = (figures: Figures, system: string, keep: (query: EvalQuery) => boolean) => {
@@ -107,9 +114,23 @@ const table = (header: ReadonlyArray<string>, body: ReadonlyArray<ReadonlyArray<
   return [line(header), ...body.map(line)].join("\n")
 }
 
-/** nDCG@10 and recall@10 per group for the four systems, and hybrid's nDCG@10 per ratio. */
+/** The tables of `formatSet` for the tuning queries, then for the held-aside ones (if any ran). */
 export const formatTables = (figures: Figures): string => {
-  const rows = rowsOf()
+  const tuning = formatSet(figures, (query) => query.heldAside !== true)
+  if (!figures.results.some((result) => result.query.heldAside === true)) return tuning
+  return [
+    "TUNING SET",
+    tuning,
+    "",
+    "HELD-ASIDE SETS (other trades; never tuned on)",
+    formatSet(figures, (query) => query.heldAside === true)
+  ].join("\n")
+}
+
+/** nDCG@10 and recall@10 per group for the four systems, and hybrid's nDCG@10 per ratio, of the `inSet` queries. */
+const formatSet = (figures: Figures, inSet: (query: EvalQuery) => boolean): string => {
+  const rows = rowsOf().map(([label, keep]) => [label, (query: EvalQuery) => inSet(query) && keep(query)] as const)
+    .filter(([, keep]) => scoreOf(figures, "hybrid", keep).queries > 0)
   const main = table(
     ["group", "queries", ...systems.flatMap((system) => [`${system} nDCG`, `${system} R@10`])],
     rows.map(([label, keep]) => [
@@ -131,7 +152,7 @@ export const formatTables = (figures: Figures): string => {
     ])
   )
   return [
-    `${figures.products} products (English and Persian catalogs), ${figures.queries} judged queries, first ${cutoff} results`,
+    `${scoreOf(figures, "hybrid", inSet).queries} judged queries, first ${cutoff} results`,
     main,
     "",
     "hybrid nDCG@10 by semanticRatio",

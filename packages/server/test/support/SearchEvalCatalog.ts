@@ -33,6 +33,8 @@ export interface EvalQuery {
   readonly group: Group
   /** externalId → grade (3 exactly asked, 1 acceptable). */
   readonly relevant: Readonly<Record<string, 1 | 2 | 3>>
+  /** A query of a held-aside set (SearchEvalHeldAside.ts), never tuned on. */
+  readonly heldAside?: boolean
 }
 
 export interface EvalCatalog {
@@ -527,6 +529,13 @@ const misspell = (word: string, count: number, next: () => number, alphabet: str
   return result === word ? `${word.slice(0, -1)}${alphabet[0]}` : result
 }
 
+/** A vowel typed for another, for short words' typos. */
+const shortVowelSwap = new Map([["a", "e"], ["e", "a"], ["i", "e"], ["o", "u"], ["u", "o"], ["ا", "و"], ["و", "ا"], [
+  "ی",
+  "ا"
+]])
+const shortVowels = new Set(shortVowelSwap.keys())
+
 /** Arabic letter forms of Persian text: yeh and kaf, as Arabic keyboards type them. */
 const arabicForms = (text: string) => text.replace(/\u06CC/g, "\u064A").replace(/\u06A9/g, "\u0643")
 const arabicDigits = (text: string) =>
@@ -620,6 +629,21 @@ const build = (language: Language, seed: number): EvalCatalog => {
     if (one !== null) add("misspelt-1", one, typeJudgments(type))
     const two = [...type.name].length >= 9 ? misspelt(2, 9) : null
     if (two !== null) add("misspelt-2", two, typeJudgments(type))
+    // Short words' typos, which the typo budget alone does not reach: a letter left out of a 5-letter word, a
+    // wrong vowel in a 4-letter one (no random draw, so the other queries stay as they were).
+    const letters = [...type.name]
+    if (letters.length === 5) {
+      add("misspelt-1", [...letters.slice(0, 2), ...letters.slice(3)].join(""), typeJudgments(type))
+    }
+    const vowel = letters.findIndex((letter, i) => i > 0 && shortVowels.has(letter))
+    const swapped = shortVowelSwap.get(letters[vowel] ?? "")
+    if (letters.length === 4 && vowel > 0 && swapped !== undefined) {
+      add(
+        "misspelt-1",
+        [...letters.slice(0, vowel), swapped, ...letters.slice(vowel + 1)].join(""),
+        typeJudgments(type)
+      )
+    }
     if (type.plural !== type.name) add("inflected", type.plural, typeJudgments(type))
     // The shortest prefix of at least 3 letters; every type it begins is what was asked.
     const name = normalNames[t] ?? ""
@@ -642,6 +666,8 @@ const build = (language: Language, seed: number): EvalCatalog => {
         )
       }
       add("persian-forms", arabicForms(type.plural), typeJudgments(type))
+      // A compound written with a half-space, typed with a space instead.
+      if (type.name.includes("\u200C")) add("persian-forms", type.name.replace(/\u200C/g, " "), typeJudgments(type))
     }
   })
   return { language: language.code, products, queries }

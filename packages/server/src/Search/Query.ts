@@ -1,0 +1,103 @@
+/**
+ * A query as the engine reads it: its words in normal form, which of them
+ * count, and how a dictionary term stands for a query word.
+ */
+import { stem } from "./Stemmer"
+import { stopWords } from "./StopWords"
+import { wordsOf } from "./TextNormalization"
+import { typoBudget, typoDistance } from "./Typos"
+
+/** Query words beyond this are ignored (a pasted paragraph is not a search). */
+const maxQueryWords = 12
+/** The shortest last word that also matches as a prefix. */
+const minPrefixLength = 2
+
+export interface QueryWord {
+  readonly word: string
+  /** Counted by the "words matched" rule; stop words are not unless the query has nothing else. */
+  readonly counts: boolean
+  /** The last word: also matches words it begins. */
+  readonly prefix: boolean
+}
+
+/** The query's words in normal form, deduplicated, in order. */
+export const parseQuery = (query: string): ReadonlyArray<QueryWord> => {
+  const words = [...new Set(wordsOf(query))].slice(0, maxQueryWords)
+  const allStop = words.every((word) => stopWords.has(word))
+  return words.map((word, i) => ({
+    word,
+    counts: allStop || !stopWords.has(word),
+    prefix: i === words.length - 1 && [...word].length >= minPrefixLength
+  }))
+}
+
+/** How a dictionary term matches a query word. */
+export interface TermMatch {
+  readonly typos: number
+  /** The very word, not a stem, prefix or typo of it. */
+  readonly exact: boolean
+}
+
+/** Per query word (same order as the parsed query): term → how it matches. */
+export type Expansion = ReadonlyArray<ReadonlyMap<string, TermMatch>>
+
+/** Decides whether a dictionary term stands for a query word, and how well. */
+export const matchTerm = (query: QueryWord, term: string): TermMatch | null => {
+  if (term === query.word) return { typos: 0, exact: true }
+  if (stem(term) === stem(query.word)) return { typos: 0, exact: false }
+  if (query.prefix && term.startsWith(query.word)) return { typos: 0, exact: false }
+  const budget = typoBudget(query.word)
+  if (budget > 0 && [...term][0] === [...query.word][0]) {
+    const typos = typoDistance(term, query.word, budget)
+    if (typos <= budget) return { typos, exact: false }
+  }
+  if (budget === 0 && shortWordTypo(query.word, term)) return { typos: 1, exact: false }
+  const family = familyOf(query.word)
+  return family !== null && stem(term) === family ? { typos: 1, exact: false } : null
+}
+
+/** Vowel letters: a wrong one is the commonest typo of a short word. */
+const vowels = new Set([..."aeiouyاوی"])
+
+/** Whether a word too short for the typo budget may still take a short word's typo (see `shortWordTypo`). */
+export const takesShortWordTypo = (word: string): boolean =>
+  typoBudget(word) === 0 && [...word].length >= 4 && !/\p{N}/u.test(word)
+
+/**
+ * The typos a word of 4 letters (too short for the budget) may still carry,
+ * as MiniSearch and Typesense forgive them: a missing letter, a doubled
+ * one, or a wrong vowel ("towl" is "towel", "lemp" is "lamp"); never a
+ * wrong consonant ("cast" is not "case") and never in the first letter.
+ */
+const shortWordTypo = (word: string, term: string): boolean => {
+  if (!takesShortWordTypo(word)) return false
+  const s = [...word]
+  const t = [...term]
+  if (s[0] !== t[0]) return false
+  const without = (letters: ReadonlyArray<string>, i: number) =>
+    [...letters.slice(0, i), ...letters.slice(i + 1)].join("")
+  if (t.length === s.length + 1) return t.some((_, i) => i > 0 && without(t, i) === word)
+  if (t.length === s.length - 1) return s.some((letter, i) => i > 0 && letter === s[i - 1] && without(s, i) === term)
+  if (t.length !== s.length) return false
+  const differ = s.flatMap((letter, i) => letter === t[i] ? [] : [i])
+  const at = differ[0]
+  return differ.length === 1 && at !== undefined && vowels.has(s[at] ?? "") && vowels.has(t[at] ?? "")
+}
+
+/**
+ * The root a word's family shares when its stem ends in a letter the
+ * family's other forms replace ("hoodies" → "hoody" → "hood", the stem of
+ * "hooded" and "hoods"): the stem without its last letter, when at least 4
+ * letters and no digit remain. A term of that stem matches as one typo, so
+ * the word's own forms rank first.
+ */
+export const familyOf = (word: string): string | null => {
+  if (/\p{N}/u.test(word)) return null
+  const root = [...stem(word)]
+  return root.length > 4 ? root.slice(0, -1).join("") : null
+}
+
+/** Every term the expansion can match, for the candidates' `search_terms && $terms` lookup. */
+export const expandedTerms = (expansion: Expansion): ReadonlyArray<string> => [
+  ...new Set(expansion.flatMap((map) => [...map.keys()]))
+]

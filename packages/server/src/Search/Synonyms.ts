@@ -1,0 +1,106 @@
+/**
+ * An assistant's synonyms: stored as written (Database migration 0022),
+ * compiled into rules (SynonymRules.ts) for search, which reads them through
+ * a cache. Writes on this instance forget the assistant's rules at once;
+ * another instance's are seen within `rulesTtl`.
+ */
+import { Synonyms as Api } from "@dastyar/domain"
+import { SqlClient } from "@effect/sql"
+import * as Cache from "effect/Cache"
+import * as Duration from "effect/Duration"
+import * as Effect from "effect/Effect"
+import { newId } from "../Ids"
+import { compileRules, type SynonymRule, type SynonymSet } from "./SynonymRules"
+
+/** How long an assistant's compiled rules are reused at most. */
+export const rulesTtl = Duration.seconds(5)
+
+type Synonym = typeof Api.Synonym.Type
+type SynonymInput = typeof Api.SynonymInput.Type
+
+interface Row {
+  readonly id: string
+  readonly root: string | null
+  readonly synonyms: ReadonlyArray<string>
+}
+
+const toSynonym = (row: Row): Synonym => ({ id: row.id, root: row.root, synonyms: [...row.synonyms] })
+
+/** Terms trimmed, empty and repeated ones dropped (as written otherwise: shown back as sent). */
+const cleaned = (input: SynonymInput): SynonymSet => ({
+  root: input.root?.trim() || null,
+  synonyms: [...new Set(input.synonyms.map((term) => term.trim()).filter((term) => term !== ""))]
+})
+
+export class Synonyms extends Effect.Service<Synonyms>()("Synonyms", {
+  effect: Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+
+    const list = (assistantId: string) =>
+      sql<Row>`SELECT id, root, synonyms FROM search_synonyms WHERE assistant_id = ${assistantId}
+               ORDER BY position`.pipe(Effect.orDie, Effect.map((rows) => rows.map(toSynonym)))
+
+    const rules = yield* Cache.make({
+      capacity: 10_000,
+      timeToLive: rulesTtl,
+      lookup: (assistantId: string) =>
+        list(assistantId).pipe(Effect.map((sets): ReadonlyArray<SynonymRule> => compileRules(sets)))
+    })
+
+    const insert = (assistantId: string, set: SynonymSet) =>
+      sql<Row>`INSERT INTO search_synonyms (id, assistant_id, root, synonyms)
+               VALUES (${newId("syn")}, ${assistantId}, ${set.root}, ${set.synonyms}::text[])
+               RETURNING id, root, synonyms`.pipe(Effect.map((rows) => rows.map(toSynonym)))
+
+    const add = Effect.fn("Synonyms.add")(function*(assistantId: string, input: SynonymInput) {
+      const created = yield* sql.withTransaction(Effect.gen(function*() {
+        // Serialises writers of one assistant, so concurrent adds cannot pass the cap.
+        yield* sql`SELECT 1 FROM assistants WHERE id = ${assistantId} FOR UPDATE`
+        const [{ n }] = yield* sql<{ readonly n: number }>`
+          SELECT count(*)::int AS n FROM search_synonyms WHERE assistant_id = ${assistantId}`
+        if (n >= Api.maxSynonymSets) return null
+        return (yield* insert(assistantId, cleaned(input)))[0] ?? null
+      })).pipe(Effect.orDie)
+      yield* rules.invalidate(assistantId)
+      return created ?? (yield* new Api.SynonymLimitReached())
+    })
+
+    const replace = Effect.fn("Synonyms.replace")(
+      function*(assistantId: string, inputs: ReadonlyArray<SynonymInput>) {
+        yield* sql.withTransaction(Effect.gen(function*() {
+          yield* sql`SELECT 1 FROM assistants WHERE id = ${assistantId} FOR UPDATE`
+          yield* sql`DELETE FROM search_synonyms WHERE assistant_id = ${assistantId}`
+          if (inputs.length === 0) return
+          const rows = inputs.map(cleaned).map((set) => ({
+            id: newId("syn"),
+            assistant_id: assistantId,
+            root: set.root,
+            synonyms: set.synonyms
+          }))
+          yield* sql`INSERT INTO search_synonyms ${sql.insert(rows)}`
+        })).pipe(Effect.orDie)
+        yield* rules.invalidate(assistantId)
+        return yield* list(assistantId)
+      }
+    )
+
+    const remove = Effect.fn("Synonyms.remove")(function*(assistantId: string, id: string) {
+      const deleted = yield* sql<{ readonly id: string }>`
+        DELETE FROM search_synonyms WHERE assistant_id = ${assistantId} AND id = ${id} RETURNING id`.pipe(
+        Effect.orDie
+      )
+      yield* rules.invalidate(assistantId)
+      if (deleted.length === 0) return yield* new Api.SynonymNotFound()
+    })
+
+    /** The assistant's rules for search; none when they cannot be read (search still answers). */
+    const rulesOf = (assistantId: string) =>
+      rules.get(assistantId).pipe(
+        Effect.catchAllCause((cause) =>
+          Effect.logWarning("search without synonyms", cause).pipe(Effect.as<ReadonlyArray<SynonymRule>>([]))
+        )
+      )
+
+    return { list, add, replace, remove, rulesOf }
+  })
+}) {}

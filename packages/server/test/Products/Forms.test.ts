@@ -1,0 +1,54 @@
+import { expect, layer } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import { setupAccount, TestApp } from "../support/TestApp"
+import { hitIds, productCall, waitUntilSynced } from "./support"
+
+const catalog = [
+  { externalId: "f-1", title: "پاوربانک شیائومی ۱۰۰۰۰" },
+  { externalId: "f-2", title: "کارت بانک" },
+  { externalId: "f-3", title: "Hooded Sweatshirt" },
+  { externalId: "f-4", title: "Whitening toothpaste" },
+  { externalId: "f-5", title: "کفش‌های ورزشی" },
+  { externalId: "f-6", title: "Power bank 20000 mAh" },
+  { externalId: "f-7", title: "Hood cleaner spray" },
+  { externalId: "f-8", title: "Batter mix" }
+]
+
+layer(TestApp(), { excludeTestServices: true })("search of word forms", (it) => {
+  const shop = Effect.gen(function*() {
+    const s = yield* setupAccount()
+    yield* productCall(s, "POST", "/import", { products: catalog })
+    yield* waitUntilSynced(s)
+    return s
+  }).pipe(Effect.cached, Effect.runSync)
+
+  // Keyword side only: these are rules of the words, not of the offline meaning side.
+  const search = (query: string) =>
+    Effect.flatMap(shop, (s) => productCall(s, "POST", "/search", { query, semanticRatio: 0 })).pipe(
+      Effect.map(hitIds)
+    )
+
+  it.effect("a compound written with a space finds it written joined, above a match of one of its words", () =>
+    Effect.gen(function*() {
+      const ids = yield* search("پاور بانک")
+      expect(ids[0]).toBe("f-1")
+      expect(ids.indexOf("f-1")).toBeLessThan(ids.indexOf("f-2"))
+      expect((yield* search("power bank"))[0]).toBe("f-6")
+      expect(yield* search("powerbank")).not.toContain("f-2")
+    }))
+
+  it.effect("a half-space, a space and none are one plural form", () =>
+    Effect.gen(function*() {
+      for (const query of ["کفش‌ها", "کفش ها", "کفشها", "کفش"]) expect((yield* search(query))[0]).toBe("f-5")
+    }))
+
+  it.effect("an English plural finds its family's other forms, after the word's own; never an unrelated word", () =>
+    Effect.gen(function*() {
+      const hoodies = yield* search("hoodies")
+      expect(hoodies).toContain("f-3")
+      expect(hoodies).not.toContain("f-4")
+      // "hood" is a word of its own: found as itself, before the family.
+      expect((yield* search("hood"))[0]).toBe("f-7")
+      expect(yield* search("toothbrushes")).not.toContain("f-3")
+    }))
+})

@@ -1,0 +1,29 @@
+import { describe, expect, it } from "@effect/vitest"
+import { matchTerm, parseQuery } from "../../src/Search/Query"
+
+/** Whether `term` in the dictionary stands for the query word `word` (not the last word: no prefixes). */
+const matches = (word: string, term: string) =>
+  matchTerm({ ...parseQuery(word)[0] ?? { word, counts: true, prefix: false }, prefix: false }, term) !== null
+
+describe("word matching: pairs that must and must not match", () => {
+  it("a 4-letter word forgives a missing letter, a doubled one or a wrong vowel", () => {
+    expect(matches("towl", "towel")).toBe(true)
+    expect(matches("bokk", "bok")).toBe(true)
+    expect(matches("lemp", "lamp")).toBe(true)
+    expect(matches("کتیب", "کتاب")).toBe(true)
+  })
+
+  it("a 4-letter word never forgives a wrong consonant, a first letter or a digit", () => {
+    expect(matches("cast", "case")).toBe(false)
+    expect(matches("lamp", "damp")).toBe(false)
+    expect(matches("owel", "towel")).toBe(false)
+    expect(matches("s24a", "s23a")).toBe(false)
+  })
+
+  it("a plural finds its family's other forms; unrelated words sharing letters do not", () => {
+    expect(matches("hoodies", "hooded")).toBe(true)
+    expect(matches("hoodies", "hood")).toBe(true)
+    expect(matches("hoodies", "toothpaste")).toBe(false)
+    expect(matches("hoodies", "hoodlum")).toBe(false)
+  })
+})
