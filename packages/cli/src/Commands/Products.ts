@@ -1,5 +1,5 @@
 /** `dastyar products …`: one assistant's catalog: reads, search, deletes, and feed import and sync. */
-import { Envelope, Products } from "@dastyar/domain"
+import { Products } from "@dastyar/domain"
 import { allProducts, bulkDelete, ProductFeed } from "@dastyar/sdk"
 import { Args, Command, Options } from "@effect/cli"
 import * as Chunk from "effect/Chunk"
