@@ -74,6 +74,9 @@ export type Source = typeof Source.Type
 
 export const ChatReply = Schema.Struct({
   conversationId: Schema.String,
+  messageId: Schema.optional(Schema.String).annotations({
+    description: "The stored answer's id, to rate it (feedback routes)"
+  }),
   text: Schema.String,
   sources: Schema.Array(Source).annotations({ description: "Exactly the knowledge chunks given to the model" }),
   products: Schema.Array(Product).annotations({

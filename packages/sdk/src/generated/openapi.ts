@@ -760,6 +760,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/web/{connectionCode}/messages/{messageId}/feedback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rate an answer of the visitor's conversation
+         * @description Thumbs up or down with an optional comment; one vote per answer, the last counts. Only answers of the visitor's current conversation: any other message is 404.
+         */
+        post: operations["web.feedback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/assistants/{assistantId}/connections/{connectionCode}/web": {
         parameters: {
             query?: never;
@@ -1494,6 +1514,8 @@ export interface components {
         };
         ChatReply: {
             conversationId: string;
+            /** @description The stored answer's id, to rate it (feedback routes) */
+            messageId?: string;
             text: string;
             /** @description Exactly the knowledge chunks given to the model */
             sources: components["schemas"]["Source"][];
@@ -3125,6 +3147,8 @@ export interface components {
             messages: components["schemas"]["WebMessage"][];
         };
         WebMessage: {
+            /** @description The message's id (an answer's, to rate it) */
+            id?: string;
             /** @enum {string} */
             role: "user" | "assistant";
             text: string;
@@ -3186,6 +3210,8 @@ export interface components {
             };
         };
         WebReply: {
+            /** @description The answer's id, to rate it */
+            messageId?: string;
             text: string;
             sources: components["schemas"]["WebSource"][];
             products: components["schemas"]["WebProduct"][];
@@ -3205,6 +3231,41 @@ export interface components {
                 /** @enum {string} */
                 status: "success";
                 message: string;
+            };
+        };
+        /**
+         * @example {
+         *       "rating": "down"
+         *     }
+         */
+        FeedbackWrite: {
+            /** @enum {string} */
+            rating: "up" | "down";
+            comment?: string | null;
+        };
+        WebFeedbackResponse: {
+            data: components["schemas"]["Feedback"];
+            response: {
+                /** @enum {string} */
+                status: "success";
+                message: string;
+            };
+        };
+        Feedback: {
+            /** @enum {string} */
+            rating: "up" | "down";
+            comment: string | null;
+            updatedAt: components["schemas"]["DateTimeUtc"];
+        };
+        /** @description 404 conversations.message_not_found */
+        MessageNotFoundResponse: {
+            data: null;
+            response: {
+                /** @enum {string} */
+                status: "not_found";
+                message: string;
+                /** @enum {string} */
+                code: "conversations.message_not_found";
             };
         };
         WebSettingsUpdate: {
@@ -3352,12 +3413,6 @@ export interface components {
             completionTokens: components["schemas"]["Int"];
             embeddingTokens: components["schemas"]["Int"];
         };
-        Feedback: {
-            /** @enum {string} */
-            rating: "up" | "down";
-            comment: string | null;
-            updatedAt: components["schemas"]["DateTimeUtc"];
-        };
         /** @description 404 conversations.not_found */
         ConversationLogNotFoundResponse: {
             data: null;
@@ -3388,33 +3443,12 @@ export interface components {
         ConversationsDeleted: {
             deleted: components["schemas"]["Int"];
         };
-        /**
-         * @example {
-         *       "rating": "down"
-         *     }
-         */
-        FeedbackWrite: {
-            /** @enum {string} */
-            rating: "up" | "down";
-            comment?: string | null;
-        };
         FeedbackResponse: {
             data: components["schemas"]["Feedback"];
             response: {
                 /** @enum {string} */
                 status: "success";
                 message: string;
-            };
-        };
-        /** @description 404 conversations.message_not_found */
-        MessageNotFoundResponse: {
-            data: null;
-            response: {
-                /** @enum {string} */
-                status: "not_found";
-                message: string;
-                /** @enum {string} */
-                code: "conversations.message_not_found";
             };
         };
         CuratedFromQuestion: {
@@ -9234,6 +9268,130 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["WebConnectionNotFoundResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
+        };
+    };
+    "web.feedback": {
+        parameters: {
+            query?: never;
+            header?: {
+                "x-dastyar-visitor"?: string;
+            };
+            path: {
+                connectionCode: string;
+                /** @description a string matching the pattern ^\d{1,18}$ */
+                messageId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FeedbackWrite"];
+            };
+        };
+        responses: {
+            /** @description WebFeedbackResponse */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebFeedbackResponse"];
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or multipart, or unsupported content type */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["MalformedMultipartResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                };
+            };
+            /** @description 401: the visitor token is missing, altered or issued for another connection; start a session */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VisitorTokenInvalidResponse"];
+                };
+            };
+            /** @description 403: the request's `Origin` is missing or not in the connection's `allowedOrigins`; nothing ran */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OriginRefusedResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["WebConnectionNotFoundResponse"] | components["schemas"]["MessageNotFoundResponse"];
                 };
             };
             /** @description 413 request.payload_too_large */

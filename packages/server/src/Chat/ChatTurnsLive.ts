@@ -348,6 +348,7 @@ export const layer = Layer.effect(
         const quota = yield* ledger.snapshot(prepared.owner.accountId, prepared.allowance, entry)
         return {
           conversationId: prepared.conversationId,
+          ...(answerId === undefined ? {} : { messageId: answerId }),
           text: answer.text,
           sources,
           products: answer.products,
@@ -458,6 +459,7 @@ export const layer = Layer.effect(
       if (Option.isNone(yield* conversations.findOwned(conversationId, owner))) return []
       const rows = yield* conversations.transcript(conversationId)
       return rows.map((row) => ({
+        id: row.id,
         role: row.role,
         text: row.content,
         sources: Option.match(storedSources(row.meta), { onNone: () => [], onSome: (meta) => meta.sources ?? [] })

@@ -46,6 +46,9 @@ const WebHttpLive = HttpApiBuilder.group(DastyarApi, "web", (handlers) =>
             headers: { "cache-control": "no-cache", "x-accel-buffering": "no" }
           })
         }))
+      .handle("feedback", ({ headers, path, payload }) =>
+        Effect.flatMap(Web.CurrentWebConnection, (web) =>
+          chat.feedback(web, headers[Web.webHeaders.visitor], path.messageId, payload)))
       .handle("newConversation", ({ headers }) =>
         Effect.flatMap(Web.CurrentWebConnection, (web) =>
           chat.newConversation(web, headers[Web.webHeaders.visitor])))
