@@ -27,6 +27,7 @@ import { ModelsApi } from "./Models"
 import { ProductsApi } from "./Products"
 import { NotReadyResponse, SystemApi } from "./System"
 import { AdminWebApi, WebApi } from "./Web"
+import { WebConnectionsApi } from "./WebConnections"
 
 /**
  * `HttpApi.make` always declares Effect's own `HttpApiDecodeError`; the server
@@ -101,6 +102,7 @@ export class DastyarApi extends HttpApi.make("dastyar")
   .add(HooksApi)
   .add(WebApi)
   .add(AdminWebApi)
+  .add(WebConnectionsApi)
   .add(ConversationsApi)
   .add(CuratedApi)
   .add(AdminConversationsApi)
