@@ -62,10 +62,10 @@ export class ConversationsRepo extends Effect.Service<ConversationsRepo>()("Conv
         sql<
           { readonly id: string; readonly role: "user" | "assistant"; readonly content: string; readonly meta: unknown }
         >`
-          SELECT id::text AS id, role, content, meta FROM (
+          SELECT newest.id::text AS id, role, content, meta FROM (
             SELECT id, role, content, meta FROM chat_messages
             WHERE conversation_id = ${conversationId} ORDER BY id DESC LIMIT ${historyRows}
-          ) AS newest ORDER BY id`.pipe(Effect.orDie),
+          ) AS newest ORDER BY newest.id`.pipe(Effect.orDie),
 
       /** Appends the messages (returning their ids); `needsAttention` flags the conversation for the log. */
       append: (conversationId: string, needsAttention: boolean, messages: ReadonlyArray<NewMessage>) =>
