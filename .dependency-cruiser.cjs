@@ -15,7 +15,8 @@ const serviceTags = [
   `${src}Documents/ChunkSearch\\.ts$`,
   `${src}Chat/ChatTurns\\.ts$`,
   `${src}Chat/TurnHooks\\.ts$`,
-  `${src}Curated/CuratedAnswers\\.ts$`
+  `${src}Curated/CuratedAnswers\\.ts$`,
+  `${src}Conversations/ConversationLog\\.ts$`
 ]
 
 /** @type {import("dependency-cruiser").IConfiguration} */

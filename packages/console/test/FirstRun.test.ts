@@ -23,6 +23,8 @@ let browser: Browser
 
 beforeAll(async () => {
   execFileSync("pnpm", ["run", "build"], { cwd: packageDir, stdio: "pipe" })
+  // Step 5 previews the website widget, served from its build.
+  execFileSync("node", ["scripts/build.mjs"], { cwd: `${packageDir}../widget`, stdio: "pipe" })
   browser = await chromium.launch({
     executablePath: chromiumPath,
     args: [
@@ -120,7 +122,10 @@ const stepShown = (page: Page, title: string) => expect.poll(() => page.locator(
 
 const shot = (page: Page, name: string) => page.screenshot({ path: `${docsDir}console-first-run-${name}.png` })
 
-layer(TestApp(), { excludeTestServices: true, timeout: 180_000 })("console first run in a browser", (it) => {
+/** The secret key seals a web connection's secret (step 5). */
+const app = TestApp({ DASTYAR_SECRET_KEY: "4f".repeat(32) })
+
+layer(app, { excludeTestServices: true, timeout: 180_000 })("console first run in a browser", (it) => {
   it.effect(
     "an operator creates an assistant choosing from the account's models, with no API key of the account",
     () =>
@@ -257,10 +262,26 @@ layer(TestApp(), { excludeTestServices: true, timeout: 180_000 })("console first
           await shot(page, "4-ask")
           await page.getByRole("button", { name: "ادامه" }).click()
 
-          // 5. Going live: a key holder is told who makes connections; finishing closes the guide.
+          // 5. Going live: the key holder creates the website widget for its shop's address, reads the
+          // snippet to paste and previews the widget on the console's page; finishing closes the guide.
           await stepShown(page, "راه‌اندازی")
-          await page.getByText("اتصال‌ها را گردانندهٔ سرویس می‌سازد.", { exact: false }).waitFor()
+          await page.getByRole("textbox", { name: "نشانی وب‌سایت فروشگاه شما" }).fill("https://chaykhaneh.example")
+          await page.getByRole("button", { name: "ساختن ابزارک وب‌سایت" }).click()
+          const snippet = await page.getByTestId("embed-snippet").innerText()
+          const created = field(await api(baseUrl, key, "GET", `/v1/assistants/${assistantId}/web-connections`), "list")
+          expect(created).toEqual([
+            expect.objectContaining({
+              driver: "web",
+              embedSnippet: snippet,
+              web: expect.objectContaining({ allowedOrigins: ["https://chaykhaneh.example"], defaultLanguage: "fa" })
+            })
+          ])
+          expect(snippet).toMatch(/^<script src="[^"]+\/widget\.js" data-connection="con_[^"]+" async><\/script>$/)
+          await page.getByRole("button", { name: "پیش‌نمایش در همین صفحه" }).click()
+          await page.getByRole("button", { name: /باز کردن گفتگو/ }).waitFor()
           await shot(page, "5-publish")
+          await page.getByRole("button", { name: "پایان پیش‌نمایش" }).click()
+          await page.getByRole("button", { name: /باز کردن گفتگو/ }).waitFor({ state: "detached" })
           await page.getByRole("button", { name: "پایان" }).click()
 
           // The assistant's page carries its name, and reopens the guide where it was left.

@@ -28,6 +28,7 @@ import { ProductsApi } from "./Products"
 import { SynonymsApi } from "./Synonyms"
 import { NotReadyResponse, SystemApi } from "./System"
 import { AdminWebApi, WebApi } from "./Web"
+import { WebConnectionsApi } from "./WebConnections"
 
 /**
  * `HttpApi.make` always declares Effect's own `HttpApiDecodeError`; the server
@@ -103,6 +104,7 @@ export class DastyarApi extends HttpApi.make("dastyar")
   .add(HooksApi)
   .add(WebApi)
   .add(AdminWebApi)
+  .add(WebConnectionsApi)
   .add(ConversationsApi)
   .add(CuratedApi)
   .add(AdminConversationsApi)

@@ -168,7 +168,9 @@ export const InvalidCursorResponse = failure(InvalidCursor, { status: 400, code:
 
 const assistantPath = HttpApiSchema.param("assistantCode", AssistantId)
 const conversationPath = HttpApiSchema.param("conversationId", Constraint.text({ min: 1, max: 64 }))
-const messagePath = HttpApiSchema.param("messageId", Constraint.pattern(/^\d{1,18}$/))
+/** A stored message's id, as the chat reply's `messageId` and the log's messages carry it. */
+export const MessageId = Constraint.pattern(/^\d{1,18}$/)
+const messagePath = HttpApiSchema.param("messageId", MessageId)
 const groupPath = HttpApiSchema.param("groupId", Constraint.pattern(/^\d{1,18}$/))
 
 /** The export's body: NDJSON (one conversation with its messages per line) or CSV (one message per row). */

@@ -17,6 +17,7 @@ import {
   QuotaExhaustedResponse
 } from "./Chat"
 import * as Constraint from "./Constraint"
+import { Feedback, FeedbackWrite, MessageId, MessageNotFoundResponse } from "./Conversations"
 import { errorFields, failure, success } from "./Envelope"
 import { AssistantNotFoundResponse, TooManyRequestsResponse } from "./Errors"
 import { MaxBodyBytes } from "./Limits"
@@ -112,6 +113,7 @@ export type WebProduct = typeof WebProduct.Type
 
 /** An answer as the widget shows it; sources and products are empty when the connection hides them. */
 export const WebReply = Schema.Struct({
+  messageId: Schema.optional(Schema.String).annotations({ description: "The answer's id, to rate it" }),
   text: Schema.String,
   sources: Schema.Array(WebSource),
   products: Schema.Array(WebProduct),
@@ -120,6 +122,7 @@ export const WebReply = Schema.Struct({
 export type WebReply = typeof WebReply.Type
 
 export const WebMessage = Schema.Struct({
+  id: Schema.optional(Schema.String).annotations({ description: "The message's id (an answer's, to rate it)" }),
   role: Schema.Literal("user", "assistant"),
   text: Schema.String,
   sources: Schema.Array(WebSource)
@@ -222,6 +225,22 @@ export class WebApi extends HttpApiGroup.make("web")
       .setHeaders(VisitorHeaders)
       .addSuccess(success(WebTranscript, { identifier: "WebNewConversationResponse" }))
       .addError(VisitorTokenInvalidResponse)
+  )
+  .add(
+    HttpApiEndpoint.post("feedback")`/web/${connectionPath}/messages/${
+      HttpApiSchema.param("messageId", MessageId)
+    }/feedback`
+      .annotate(OpenApi.Summary, "Rate an answer of the visitor's conversation")
+      .annotate(
+        OpenApi.Description,
+        "Thumbs up or down with an optional comment; one vote per answer, the last counts. Only answers of " +
+          "the visitor's current conversation: any other message is 404."
+      )
+      .setHeaders(VisitorHeaders)
+      .setPayload(FeedbackWrite)
+      .addSuccess(success(Feedback, { identifier: "WebFeedbackResponse" }))
+      .addError(VisitorTokenInvalidResponse)
+      .addError(MessageNotFoundResponse)
   )
   .middleware(WebAccess)
   .prefix("/v1")

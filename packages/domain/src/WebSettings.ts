@@ -74,6 +74,13 @@ export const WebConnectionCreate = Schema.Struct({
 }).annotations({ identifier: "WebConnectionCreate" })
 export type WebConnectionCreate = typeof WebConnectionCreate.Type
 
+/** A shop owner's web connection (the key-protected routes): the kind is implied. */
+export const WebSettingsCreate = Schema.Struct({
+  allowedOrigins: WebSettings.fields.allowedOrigins,
+  ...optionalSettings
+}).annotations({ identifier: "WebSettingsCreate", parseOptions: { errors: "all" } })
+export type WebSettingsCreate = typeof WebSettingsCreate.Type
+
 /** A change of some settings; fields not sent keep their value. */
 export const WebSettingsUpdate = Schema.Struct({
   allowedOrigins: Schema.optional(WebSettings.fields.allowedOrigins),

@@ -27,12 +27,15 @@ export interface Product {
 }
 
 export interface Reply {
+  /** The stored answer's id, to rate it (absent from an older server). */
+  readonly messageId?: string
   readonly text: string
   readonly sources: ReadonlyArray<Source>
   readonly products: ReadonlyArray<Product>
 }
 
 export interface Message {
+  readonly id?: string
   readonly role: "user" | "assistant"
   readonly text: string
   readonly sources: ReadonlyArray<Source>
@@ -69,7 +72,11 @@ export interface Client {
   ) => Promise<{ visitorToken: string; messages: Array<Message> }>
   readonly send: (visitorToken: string, message: string, onDelta: (text: string) => void) => Promise<Reply>
   readonly newConversation: (visitorToken: string) => Promise<void>
+  /** One vote per answer (the last counts), with an optional comment. */
+  readonly feedback: (visitorToken: string, messageId: string, rating: Rating, comment?: string) => Promise<void>
 }
+
+export type Rating = "up" | "down"
 
 export const client = (
   options: { base: string; connection: string; previewToken?: string; userId?: string; userHash?: string }
@@ -130,6 +137,11 @@ export const client = (
 
     newConversation: async (visitorToken) => {
       await request("/conversations", { method: "POST" }, visitorToken)
+    },
+
+    feedback: async (visitorToken, messageId, rating, comment) => {
+      const body = JSON.stringify(comment === undefined ? { rating } : { rating, comment })
+      await request(`/messages/${encodeURIComponent(messageId)}/feedback`, { method: "POST", body }, visitorToken)
     }
   }
 }

@@ -61,6 +61,12 @@ textarea {
 }
 form button { border: 0; border-radius: 10px; padding: 0 14px; background: var(--accent); color: #fff; }
 form button:disabled { opacity: .6; cursor: default; }
+.votes { display: flex; flex-wrap: wrap; align-items: center; gap: 4px; margin-top: 6px; font-size: 13px; }
+.vote { border: 1px solid var(--line); border-radius: 8px; background: var(--bg); padding: 0 6px; }
+.vote[aria-pressed="true"] { border-color: var(--accent); background: var(--accent); }
+.thanks { color: var(--muted); }
+.votes form { flex-basis: 100%; padding: 4px 0 0; border: 0; }
+.votes form[hidden] { display: none; }
 @media (max-width: 480px) {
   .panel { inset: 0; width: 100%; height: 100%; border-radius: 0; border: 0; }
   .root[dir="rtl"] .panel { left: 0; }

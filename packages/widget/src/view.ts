@@ -1,5 +1,5 @@
 /** Building the panel's parts: a message bubble with its sources and product cards. Plain DOM, text only. */
-import type { Product, Source } from "./api"
+import type { Product, Rating, Source } from "./api"
 import { formatPrice, type Language, type Strings } from "./strings"
 
 export const h = <K extends keyof HTMLElementTagNameMap>(
@@ -47,6 +47,36 @@ export const extras = (
   if (reply.products !== undefined && reply.products.length > 0) {
     bubble.append(h("div", { class: "cards" }, ...reply.products.map((product) => cardOf(product, language, words))))
   }
+}
+
+/**
+ * 👍/👎 under an answer, pressed as voted; a thumbs-down opens an optional comment box. `vote` sends the
+ * vote (the last one counts) and rejects when the service refused it, leaving the buttons as they were.
+ */
+export const votes = (words: Strings, vote: (rating: Rating, comment?: string) => Promise<void>) => {
+  const button = (label: string, icon: string) =>
+    h("button", { type: "button", class: "vote", "aria-label": label, "aria-pressed": "false" }, icon)
+  const up = button(words.helpful, "👍")
+  const down = button(words.notHelpful, "👎")
+  const box = h("textarea", { rows: "2", maxlength: "2000", "aria-label": words.comment, placeholder: words.comment })
+  const form = h("form", { class: "comment", hidden: "" }, box, h("button", { type: "submit" }, words.sendComment))
+  const status = h("span", { class: "thanks", role: "status" })
+  const cast = (rating: Rating, comment?: string) =>
+    vote(rating, comment).then(() => {
+      up.setAttribute("aria-pressed", String(rating === "up"))
+      down.setAttribute("aria-pressed", String(rating === "down"))
+      form.hidden = rating === "up" || comment !== undefined
+      status.textContent = rating === "up" || comment !== undefined ? words.thanks : ""
+      if (!form.hidden) box.focus()
+    }, () => undefined)
+  up.addEventListener("click", () => void cast("up"))
+  down.addEventListener("click", () => void cast("down"))
+  form.addEventListener("submit", (event) => {
+    event.preventDefault()
+    const comment = box.value.trim()
+    void cast("down", comment === "" ? undefined : comment)
+  })
+  return h("div", { class: "votes" }, up, down, status, form)
 }
 
 export const bubble = (role: "user" | "assistant", text: string) =>

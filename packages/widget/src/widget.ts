@@ -8,7 +8,7 @@ import { client, type Config, type Message, type Problem, ProblemError } from ".
 import type { MountOptions, WidgetGlobal } from "./global"
 import { type Language, localDigits, strings } from "./strings"
 import { css } from "./style"
-import { bubble, chatIcon, extras, h } from "./view"
+import { bubble, chatIcon, extras, h, votes } from "./view"
 
 const storage = {
   get: (key: string) => {
@@ -116,6 +116,21 @@ const mount = (options: MountOptions) => {
     alert.textContent = next === undefined || next === "visitor" ? "" : localDigits(language, words()[next])
   }
 
+  /** The answer's 👍/👎, when the service said which stored answer it is. */
+  const rateable = (item: HTMLElement, messageId: string | undefined) => {
+    if (messageId === undefined) return
+    item.append(
+      votes(
+        words(),
+        (rating, comment) =>
+          api.feedback(visitorToken ?? "", messageId, rating, comment).catch((error: unknown) => {
+            showProblem(error instanceof ProblemError ? error.problem : "unavailable")
+            throw error
+          })
+      )
+    )
+  }
+
   const scrollDown = () => {
     log.scrollTop = log.scrollHeight
   }
@@ -127,7 +142,10 @@ const mount = (options: MountOptions) => {
     }
     for (const message of messages) {
       const item = bubble(message.role, message.text)
-      if (message.role === "assistant") extras(item, message, language, words())
+      if (message.role === "assistant") {
+        extras(item, message, language, words())
+        rateable(item, message.id)
+      }
       log.append(item)
     }
     scrollDown()
@@ -192,6 +210,7 @@ const mount = (options: MountOptions) => {
       if (!answer.isConnected) log.append(answer)
       answerText.textContent = reply.text
       extras(answer, reply, language, words())
+      rateable(answer, reply.messageId)
       live.textContent = reply.text
       showProblem(undefined)
     } catch (error) {

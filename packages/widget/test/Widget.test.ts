@@ -174,7 +174,7 @@ const seed = async () => {
     greeting: "Hello! Ask me about our teas and deliveries.",
     colour: "#1e3a8a"
   })
-  return { assistantId, snippet: String(connection.embedSnippet) }
+  return { assistantId, key, snippet: String(connection.embedSnippet) }
 }
 
 /** The widget's answers (assistant bubbles) on the page. */
@@ -269,6 +269,38 @@ layer(TestApp({ DASTYAR_PUBLIC_URL: publicUrl, DASTYAR_SECRET_KEY: "ef".repeat(3
           await card.waitFor()
           expect(await card.getAttribute("href")).toBe(`${shopOrigin}/teapot`)
           expect(await card.locator(".price").textContent()).toMatch(/IRR|ریال/)
+
+          // A thumbs-down with a comment under the answer; the shop reads it in its conversation log.
+          const down = teapot.getByRole("button", { name: "Not a helpful answer" })
+          await down.click()
+          await until("the vote", async () => (await down.getAttribute("aria-pressed")) === "true" || undefined)
+          expect(await teapot.getByRole("button", { name: "Helpful answer", exact: true }).getAttribute("aria-pressed")).toBe(
+            "false"
+          )
+          await teapot.getByRole("textbox", { name: "What was missing? (optional)" }).fill("Which sizes are there?")
+          await teapot.getByRole("button", { name: "Send comment" }).click()
+          await teapot.getByText("Thank you for your feedback.").waitFor()
+          const logged = await json(
+            "GET",
+            `/v1/assistants/${seeded.assistantId}/conversations?negativeFeedback=true`,
+            seeded.key
+          )
+          const listed = Array.isArray(logged.list) ? logged.list : []
+          expect(listed).toHaveLength(1)
+          const thread = await json(
+            "GET",
+            `/v1/assistants/${seeded.assistantId}/conversations/${listed[0].id}`,
+            seeded.key
+          )
+          const rated = Array.isArray(thread.messages)
+            ? thread.messages.filter((message) => message.feedback !== null)
+            : []
+          expect(rated).toEqual([
+            expect.objectContaining({
+              role: "assistant",
+              feedback: expect.objectContaining({ rating: "down", comment: "Which sizes are there?" })
+            })
+          ])
           await page.screenshot({ path: `${docsDir}widget-desktop-en.png` })
 
           // Persian by the switch: right to left, and a Persian answer with its source.

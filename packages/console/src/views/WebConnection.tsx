@@ -86,7 +86,7 @@ export const WebCreateFields = ({ draft, onChange }: { readonly draft: Draft; re
   <WebFields draft={draft} onChange={onChange} />
 )
 
-const CopyButton = ({ text, label }: { readonly text: string; readonly label: string }) => {
+export const CopyButton = ({ text, label }: { readonly text: string; readonly label: string }) => {
   const { t } = useI18n()
   const [copied, setCopied] = useState(false)
   const copy = async () => {
@@ -119,19 +119,18 @@ interface WidgetGlobal {
   readonly unmount?: (connection: string) => void
 }
 
-/** Puts the widget on this page with a preview token, and takes it away again. */
-const usePreview = (assistantId: string, connectionCode: string) => {
-  const { client } = useConsole()
+/**
+ * Puts the widget on this page with a preview token (`issue` asks the operator's or the owner's route for
+ * one), and takes it away again.
+ */
+export const usePreview = (connectionCode: string, issue: () => Promise<{ readonly previewToken: string }>) => {
   const [on, setOn] = useState(false)
   const { error, run } = useAction()
   useEffect(() => {
     if (!on) return
     let script: HTMLScriptElement | undefined
     void run(async () => {
-      const preview = await unwrap(client.raw.POST(
-        "/admin/v1/assistants/{assistantId}/connections/{connectionCode}/web/preview",
-        { params: { path: { assistantId, connectionCode } }, body: { origin: location.origin } }
-      ))
+      const preview = await issue()
       script = document.createElement("script")
       script.src = `${location.origin}/widget.js`
       script.dataset.connection = connectionCode
@@ -143,7 +142,7 @@ const usePreview = (assistantId: string, connectionCode: string) => {
       const widget: WidgetGlobal | undefined = Reflect.get(window, "DastyarWidget")
       widget?.unmount?.(connectionCode)
     }
-  }, [on, assistantId, connectionCode])
+  }, [on, connectionCode])
   return { on, toggle: () => setOn(!on), error }
 }
 
@@ -158,7 +157,11 @@ export const WebConnectionPanel = ({ assistantId, connection, onSaved }: {
   const [editing, setEditing] = useState(false)
   const [draft, setDraft] = useState(draftOf(connection.web))
   const { busy, error, run } = useAction()
-  const preview = usePreview(assistantId, connection.connectionCode)
+  const preview = usePreview(connection.connectionCode, () =>
+    unwrap(client.raw.POST(
+      "/admin/v1/assistants/{assistantId}/connections/{connectionCode}/web/preview",
+      { params: { path: { assistantId, connectionCode: connection.connectionCode } }, body: { origin: location.origin } }
+    )))
   const save = (event: FormEvent) => {
     event.preventDefault()
     void run(async () => {

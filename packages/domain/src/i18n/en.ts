@@ -54,6 +54,8 @@ export const en = {
   "hooks.unauthorized": "The hook request's secret or signature is missing or wrong",
   "hooks.forbidden": "The verify token is wrong",
   "hooks.not_found": "No active connection with this code",
+  "channels.feedback_thanks": "Thank you for your feedback.",
+  "channels.feedback_gone": "This answer can no longer be rated.",
   "channels.voice_refused": "Sorry, I can only read text messages. Please type your question.",
   "channels.unsupported_message": "Please send your question as a text message.",
   "channels.reply_failed": "Sorry, I can't answer right now. Please try again in a little while.",

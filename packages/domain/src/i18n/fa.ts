@@ -50,6 +50,8 @@ export const fa: Catalog = {
   "hooks.unauthorized": "رمز یا امضای درخواست وب‌هوک وجود ندارد یا نادرست است",
   "hooks.forbidden": "توکن تأیید نادرست است",
   "hooks.not_found": "اتصال فعالی با این کد وجود ندارد",
+  "channels.feedback_thanks": "از بازخورد شما سپاسگزاریم.",
+  "channels.feedback_gone": "دیگر نمی‌توان به این پاسخ رأی داد.",
   "channels.voice_refused": "متأسفم، فقط پیام‌های متنی را می‌توانم بخوانم. لطفاً پرسش خود را بنویسید.",
   "channels.unsupported_message": "لطفاً پرسش خود را به صورت پیام متنی بفرستید.",
   "channels.reply_failed": "متأسفم، اکنون نمی‌توانم پاسخ دهم. لطفاً کمی بعد دوباره تلاش کنید.",

@@ -43,6 +43,12 @@ const TelegramUpdate = Schema.Struct({
     caption: Schema.optional(Schema.String),
     voice: Schema.optional(TelegramFile),
     audio: Schema.optional(TelegramFile)
+  })),
+  callback_query: Schema.optional(Schema.Struct({
+    id: Schema.String,
+    from: Schema.optional(Schema.Struct({ language_code: Schema.optional(Schema.String) })),
+    message: Schema.optional(Schema.Struct({ chat: Schema.Struct({ id: Schema.Number }) })),
+    data: Schema.optional(Schema.String)
   }))
 })
 
@@ -107,6 +113,20 @@ export class Hooks extends Effect.Service<Hooks>()("Hooks", {
             Schema.decodeUnknown(TelegramUpdate, { errors: "all" })(json).pipe(Effect.mapError(invalid))
           )
         )
+        const pressed = update.callback_query
+        if (pressed?.message !== undefined && pressed.data !== undefined) {
+          return yield* inbox.accept({
+            _tag: "Telegram",
+            connectionCode: connection.row.code,
+            platform: platform.name,
+            updateId: update.update_id,
+            chatId: pressed.message.chat.id,
+            languageCode: pressed.from?.language_code ?? null,
+            text: null,
+            voice: null,
+            callback: { id: pressed.id, data: pressed.data }
+          }, `update:${update.update_id}`)
+        }
         const message = update.message
         if (message === undefined) return
         const file = message.voice ?? message.audio

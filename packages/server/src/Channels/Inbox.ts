@@ -27,6 +27,8 @@ export const TelegramTask = Schema.TaggedStruct("Telegram", {
     mimeType: Schema.NullOr(Schema.String),
     fileSize: Schema.NullOr(Schema.Number)
   })),
+  /** A press of an inline button under an answer (`callback_query`): its id and `callback_data`. */
+  callback: Schema.optional(Schema.Struct({ id: Schema.String, data: Schema.String })),
   queuedBy: Schema.optional(TraceLink)
 })
 export type TelegramTask = typeof TelegramTask.Type

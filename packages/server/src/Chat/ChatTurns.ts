@@ -45,6 +45,7 @@ export type TurnEvent =
 
 /** A stored message as a client shows it again (e.g. the website widget after a reload). */
 export interface TranscriptMessage {
+  readonly id: string
   readonly role: "user" | "assistant"
   readonly text: string
   readonly sources: ReadonlyArray<Chat.Source>

@@ -459,6 +459,7 @@ export const layer = Layer.effect(
       if (Option.isNone(yield* conversations.findOwned(conversationId, owner))) return []
       const rows = yield* conversations.transcript(conversationId)
       return rows.map((row) => ({
+        id: row.id,
         role: row.role,
         text: row.content,
         sources: Option.match(storedSources(row.meta), { onNone: () => [], onSome: (meta) => meta.sources ?? [] })

@@ -59,11 +59,13 @@ export class ConversationsRepo extends Effect.Service<ConversationsRepo>()("Conv
 
       /** The newest messages with what was stored beside them (the sources of an answer), oldest first. */
       transcript: (conversationId: string) =>
-        sql<{ readonly role: "user" | "assistant"; readonly content: string; readonly meta: unknown }>`
-          SELECT role, content, meta FROM (
+        sql<
+          { readonly id: string; readonly role: "user" | "assistant"; readonly content: string; readonly meta: unknown }
+        >`
+          SELECT newest.id::text AS id, role, content, meta FROM (
             SELECT id, role, content, meta FROM chat_messages
             WHERE conversation_id = ${conversationId} ORDER BY id DESC LIMIT ${historyRows}
-          ) AS newest ORDER BY id`.pipe(Effect.orDie),
+          ) AS newest ORDER BY newest.id`.pipe(Effect.orDie),
 
       /** Appends the messages (returning their ids); `needsAttention` flags the conversation for the log. */
       append: (conversationId: string, needsAttention: boolean, messages: ReadonlyArray<NewMessage>) =>

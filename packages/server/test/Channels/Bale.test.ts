@@ -97,7 +97,14 @@ layer(
       const update = textUpdate(11, "Do you ship to Tabriz?")
       expect((yield* deliver(url, update)).status).toBe(200)
       const answered = yield* eventually(() => sent(token, 11), (list) => list.length >= 1, "the answer")
-      expect(answered[0]?.params).toEqual({ chat_id: 11, text: "Answer from the provider." })
+      // Plain text (no parse mode), with the 👍/👎 buttons under it.
+      expect(answered[0]?.params).toEqual({
+        chat_id: 11,
+        text: "Answer from the provider.",
+        reply_markup: {
+          inline_keyboard: [[expect.objectContaining({ text: "👍" }), expect.objectContaining({ text: "👎" })]]
+        }
+      })
       expect(model.requests.length).toBe(turnsBefore + 1)
 
       // Bale delivers the same update again: acknowledged, answered once.

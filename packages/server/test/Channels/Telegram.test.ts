@@ -91,7 +91,7 @@ layer(
       expect(registered).toHaveLength(1)
       expect(registered[0]?.params).toMatchObject({
         url: `${publicUrl}/hooks/telegram/${code}`,
-        allowed_updates: ["message"]
+        allowed_updates: ["message", "callback_query"]
       })
       expect(secret).toMatch(/^[A-Za-z0-9_-]{32,256}$/)
       const listed = yield* admin("GET", `/assistants/${assistantId}/connections`)

@@ -62,7 +62,7 @@ const StepBody = ({ step, assistant, onDone, onSaved }: {
         </>
       )
     case "publish":
-      return <StepPublish assistantId={assistant.id} />
+      return <StepPublish assistantId={assistant.id} title={assistant.name} />
   }
 }
 

@@ -119,22 +119,28 @@ export class BotApi extends Effect.Service<BotApi>()("BotApi", {
           platform,
           token,
           "setWebhook",
-          platform.secretIn === "header" ? { url, secret_token: secretToken, allowed_updates: ["message"] } : { url }
+          platform.secretIn === "header"
+            ? { url, secret_token: secretToken, allowed_updates: ["message", "callback_query"] }
+            : { url }
         ).pipe(Effect.asVoid),
 
       deleteWebhook: (platform: BotPlatform, token: string) =>
         call(platform, token, "deleteWebhook").pipe(Effect.asVoid),
 
-      /** `text` in the platform's markup (`Format.ts`). */
-      sendMessage: (platform: BotPlatform, token: string, chatId: number, text: string) =>
-        call(
-          platform,
-          token,
-          "sendMessage",
-          platform.markup === "html"
+      /** `text` in the platform's markup (`Format.ts`); `replyMarkup` e.g. an inline keyboard under it. */
+      sendMessage: (platform: BotPlatform, token: string, chatId: number, text: string, replyMarkup?: unknown) =>
+        call(platform, token, "sendMessage", {
+          ...(platform.markup === "html"
             ? { chat_id: chatId, text, parse_mode: "HTML", link_preview_options: { is_disabled: true } }
-            : { chat_id: chatId, text }
-        ).pipe(Effect.asVoid),
+            : { chat_id: chatId, text }),
+          ...(replyMarkup === undefined ? {} : { reply_markup: replyMarkup })
+        }).pipe(Effect.asVoid),
+
+      /** Stops the button's spinner in the user's app, with a short notice. */
+      answerCallbackQuery: (platform: BotPlatform, token: string, callbackQueryId: string, text: string) =>
+        once(platform, token, "answerCallbackQuery", { callback_query_id: callbackQueryId, text }).pipe(
+          Effect.asVoid
+        ),
 
       sendPhoto: (platform: BotPlatform, token: string, chatId: number, photoUrl: string, caption: string) =>
         call(

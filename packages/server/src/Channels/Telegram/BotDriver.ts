@@ -13,12 +13,15 @@ import * as Either from "effect/Either"
 import * as Option from "effect/Option"
 import * as path from "node:path"
 import { AssistantsRepo } from "../../Assistants/AssistantsRepo"
+import { ConversationLog } from "../../Conversations/ConversationLog"
 import * as Bale from "../Bale/Platform"
 import type { BotPlatform } from "../BotPlatform"
 import { ChannelChat } from "../ChannelChat"
 import { Connections } from "../Connections"
+import { ConnectionsRepo } from "../ConnectionsRepo"
 import type { TelegramTask } from "../Inbox"
 import { BotApi, type BotApiError } from "./BotApi"
+import { feedbackKeyboard, parseFeedback } from "./FeedbackButtons"
 import { productCaption, splitMessage } from "./Format"
 import * as Telegram from "./Platform"
 
@@ -31,6 +34,8 @@ export class BotDriver extends Effect.Service<BotDriver>()("BotDriver", {
     const connections = yield* Connections
     const assistants = yield* AssistantsRepo
     const channelChat = yield* ChannelChat
+    const conversations = yield* ConnectionsRepo
+    const log = yield* ConversationLog
 
     const sendReply = (
       platform: BotPlatform,
@@ -40,8 +45,13 @@ export class BotDriver extends Effect.Service<BotDriver>()("BotDriver", {
       locale: I18n.Locale
     ) =>
       Effect.gen(function*() {
-        for (const part of splitMessage(reply.text, platform.messageLimit, platform.markup)) {
-          yield* botApi.sendMessage(platform, token, chatId, part)
+        const parts = splitMessage(reply.text, platform.messageLimit, platform.markup)
+        for (const [index, part] of parts.entries()) {
+          // 👍/👎 under the answer's last part.
+          const buttons = index === parts.length - 1 && reply.messageId !== undefined
+            ? feedbackKeyboard(reply.messageId)
+            : undefined
+          yield* botApi.sendMessage(platform, token, chatId, part, buttons)
         }
         for (const product of reply.products.slice(0, maxProducts)) {
           const label = I18n.translate(locale, "channels.product_link")
@@ -73,6 +83,23 @@ export class BotDriver extends Effect.Service<BotDriver>()("BotDriver", {
           })
         )
 
+    /** A vote on an answer of the chat's own conversation; false when it is not one (or is gone). */
+    const recordVote = (accountId: string, assistantId: string, code: string, principal: string, data: string) =>
+      Effect.gen(function*() {
+        const vote = parseFeedback(data)
+        if (vote === undefined) return false
+        const conversationId = yield* conversations.conversationOf(code, principal)
+        if (conversationId === undefined) return false
+        return yield* log.feedback({ accountId, assistantId }, conversationId, vote.messageId, { rating: vote.rating })
+          .pipe(
+            Effect.as(true),
+            Effect.catchTags({
+              ConversationLogNotFound: () => Effect.succeed(false),
+              MessageNotFound: () => Effect.succeed(false)
+            })
+          )
+      })
+
     return {
       handle: Effect.fn("BotDriver.handle")(function*(task: TelegramTask) {
         const platform = task.platform === "bale" ? Bale.platform : Telegram.platform
@@ -88,6 +115,22 @@ export class BotDriver extends Effect.Service<BotDriver>()("BotDriver", {
         const locale = I18n.negotiate(task.languageCode ?? assistant.value.language ?? undefined)
         const say = (key: I18n.MessageKey) =>
           botApi.sendMessage(platform, token, task.chatId, I18n.translate(locale, key))
+
+        const callback = task.callback
+        if (callback !== undefined) {
+          const principal = `${platform.name}:${task.chatId}`
+          const recorded = yield* recordVote(
+            assistant.value.accountId,
+            row.assistantId,
+            row.code,
+            principal,
+            callback.data
+          )
+          const notice = I18n.translate(locale, recorded ? "channels.feedback_thanks" : "channels.feedback_gone")
+          return yield* botApi.answerCallbackQuery(platform, token, callback.id, notice).pipe(
+            Effect.catchTag("BotApiError", failed(platform, row.code, task.chatId))
+          )
+        }
 
         yield* Effect.gen(function*() {
           yield* botApi.sendChatAction(platform, token, task.chatId, "typing").pipe(Effect.ignore)
@@ -128,5 +171,11 @@ export class BotDriver extends Effect.Service<BotDriver>()("BotDriver", {
       })
     } as const
   }),
-  dependencies: [BotApi.Default, Connections.Default, AssistantsRepo.Default, ChannelChat.Default]
+  dependencies: [
+    BotApi.Default,
+    Connections.Default,
+    ConnectionsRepo.Default,
+    AssistantsRepo.Default,
+    ChannelChat.Default
+  ]
 }) {}

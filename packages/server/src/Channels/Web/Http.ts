@@ -3,11 +3,12 @@
  * operator's, the CORS preflight of the browser's routes, and the widget's
  * script files.
  */
-import { DastyarApi, Web } from "@dastyar/domain"
+import { Auth, DastyarApi, Web } from "@dastyar/domain"
 import { HttpApiBuilder, HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import { Assistants } from "../../Assistants/Assistants"
 import { Connections } from "../Connections"
 import { findWebConnection, WebAccessLive } from "./Access"
 import * as Assets from "./Assets"
@@ -46,6 +47,9 @@ const WebHttpLive = HttpApiBuilder.group(DastyarApi, "web", (handlers) =>
             headers: { "cache-control": "no-cache", "x-accel-buffering": "no" }
           })
         }))
+      .handle("feedback", ({ headers, path, payload }) =>
+        Effect.flatMap(Web.CurrentWebConnection, (web) =>
+          chat.feedback(web, headers[Web.webHeaders.visitor], path.messageId, payload)))
       .handle("newConversation", ({ headers }) =>
         Effect.flatMap(Web.CurrentWebConnection, (web) =>
           chat.newConversation(web, headers[Web.webHeaders.visitor])))
@@ -63,6 +67,30 @@ const AdminWebHttpLive = HttpApiBuilder.group(DastyarApi, "adminWeb", (handlers)
         "previewWebConnection",
         ({ path, payload }) => admin.preview(path.assistantId, path.connectionCode, payload.origin)
       )
+  }))
+
+/** The shop owner's web connections: the same operations as the operator's, under an assistant of the key's account. */
+const OwnerWebHttpLive = HttpApiBuilder.group(DastyarApi, "webConnections", (handlers) =>
+  Effect.gen(function*() {
+    const admin = yield* WebAdmin
+    const assistants = yield* Assistants
+    const owned = (assistantCode: string) =>
+      Effect.flatMap(Auth.CurrentAccount, ({ accountId }) => assistants.requireOwnership(accountId, assistantCode))
+    return handlers
+      .handle("create", ({ path, payload }) =>
+        Effect.flatMap(owned(path.assistantCode), (assistantId) =>
+          admin.create(assistantId, payload)))
+      .handle("list", ({ path }) =>
+        Effect.flatMap(owned(path.assistantCode), admin.list))
+      .handle("update", ({ path, payload }) =>
+        Effect.flatMap(owned(path.assistantCode), (assistantId) =>
+          admin.update(assistantId, path.connectionCode, payload)))
+      .handle("delete", ({ path }) =>
+        Effect.flatMap(owned(path.assistantCode), (assistantId) =>
+          admin.remove(assistantId, path.connectionCode)))
+      .handle("preview", ({ path, payload }) =>
+        Effect.flatMap(owned(path.assistantCode), (assistantId) =>
+          admin.preview(assistantId, path.connectionCode, payload.origin)))
   }))
 
 const allowedHeaders = ["content-type", Web.webHeaders.visitor, Web.webHeaders.preview].join(", ")
@@ -101,7 +129,13 @@ const PreflightLive = HttpApiBuilder.Router.use((router) =>
 )
 
 /** Needs `RateLimit` and the channel services (`Connections`) from the app. */
-export const WebChannelHttpLive = Layer.mergeAll(WebHttpLive, AdminWebHttpLive, PreflightLive, Assets.layer).pipe(
+export const WebChannelHttpLive = Layer.mergeAll(
+  WebHttpLive,
+  AdminWebHttpLive,
+  OwnerWebHttpLive,
+  PreflightLive,
+  Assets.layer
+).pipe(
   Layer.provide(WebAccessLive),
   Layer.provide(Layer.mergeAll(WebChat.Default, WebAdmin.Default)),
   Layer.provide(Layer.mergeAll(WebKeys.Default, WebRepo.Default))

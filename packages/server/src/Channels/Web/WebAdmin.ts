@@ -1,4 +1,7 @@
-/** The operator's web-connection routes: change settings, and a preview token for the console's own page. */
+/**
+ * Web connections as the operator and the shop owner manage them: create, list, change settings, delete, and
+ * a preview token for the console's own page. The owner's routes check the assistant is the key's first.
+ */
 import { Channels, Web, WebSettings } from "@dastyar/domain"
 import * as DateTime from "effect/DateTime"
 import * as Effect from "effect/Effect"
@@ -21,6 +24,30 @@ export class WebAdmin extends Effect.Service<WebAdmin>()("WebAdmin", {
           : Effect.succeed({ connection, settings: connection.web }))
 
     return {
+      create: (assistantId: string, settings: WebSettings.WebSettingsCreate) =>
+        connections.create(assistantId, { driver: "web", ...settings }).pipe(
+          // A web connection calls no messenger and has no callback address.
+          Effect.catchTags({
+            TelegramRejected: Effect.die,
+            TelegramUnavailable: Effect.die,
+            MessengerRejected: Effect.die,
+            MessengerUnavailable: Effect.die,
+            CallbackUrlRefused: Effect.die
+          })
+        ),
+
+      list: Effect.fn("WebAdmin.list")(function*(assistantId: string) {
+        const all = yield* connections.list(assistantId)
+        const list = all.list.filter((connection) => connection.driver === "web")
+        return { list, count: list.length }
+      }),
+
+      remove: Effect.fn("WebAdmin.remove")(function*(assistantId: string, code: string) {
+        yield* requireWeb(assistantId, code)
+        yield* connections.remove(assistantId, code)
+        return null
+      }),
+
       update: Effect.fn("WebAdmin.update")(function*(
         assistantId: string,
         code: string,

@@ -5,12 +5,13 @@
  * conversation. One conversation per visitor (or customer) and connection,
  * kept like every channel's in `channel_conversations`.
  */
-import { Chat, Web } from "@dastyar/domain"
+import { Chat, Conversations, Web } from "@dastyar/domain"
 import * as Sse from "@effect/experimental/Sse"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Stream from "effect/Stream"
 import { ChatTurns, type TurnInput } from "../../Chat/ChatTurns"
+import { ConversationLog } from "../../Conversations/ConversationLog"
 import { ConnectionsRepo } from "../ConnectionsRepo"
 import { identityHolds } from "./SignedToken"
 import { principalOf, type VisitorClaims, WebKeys } from "./WebKeys"
@@ -22,6 +23,7 @@ const toSources = (connection: Connection, sources: ReadonlyArray<Chat.Source>):
   connection.settings.showSources ? sources.map((source) => ({ path: source.path, text: source.text ?? "" })) : []
 
 const toReply = (connection: Connection, reply: Chat.ChatReply): Web.WebReply => ({
+  ...(reply.messageId === undefined ? {} : { messageId: reply.messageId }),
   text: reply.text,
   sources: toSources(connection, reply.sources),
   products: connection.settings.showProducts
@@ -50,6 +52,7 @@ export class WebChat extends Effect.Service<WebChat>()("WebChat", {
     const conversations = yield* ConnectionsRepo
     const webRepo = yield* WebRepo
     const keys = yield* WebKeys
+    const log = yield* ConversationLog
 
     const visitorOf = (connection: Connection, token: string | undefined) =>
       Option.match(keys.visitor(connection.connectionCode, token), {
@@ -64,6 +67,7 @@ export class WebChat extends Effect.Service<WebChat>()("WebChat", {
       const owner = { accountId: connection.accountId, assistantId: connection.assistantId, principal }
       const messages = yield* turns.transcript(owner, known)
       return messages.map((message) => ({
+        id: message.id,
         role: message.role,
         text: message.text,
         sources: toSources(connection, message.sources)
@@ -129,7 +133,8 @@ export class WebChat extends Effect.Service<WebChat>()("WebChat", {
           assistantId: connection.assistantId,
           principal,
           message: request.message,
-          conversationId: known
+          conversationId: known,
+          channel: "web"
         }
         const remember = (conversationId: string) =>
           conversationId === known ? Effect.void : conversations.saveConversation(code, principal, conversationId)
@@ -149,6 +154,25 @@ export class WebChat extends Effect.Service<WebChat>()("WebChat", {
           Stream.encodeText
         )
         return { _tag: "Stream", body } as const
+      }),
+
+      /**
+       * The visitor's vote on an answer of its current conversation, through the conversation log; any other
+       * message (another visitor's, an older conversation's, a question) is not found.
+       */
+      feedback: Effect.fn("Web.feedback")(function*(
+        connection: Connection,
+        token: string | undefined,
+        messageId: string,
+        write: Conversations.FeedbackWrite
+      ) {
+        const principal = principalOf(yield* visitorOf(connection, token))
+        const known = yield* conversations.conversationOf(connection.connectionCode, principal)
+        if (known === undefined) return yield* new Conversations.MessageNotFound()
+        const scope = { accountId: connection.accountId, assistantId: connection.assistantId }
+        return yield* log.feedback(scope, known, messageId, write).pipe(
+          Effect.catchTag("ConversationLogNotFound", () => new Conversations.MessageNotFound())
+        )
       }),
 
       newConversation: Effect.fn("Web.newConversation")(function*(connection: Connection, token: string | undefined) {
