@@ -23,6 +23,7 @@ import webConnections from "./migrations/0018_web_connections"
 import conversationLog from "./migrations/0019_conversation_log"
 import curated from "./migrations/0020_curated"
 import channelPlatforms from "./migrations/0021_channel_platforms"
+import tenantKeys from "./migrations/0023_tenant_keys"
 
 const migrationRecord = {
   "0001_core": core,
@@ -44,7 +45,8 @@ const migrationRecord = {
   "0018_web_connections": webConnections,
   "0019_conversation_log": conversationLog,
   "0020_curated": curated,
-  "0021_channel_platforms": channelPlatforms
+  "0021_channel_platforms": channelPlatforms,
+  "0023_tenant_keys": tenantKeys
 }
 
 export const migrations = Migrator.fromRecord(migrationRecord)

@@ -190,6 +190,7 @@ const evaluation = ({ floor, heldAside, showMisses }: Options) =>
           yield* sql`INSERT INTO document_chunks ${
             sql.insert(
               windows.slice(start, start + 200).map((window, i) => ({
+                assistantId: baseline.assistantId,
                 fileId: document.id,
                 chunk: start + i,
                 text: window,
