@@ -17,10 +17,10 @@
  * relevance floor (chat) is meaningful. Equal scores keep the engine's keyword
  * order. If the query cannot be embedded (provider down), keywords alone decide.
  */
-import { SqlClient } from "@effect/sql"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import { ReadSql } from "../Database/Replicas"
 import { Embedder, vectorLiteral } from "../Search/Embedder"
 import * as SearchEngine from "../Search/SearchEngine"
 import { wordsOf } from "../Search/TextNormalization"
@@ -33,7 +33,8 @@ const maxCandidates = 1000
 export const searchWords = (text: string): string => wordsOf(text).join(" ")
 
 export const make = Effect.gen(function*() {
-  const sql = yield* SqlClient.SqlClient
+  // Chunk retrieval may be served by a replica (Database/Replicas.ts).
+  const sql = yield* ReadSql
   const embedder = yield* Embedder
 
   const collectionSizes = SearchEngine.sizeCache((assistantId) =>
