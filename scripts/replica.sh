@@ -63,7 +63,8 @@ start() {
   for name in max_connections max_worker_processes max_wal_senders max_prepared_transactions max_locks_per_transaction; do
     settings+=("-c $name=$(primary -c "SHOW $name")")
   done
-  as_pg "$BIN/pg_ctl" -D "$DIR" -l "$DIR/server.log" -w -t 60 start -o \
+  # 3>&-: the server must not hold the caller's stdout open (a caller reading it to the end would wait forever).
+  as_pg "$BIN/pg_ctl" -D "$DIR" -l "$DIR/server.log" -w -t 60 start 3>&- -o \
     "-p $PORT -c listen_addresses=127.0.0.1 -c unix_socket_directories=$DIR -c shared_buffers=64MB -c hot_standby=on ${settings[*]}" \
     >/dev/null || die "the replica did not start (see $DIR/server.log)"
   printf 'REPLICA_URL=postgres://postgres@127.0.0.1:%s/\n' "$PORT" >&3

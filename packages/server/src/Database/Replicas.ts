@@ -114,7 +114,15 @@ class RoutingPool extends pg.Pool {
 }
 
 const poolOf = (url: string, max: number) => {
-  const pool = new pg.Pool({ connectionString: url, max, idleTimeoutMillis: 60_000, application_name: "dastyar-read" })
+  // A replica that stops answering (a partition, not a refusal) costs a read at most this long before the primary.
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    idleTimeoutMillis: 60_000,
+    connectionTimeoutMillis: 2_000,
+    keepAlive: true,
+    application_name: "dastyar-read"
+  })
   // A replica going away errors its idle connections; the pool drops them, and the poll marks it unusable.
   pool.on("error", () => {})
   pool.on("connect", namePreparedStatements)
