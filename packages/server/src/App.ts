@@ -27,6 +27,7 @@ import { observerLayer, Unanswered } from "./Conversations/Unanswered"
 import { CuratedAnswers, lookupLayer } from "./Curated/CuratedAnswers"
 import * as Database from "./Database/Database"
 import * as Migrator from "./Database/Migrator"
+import * as Replicas from "./Database/Replicas"
 import * as ChunkReembedder from "./Documents/ChunkReembedder"
 import { Documents } from "./Documents/Documents"
 import { DocumentsRepo } from "./Documents/DocumentsRepo"
@@ -50,7 +51,7 @@ import { Synonyms } from "./Search/Synonyms"
 import * as Telemetry from "./Telemetry"
 import * as Transcribers from "./Transcription/Transcribers"
 
-const DatabaseLive = Migrator.layer.pipe(Layer.provideMerge(Database.layer))
+const DatabaseLive = Layer.merge(Migrator.layer, Replicas.layer).pipe(Layer.provideMerge(Database.layer))
 
 /** What every service may use: the database, the durable queue, the embedder and the transcriber. */
 const InfrastructureLive = Layer.mergeAll(Queue.layer, Embedders.layer, Transcribers.layer).pipe(

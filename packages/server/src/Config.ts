@@ -28,6 +28,13 @@ export class AppConfig extends Effect.Service<AppConfig>()("AppConfig", {
     }),
     databaseUrl: Config.option(Config.redacted("DATABASE_URL")),
     databasePoolSize: Config.integer("DASTYAR_DB_POOL_SIZE").pipe(Config.withDefault(10)),
+    /** Streaming replicas for reads that may lag a little (search, chunk retrieval, lists), comma-separated. */
+    databaseReplicaUrls: Config.redacted("DATABASE_REPLICA_URLS").pipe(
+      Config.withDefault(Redacted.make("")),
+      Config.map((urls) => Redacted.value(urls).split(",").map((url) => url.trim()).filter((url) => url !== ""))
+    ),
+    /** A replica further behind than this (or down) is skipped until it catches up. */
+    databaseReplicaMaxLag: Config.duration("DATABASE_REPLICA_MAX_LAG").pipe(Config.withDefault(Duration.seconds(5))),
     dataDir: Config.string("DASTYAR_DATA_DIR").pipe(Config.withDefault("./.dastyar")),
     /** The operator token; a short (or empty) one would be guessable, so the server refuses to start with it. */
     adminToken: Config.option(Config.redacted("DASTYAR_ADMIN_TOKEN")).pipe(

@@ -86,8 +86,9 @@ export class ConnectionsRepo extends Effect.Service<ConnectionsRepo>()("Connecti
       /** Keeps a message no reply could be sent to (once per message). */
       recordUnanswered: (entry: Unanswered) =>
         sql`
-          INSERT INTO channel_unanswered (connection_code, message_key, chat_key, text, reason, sent_at)
-          VALUES (${entry.code}, ${entry.messageKey}, ${entry.chatKey}, ${entry.text}, ${entry.reason}, ${entry.sentAt})
+          INSERT INTO channel_unanswered (assistant_id, connection_code, message_key, chat_key, text, reason, sent_at)
+          SELECT assistant_id, code, ${entry.messageKey}, ${entry.chatKey}, ${entry.text}, ${entry.reason}, ${entry.sentAt}::timestamptz
+          FROM channel_connections WHERE code = ${entry.code}
           ON CONFLICT DO NOTHING`.pipe(Effect.asVoid, Effect.orDie),
 
       /** New secrets (a re-registered Telegram webhook), and the connection active again. */
@@ -113,7 +114,8 @@ export class ConnectionsRepo extends Effect.Service<ConnectionsRepo>()("Connecti
       /** Records an update's key; false when it was seen before (a redelivery). */
       recordUpdate: (code: string, key: string) =>
         sql<{ readonly updateKey: string }>`
-          INSERT INTO channel_updates (connection_code, update_key) VALUES (${code}, ${key})
+          INSERT INTO channel_updates (assistant_id, connection_code, update_key)
+          SELECT assistant_id, code, ${key} FROM channel_connections WHERE code = ${code}
           ON CONFLICT DO NOTHING RETURNING update_key`.pipe(Effect.map((rows) => rows.length > 0)),
 
       /**
@@ -135,8 +137,9 @@ export class ConnectionsRepo extends Effect.Service<ConnectionsRepo>()("Connecti
 
       saveConversation: (code: string, chatKey: string, conversationId: string) =>
         sql`
-          INSERT INTO channel_conversations (connection_code, chat_key, conversation_id) VALUES (${code}, ${chatKey}, ${conversationId})
-          ON CONFLICT (connection_code, chat_key) DO UPDATE SET conversation_id = EXCLUDED.conversation_id, updated_at = now()`
+          INSERT INTO channel_conversations (assistant_id, connection_code, chat_key, conversation_id)
+          SELECT assistant_id, code, ${chatKey}, ${conversationId} FROM channel_connections WHERE code = ${code}
+          ON CONFLICT (connection_code, chat_key, assistant_id) DO UPDATE SET conversation_id = EXCLUDED.conversation_id, updated_at = now()`
           .pipe(Effect.asVoid, Effect.orDie)
     } as const
   })

@@ -72,15 +72,13 @@ export class ConversationsRepo extends Effect.Service<ConversationsRepo>()("Conv
         Effect.gen(function*() {
           const ids: Array<string> = []
           for (const message of messages) {
-            const [row] = yield* sql<{ readonly id: string }>`INSERT INTO chat_messages ${
-              sql.insert({
-                conversationId,
-                role: message.role,
-                content: message.content,
-                tokens: message.tokens,
-                meta: JSON.stringify(message.meta)
-              })
-            } RETURNING id::text AS id`
+            // The tenant key comes from the conversation (see Database/Distribution.ts).
+            const [row] = yield* sql<{ readonly id: string }>`
+              INSERT INTO chat_messages (assistant_id, conversation_id, role, content, tokens, meta)
+              SELECT assistant_id, id, ${message.role}, ${message.content}, ${message.tokens}::integer,
+                ${JSON.stringify(message.meta)}::jsonb
+              FROM conversations WHERE id = ${conversationId}
+              RETURNING id::text AS id`
             if (row !== undefined) ids.push(row.id)
           }
           yield* sql`

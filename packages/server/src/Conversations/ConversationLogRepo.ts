@@ -206,8 +206,10 @@ export class ConversationLogRepo extends Effect.Service<ConversationLogRepo>()("
       setFeedback: (conversationId: string, messageId: string, rating: "up" | "down", comment: string | null) =>
         Effect.gen(function*() {
           const [row] = yield* sql<{ readonly updatedAt: Date }>`
-            INSERT INTO message_feedback ${sql.insert({ messageId, conversationId, rating, comment })}
-            ON CONFLICT (message_id) DO UPDATE
+            INSERT INTO message_feedback (assistant_id, message_id, conversation_id, rating, comment)
+            SELECT assistant_id, ${messageId}::bigint, id, ${rating}, ${comment} FROM conversations
+            WHERE id = ${conversationId}
+            ON CONFLICT (message_id, assistant_id) DO UPDATE
               SET rating = EXCLUDED.rating, comment = EXCLUDED.comment, updated_at = now()
             RETURNING updated_at`
           yield* sql`

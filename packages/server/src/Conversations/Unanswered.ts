@@ -93,7 +93,7 @@ export class Unanswered extends Effect.Service<Unanswered>()("Unanswered", {
           (message_id, group_id, assistant_id, conversation_id, question, reasons, channel)
         VALUES (${entry.answerMessageId}::bigint, ${groupId}::bigint, ${entry.assistantId}, ${entry.conversationId},
           ${entry.question.slice(0, 2000)}, ${entry.reasons}::text[], ${entry.channel})
-        ON CONFLICT (message_id) DO NOTHING`
+        ON CONFLICT (message_id, assistant_id) DO NOTHING`
     })
 
     /** An answer rated up again is no longer unanswered for its feedback. */

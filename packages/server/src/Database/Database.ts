@@ -33,7 +33,7 @@ import { boundedMemo } from "../Platform/Memo"
 const remembered = (transform: (name: string) => string) => boundedMemo(10_000, transform)
 
 /** Column names map between snake_case and camelCase; JSON values (product attributes) keep their keys. */
-const naming = {
+export const naming = {
   transformQueryNames: remembered(String.camelToSnake),
   transformResultNames: remembered(String.snakeToCamel),
   transformJson: false
@@ -256,7 +256,7 @@ const queryConfigFor = (text: string): string | { readonly name: string; readonl
  * connection is handed out (`pg.Pool`'s `connect` event); the rest of the
  * call is `pg`'s own.
  */
-const namePreparedStatements = (client: pg.PoolClient) => {
+export const namePreparedStatements = (client: pg.PoolClient) => {
   const query = client.query
   Object.defineProperty(client, "query", {
     value: (config: unknown, ...rest: ReadonlyArray<unknown>): unknown =>

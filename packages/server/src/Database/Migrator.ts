@@ -24,6 +24,7 @@ import conversationLog from "./migrations/0019_conversation_log"
 import curated from "./migrations/0020_curated"
 import channelPlatforms from "./migrations/0021_channel_platforms"
 import searchSynonyms from "./migrations/0022_search_synonyms"
+import tenantKeys from "./migrations/0023_tenant_keys"
 
 const migrationRecord = {
   "0001_core": core,
@@ -46,7 +47,8 @@ const migrationRecord = {
   "0019_conversation_log": conversationLog,
   "0020_curated": curated,
   "0021_channel_platforms": channelPlatforms,
-  "0022_search_synonyms": searchSynonyms
+  "0022_search_synonyms": searchSynonyms,
+  "0023_tenant_keys": tenantKeys
 }
 
 export const migrations = Migrator.fromRecord(migrationRecord)

@@ -179,7 +179,7 @@ export class Documents extends Effect.Service<Documents>()("Documents", {
             fileKind: kind.kind,
             mimeType: kind.mimeType,
             sizeBytes: sizes[index] ?? 0,
-            store: (jobId) => repo.storeFile(jobId, file.path)
+            store: (jobId) => repo.storeFile(assistantId, jobId, file.path)
           }]
         })
         if (accepted.some((file) => readInChild.has(file.fileKind))) yield* extraction.prepare
@@ -195,7 +195,7 @@ export class Documents extends Effect.Service<Documents>()("Documents", {
             fileKind: "text",
             mimeType: "text/plain; charset=utf-8",
             sizeBytes: bytes.length,
-            store: (jobId) => repo.storeBytes(jobId, bytes)
+            store: (jobId) => repo.storeBytes(assistantId, jobId, bytes)
           }])
         }
       ),

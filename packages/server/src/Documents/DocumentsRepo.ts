@@ -177,7 +177,7 @@ export class DocumentsRepo extends Effect.Service<DocumentsRepo>()("DocumentsRep
         ),
 
       /** Copies an uploaded file into the job's pieces, 1 MiB at a time. */
-      storeFile: (jobId: string, filePath: string) =>
+      storeFile: (assistantId: string, jobId: string, filePath: string) =>
         Effect.acquireUseRelease(
           Effect.promise(() => fs.open(filePath, "r")),
           (handle) =>
@@ -187,7 +187,7 @@ export class DocumentsRepo extends Effect.Service<DocumentsRepo>()("DocumentsRep
                 const { bytesRead } = yield* Effect.promise(() => handle.read(buffer, 0, pieceBytes, seq * pieceBytes))
                 if (bytesRead === 0) return
                 yield* sql`INSERT INTO document_upload_pieces ${
-                  sql.insert({ jobId, seq, bytes: buffer.subarray(0, bytesRead) })
+                  sql.insert({ assistantId, jobId, seq, bytes: buffer.subarray(0, bytesRead) })
                 }`
                 if (bytesRead < pieceBytes) return
               }
@@ -195,12 +195,12 @@ export class DocumentsRepo extends Effect.Service<DocumentsRepo>()("DocumentsRep
           (handle) => Effect.promise(() => handle.close())
         ),
 
-      storeBytes: (jobId: string, bytes: Uint8Array) =>
+      storeBytes: (assistantId: string, jobId: string, bytes: Uint8Array) =>
         Effect.forEach(
           Array.from({ length: Math.ceil(bytes.length / pieceBytes) }, (_, seq) => seq),
           (seq) =>
             sql`INSERT INTO document_upload_pieces ${
-              sql.insert({ jobId, seq, bytes: bytes.subarray(seq * pieceBytes, (seq + 1) * pieceBytes) })
+              sql.insert({ assistantId, jobId, seq, bytes: bytes.subarray(seq * pieceBytes, (seq + 1) * pieceBytes) })
             }`,
           { discard: true }
         ),
@@ -246,10 +246,10 @@ export class DocumentsRepo extends Effect.Service<DocumentsRepo>()("DocumentsRep
         readonly sizeBytes: number
       }) => sql`INSERT INTO documents ${sql.insert({ ...document, state: "staging" })}`.pipe(Effect.asVoid),
 
-      insertChunks: (fileId: string, chunks: ReadonlyArray<NewChunk>) =>
+      insertChunks: (assistantId: string, fileId: string, chunks: ReadonlyArray<NewChunk>) =>
         chunks.length === 0
           ? Effect.void
-          : sql`INSERT INTO document_chunks ${sql.insert(chunks.map((chunk) => ({ fileId, ...chunk })))}`.pipe(
+          : sql`INSERT INTO document_chunks ${sql.insert(chunks.map((chunk) => ({ assistantId, fileId, ...chunk })))}`.pipe(
             Effect.asVoid
           ),
 

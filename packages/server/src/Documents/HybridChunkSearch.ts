@@ -17,10 +17,10 @@
  * relevance floor (chat) is meaningful. Equal scores keep the engine's keyword
  * order. If the query cannot be embedded (provider down), keywords alone decide.
  */
-import { SqlClient } from "@effect/sql"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
+import { ReadSql } from "../Database/Replicas"
 import { Embedder, vectorLiteral } from "../Search/Embedder"
 import { translations } from "../Search/Lexicon"
 import * as SearchEngine from "../Search/SearchEngine"
@@ -60,7 +60,8 @@ const mergeKeywordSides = (
 }
 
 export const make = Effect.gen(function*() {
-  const sql = yield* SqlClient.SqlClient
+  // Chunk retrieval may be served by a replica (Database/Replicas.ts).
+  const sql = yield* ReadSql
   const embedder = yield* Embedder
   const synonyms = yield* Synonyms
 

@@ -213,7 +213,7 @@ export class Ingest extends Effect.Service<Ingest>()("Ingest", {
           }
           const oldest = inserting.length >= insertsInFlight ? inserting.shift() : undefined
           if (oldest !== undefined) yield* Fiber.join(oldest)
-          inserting.push(yield* Effect.forkScoped(repo.insertChunks(fileId, rows).pipe(Effect.orDie)))
+          inserting.push(yield* Effect.forkScoped(repo.insertChunks(job.assistantId, fileId, rows).pipe(Effect.orDie)))
           // While the dictionary's last statement runs, new words wait for the next one.
           const termsIdle = addingTerms === undefined || Option.isSome(yield* Fiber.poll(addingTerms))
           if (newTerms.length > 0 && termsIdle) yield* flushTerms

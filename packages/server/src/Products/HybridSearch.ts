@@ -13,11 +13,12 @@
  * weighted reciprocal rank (`semanticRatio`); filters apply to both sides.
  */
 import { Products } from "@dastyar/domain"
-import { SqlClient, type Statement } from "@effect/sql"
+import type { Statement } from "@effect/sql"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { AppConfig } from "../Config"
 import { prepared } from "../Database/Database"
+import { ReadSql } from "../Database/Replicas"
 import { Embedder, vectorLiteral } from "../Search/Embedder"
 import * as SearchEngine from "../Search/SearchEngine"
 import { expandWithSynonyms } from "../Search/SynonymRules"
@@ -49,7 +50,8 @@ export const meaningPool = 40
 export const layer = Layer.effect(
   ProductSearch,
   Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
+    // Every read of a search may be served by a replica (Database/Replicas.ts).
+    const sql = yield* ReadSql
     const embedder = yield* Embedder
     const repo = yield* ProductsRepo
     const expansions = yield* TermExpansions

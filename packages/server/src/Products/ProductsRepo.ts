@@ -8,6 +8,7 @@ import { SqlClient, SqlSchema } from "@effect/sql"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { prepared } from "../Database/Database"
+import { ReadSql } from "../Database/Replicas"
 import { derivedKeys, type ProductFields } from "./SearchKeys"
 
 export const ProductRow = Schema.Struct({
@@ -70,6 +71,8 @@ const recordOf = (write: ProductWrite) => {
 export class ProductsRepo extends Effect.Service<ProductsRepo>()("ProductsRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    // List pages may be served by a replica (Database/Replicas.ts); reads after a write use `sql`.
+    const readSql = yield* ReadSql
 
     // `position` is sent as text; ORDER BY must name `products.position` to sort by the number, not the alias.
     const columns = sql`id, external_id, title, category, subcategory, attributes, description, image_url, url,
@@ -157,7 +160,7 @@ export class ProductsRepo extends Effect.Service<ProductsRepo>()("ProductsRepo",
         }),
         Result: ProductRow,
         execute: (request) =>
-          sql`SELECT ${columns} FROM products WHERE ${
+          readSql`SELECT ${columns} FROM products WHERE ${
             sql.and([
               sql`assistant_id = ${request.assistantId}`,
               sql`position > ${request.afterPosition}::bigint`,

@@ -68,8 +68,8 @@ const program = Effect.gen(function*() {
       now() - (i || ' seconds')::interval, now() - (i || ' seconds')::interval
     FROM generate_series(1, ${conversations}) AS i`
   yield* sql`
-    INSERT INTO chat_messages (conversation_id, role, content, tokens, meta, created_at)
-    SELECT 'conv_b' || i, CASE WHEN m % 2 = 1 THEN 'user' ELSE 'assistant' END, 'Message ' || m || ' of ' || i, 5,
+    INSERT INTO chat_messages (assistant_id, conversation_id, role, content, tokens, meta, created_at)
+    SELECT ${assistantId}, 'conv_b' || i, CASE WHEN m % 2 = 1 THEN 'user' ELSE 'assistant' END, 'Message ' || m || ' of ' || i, 5,
       '{"sources":[],"products":[],"model":"dastyar-local","degraded":false}', now() - (i || ' seconds')::interval
     FROM generate_series(1, ${conversations}) AS i, generate_series(1, 5) AS m`
   // A tenth of the conversations left a question unanswered, in 500 groups.
