@@ -45,6 +45,7 @@ export const distribution: Readonly<Record<string, Placement>> = {
   question_groups: byAssistant,
   unanswered_questions: byAssistant,
   curated_answers: byAssistant,
+  search_synonyms: byAssistant,
   channel_updates: byAssistant,
   channel_conversations: byAssistant,
   channel_unanswered: byAssistant,

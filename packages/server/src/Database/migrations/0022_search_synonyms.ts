@@ -11,12 +11,14 @@ export default Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   yield* sql`
     CREATE TABLE search_synonyms (
-      id text PRIMARY KEY,
+      id text NOT NULL,
       assistant_id text NOT NULL REFERENCES assistants(id) ON DELETE CASCADE,
       root text,
       synonyms text[] NOT NULL,
       position bigserial NOT NULL,
-      created_at timestamptz NOT NULL DEFAULT now()
+      created_at timestamptz NOT NULL DEFAULT now(),
+      -- The tenant key in the primary key, as Citus needs of a distributed table (Database/Distribution.ts).
+      PRIMARY KEY (id, assistant_id)
     )`
   yield* sql`CREATE INDEX search_synonyms_assistant ON search_synonyms (assistant_id, position)`
 })
