@@ -206,15 +206,7 @@ export const ArticleWrite = Schema.Struct({
   tags: Schema.optional(Constraint.arrayOf(Tag, { max: 20 })),
   coverImageUrl: Schema.optional(Schema.NullOr(HttpUrl)),
   status: ArticleStatus,
-  // Years 1 to 9999: JavaScript parses dates far beyond what Postgres can store.
-  publishedAt: Schema.optional(Schema.NullOr(
-    Schema.DateTimeUtc.annotations({
-      message: () => token("constraint.dateTime")
-    }).pipe(Schema.filter((date) => {
-      const year = DateTime.getPartUtc(date, "year")
-      return year >= 1 && year <= 9999
-    }, { message: () => token("constraint.dateTime") }))
-  ))
+  publishedAt: Schema.optional(Schema.NullOr(Constraint.dateTimeBetween(1, 9999)))
 }).annotations({
   identifier: "ArticleWrite",
   parseOptions: { errors: "all" },

@@ -23,8 +23,8 @@ const booleanParam = Constraint.oneOf("true", "false")
 /** Filters shared by the list, the export and the operator's list. */
 export const conversationFilters = {
   channel: Schema.optional(Channel),
-  from: Schema.optional(Schema.DateTimeUtc.annotations({ description: "Started at or after (ISO 8601)" })),
-  to: Schema.optional(Schema.DateTimeUtc.annotations({ description: "Started before (ISO 8601)" })),
+  from: Schema.optional(Constraint.DateTimeParam.annotations({ description: "Started at or after (ISO 8601)" })),
+  to: Schema.optional(Constraint.DateTimeParam.annotations({ description: "Started before (ISO 8601)" })),
   principal: Schema.optional(Constraint.text({ min: 1, max: 256 })),
   negativeFeedback: Schema.optional(booleanParam).annotations({
     description: "`true`: only conversations with a thumbs-down on one of their answers"
@@ -124,8 +124,8 @@ export const FeedbackWrite = Schema.Struct({
 export type FeedbackWrite = typeof FeedbackWrite.Type
 
 export const ReportQuery = Schema.Struct({
-  from: Schema.optional(Schema.DateTimeUtc),
-  to: Schema.optional(Schema.DateTimeUtc),
+  from: Schema.optional(Constraint.DateTimeParam),
+  to: Schema.optional(Constraint.DateTimeParam),
   limit: Schema.optional(Constraint.intParam(1, 200))
 }).annotations({ parseOptions: { errors: "all" } })
 export type ReportQuery = typeof ReportQuery.Type

@@ -111,6 +111,7 @@ export const en = {
   "constraint.slug": "must be lowercase letters, digits and single hyphens",
   "constraint.language": "must be a language tag such as en, fa or pt-BR",
   "constraint.dateTime": "must be an ISO 8601 date and time",
+  "constraint.dateTimeRange": "must be an ISO 8601 date and time in the years {min} to {max}",
   "constraint.baleBotToken": "must be a Bale bot token (as Bale's @BotFather gives it)",
   "constraint.phoneNumberId": "must be the Cloud API phone number ID (digits only)",
   "constraint.botToken": "must be a Telegram bot token (123456789:AA…)",

@@ -106,6 +106,7 @@ export const fa: Catalog = {
   "constraint.slug": "باید از حروف کوچک، رقم و خط تیرهٔ تکی تشکیل شده باشد",
   "constraint.language": "باید برچسب زبان مانند en، fa یا pt-BR باشد",
   "constraint.dateTime": "باید تاریخ و زمان ISO 8601 باشد",
+  "constraint.dateTimeRange": "باید تاریخ و زمان ISO 8601 در سال‌های {min} تا {max} باشد",
   "constraint.baleBotToken": "باید توکن ربات بله باشد (همان که @BotFather بله می‌دهد)",
   "constraint.phoneNumberId": "باید شناسهٔ شمارهٔ تلفن در Cloud API باشد (فقط رقم)",
   "constraint.botToken": "باید توکن ربات تلگرام باشد (123456789:AA…)",

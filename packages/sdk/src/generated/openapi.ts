@@ -11778,8 +11778,10 @@ export interface operations {
     "conversations.unanswered": {
         parameters: {
             query?: {
-                from?: components["schemas"]["DateTimeUtc"];
-                to?: components["schemas"]["DateTimeUtc"];
+                /** @description ISO 8601 date and time, in the years 1970 to 9999 */
+                from?: string;
+                /** @description ISO 8601 date and time, in the years 1970 to 9999 */
+                to?: string;
                 /** @description a string to be decoded into a number */
                 limit?: string;
             };

@@ -80,6 +80,25 @@ layer(TestApp(), { excludeTestServices: true })("conversations", (it) => {
       expect(bad.status).toBe(400)
     }))
 
+  it.effect("a date filter outside the years 1970 to 9999 is a validation error naming the field", () =>
+    Effect.gen(function*() {
+      const { assistantId, key } = yield* setupAccount()
+      const base = `/v1/assistants/${assistantId}`
+      const cases = [
+        ["from", `${base}/conversations?from=-006263-05-25T21:15:41.908Z`],
+        ["to", `${base}/conversations/export?to=%2B275760-09-13T00:00:00.000Z`],
+        ["to", `${base}/unanswered?to=-271821-04-20T00:00:00.029Z`],
+        ["from", `${base}/unanswered?from=1969-12-31T23:59:59Z&to=2026-01-01T00:00:00Z`]
+      ] as const
+      for (const [field, url] of cases) {
+        const reply = yield* get(key, url)
+        expect(reply.status, url).toBe(400)
+        expect(pick(reply.json, "fields", 0, "property"), url).toBe(field)
+      }
+      expect((yield* get(key, `${base}/unanswered?from=1970-01-01T00:00:00Z&to=9999-12-31T23:59:59Z`)).status)
+        .toBe(200)
+    }))
+
   it.effect("a tampered cursor or one of another assistant's list is 400 conversations.invalid_cursor", () =>
     Effect.gen(function*() {
       const { assistantId, base, key } = yield* withConversation

@@ -59,8 +59,10 @@ layer(ReliabilityApp(), { excludeTestServices: true, timeout: 3_600_000 })("reli
         for (let index = 0; index < total; index++) {
           const routeIndex = index % routes.length
           const big = index % oversizedEvery === oversizedEvery - 1 && writeRoutes.length > 0
-          const bigRoute = writeRoutes[(index / oversizedEvery | 0) % writeRoutes.length]
-          const request = big && bigRoute !== undefined
+          const bigRoute = big ? writeRoutes[(index / oversizedEvery | 0) % writeRoutes.length] : undefined
+          const route = bigRoute ?? routes[routeIndex]
+          if (route === undefined) throw new Error("no route")
+          const request = bigRoute !== undefined
             ? oversized(bigRoute, fixture, (index / oversizedEvery | 0) % 2 === 0)
             : next(routeIndex, Math.floor(index / routes.length / batch))
           const write = request.method !== "GET"
@@ -80,7 +82,7 @@ layer(ReliabilityApp(), { excludeTestServices: true, timeout: 3_600_000 })("reli
           if (reply.status === 431) continue
           if (reply.status >= 500 || reply.status < 200) {
             failures.push(`${label()} → ${reply.status} ${reply.body.slice(0, 200)}`)
-          } else if (!isEnvelope(reply)) {
+          } else if (!isEnvelope(reply, route)) {
             failures.push(`${label()} → ${reply.status} not the envelope: ${reply.body.slice(0, 200)}`)
           }
           // One fingerprint per write: a rejected one must match the last, an accepted one becomes the new baseline.

@@ -15,6 +15,7 @@ import * as Arbitrary from "effect/Arbitrary"
 import * as fc from "effect/FastCheck"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
+import * as AST from "effect/SchemaAST"
 import * as http from "node:http"
 
 export type Credential = "key" | "admin" | "none"
@@ -24,11 +25,21 @@ export interface Route {
   readonly path: string
   readonly segments: ReadonlyArray<string>
   readonly params: ReadonlyArray<string>
+  /** The path parameters' schema, for made-up ids of the right shape. */
+  readonly pathParams: Option.Option<Schema.Schema<unknown>>
   readonly query: Option.Option<Schema.Schema<unknown>>
   readonly payload: Option.Option<Schema.Schema<unknown>>
   readonly multipart: boolean
   readonly credential: Credential
+  /**
+   * Content types of the successes the endpoint declares as not JSON (an
+   * export, a backup): such a success is not the envelope, its errors are.
+   */
+  readonly rawSuccess: ReadonlyArray<string>
 }
+
+/** The successes of an endpoint: `addSuccess` twice makes a union of them. */
+const membersOf = (ast: AST.AST): ReadonlyArray<AST.AST> => ast._tag === "Union" ? ast.types : [ast]
 
 /** Every endpoint of the API, from the domain's definition. */
 export const routes: ReadonlyArray<Route> = (() => {
@@ -48,13 +59,18 @@ export const routes: ReadonlyArray<Route> = (() => {
         path: endpoint.path,
         segments,
         params: segments.filter((segment) => segment.startsWith(":")).map((segment) => segment.slice(1)),
+        pathParams: Option.map(endpoint.pathSchema, (schema) => Schema.make(schema.ast)),
         query: Option.map(endpoint.urlParamsSchema, (schema) => Schema.make(schema.ast)),
         payload: Option.map(endpoint.payloadSchema, (schema) => Schema.make(schema.ast)),
         multipart: Option.exists(
           endpoint.payloadSchema,
           (schema) => HttpApiSchema.getMultipart(schema.ast) !== undefined
         ),
-        credential
+        credential,
+        rawSuccess: membersOf(endpoint.successSchema.ast)
+          .map((ast) => HttpApiSchema.getEncoding(ast))
+          .filter((encoding) => encoding.kind !== "Json")
+          .map((encoding) => encoding.contentType)
       })
     }
   })
@@ -71,6 +87,38 @@ export const wireArbitrary = (schema: Schema.Schema<unknown>): fc.Arbitrary<unkn
     return undefined
   }
 }
+
+/** One wire value of a schema, the same for the same seed; `undefined` without an arbitrary. */
+export const sampleWire = (schema: Schema.Schema<unknown>, seed: number): unknown => {
+  const arbitrary = wireArbitrary(schema)
+  return arbitrary === undefined ? undefined : fc.sample(arbitrary, { numRuns: 1, seed })[0]
+}
+
+/** Path parameters of the right shape (made up, so naming nothing stored), for ids the fixture has none of. */
+export const madePathParams = (route: Route, seed: number): Readonly<Record<string, string>> => {
+  const made = Option.match(route.pathParams, { onNone: () => undefined, onSome: (schema) => sampleWire(schema, seed) })
+  return typeof made === "object" && made !== null
+    ? Object.fromEntries(Object.entries(made).map(([name, value]) => [name, String(value)]))
+    : {}
+}
+
+/** The query parameters a route cannot do without, each with a valid value (optional ones left out). */
+export const requiredQuery = (route: Route, seed: number): Readonly<Record<string, unknown>> =>
+  Option.match(route.query, {
+    onNone: () => ({}),
+    onSome: (schema) => {
+      const encoded = AST.encodedAST(schema.ast)
+      const required = new Set(
+        encoded._tag === "TypeLiteral"
+          ? encoded.propertySignatures.filter((property) => !property.isOptional).map((property) => property.name)
+          : []
+      )
+      const made = sampleWire(schema, seed)
+      return typeof made === "object" && made !== null
+        ? Object.fromEntries(Object.entries(made).filter(([name]) => required.has(name)))
+        : {}
+    }
+  })
 
 // ---------------------------------------------------------------- hostile values
 
@@ -118,6 +166,9 @@ export const hostileValues: ReadonlyArray<unknown> = [
   { a: { b: { c: {} } } },
   ...hostileStrings
 ]
+
+/** Dates JavaScript parses and Postgres cannot hold (or holds only before the Common Era). */
+const hostileDates = ["-271821-04-20T00:00:00.029Z", "+275760-09-13T00:00:00.000Z", "0000-01-01T00:00:00Z", "1e999"]
 
 /** Raw JSON number literals JSON.stringify cannot write. */
 const hostileNumberLiterals = ["1e999", "-1e999", "123456789012345678901234567890", "0.0000000000000000000000001"]
@@ -223,12 +274,16 @@ export const send = (
     outgoing.end()
   })
 
-/** Is the reply the API's envelope (`{data, response: {status, message}}`), or a stream the request asked for? */
-export const isEnvelope = (reply: RawReply): boolean => {
-  // A stream of events and a backup archive are the successes that are not JSON.
-  if (reply.status < 300 && /^(text\/event-stream|application\/gzip)/.test(reply.headers["content-type"] ?? "")) {
-    return true
-  }
+/**
+ * Is the reply the API's envelope (`{data, response: {status, message}}`), a
+ * stream the request asked for, or a success the route declares as not JSON?
+ */
+export const isEnvelope = (reply: RawReply, route: Route): boolean => {
+  const contentType = reply.headers["content-type"] ?? ""
+  // Chat answers `stream: true` with a stream of events; an export declares its own body (the conversation
+  // export writes CSV too when asked, under the one content type OpenAPI lets it declare), never JSON.
+  if (reply.status < 300 && contentType.startsWith("text/event-stream")) return true
+  if (reply.status < 300 && route.rawSuccess.length > 0 && !contentType.startsWith("application/json")) return true
   try {
     const parsed: unknown = JSON.parse(reply.body)
     if (typeof parsed !== "object" || parsed === null || !("data" in parsed) || !("response" in parsed)) return false
@@ -261,7 +316,7 @@ const authHeaders = (route: Route, fixture: Fixture): Record<string, string> =>
 const pathOf = (route: Route, values: Readonly<Record<string, string>>) =>
   route.segments.map((segment) => segment.startsWith(":") ? values[segment.slice(1)] ?? "x" : segment).join("/")
 
-const queryString = (query: unknown) => {
+export const queryString = (query: unknown) => {
   if (typeof query !== "object" || query === null) return ""
   const params = new URLSearchParams()
   for (const [key, value] of Object.entries(query)) {
@@ -373,8 +428,8 @@ export const requestArbitrary = (route: Route, fixture: Fixture): fc.Arbitrary<R
       fc.constant(jsonRequest(path, route.multipart ? undefined : json(body), "valid")),
       // A query parameter broken, an unknown one added, or one repeated.
       fc.tuple(
-        fc.constantFrom("q", "limit", "cursor", "category", "state", "page", "zzz"),
-        fc.constantFrom<unknown>(...hostileValues, "1e999", "NaN", "-1")
+        fc.constantFrom("q", "limit", "cursor", "category", "state", "page", "from", "to", "zzz"),
+        fc.constantFrom<unknown>(...hostileValues, ...hostileDates, "1e999", "NaN", "-1")
       )
         .map(([name, value]) =>
           jsonRequest(

@@ -15,7 +15,17 @@ import * as Option from "effect/Option"
 import * as http from "node:http"
 import { call, pickString } from "../support/TestApp"
 import { makeFixture, portOf, ReliabilityApp, report, setting } from "./Fixture"
-import { isEnvelope, type RawRequest, type Route, routes, send, wireArbitrary } from "./Routes"
+import {
+  isEnvelope,
+  madePathParams,
+  queryString,
+  type RawRequest,
+  requiredQuery,
+  type Route,
+  routes,
+  send,
+  wireArbitrary
+} from "./Routes"
 
 const seed = setting("RELIABILITY_SEED", 14)
 const bodiesPerRoute = setting("RELIABILITY_TENANT_BODIES", 3)
@@ -106,14 +116,17 @@ layer(ReliabilityApp(), { excludeTestServices: true, timeout: 600_000 })("reliab
         for (const made of bodies) {
           // First with A's assistant, then with B's own assistant and A's other ids.
           for (const assistantOf of [alpha, bravo]) {
-            const values = { ...alpha.ids, assistantCode: assistantOf.assistantId }
+            // An id the fixture has none of (a message, a report group) is made up in the right shape, so the
+            // answer is about whose it is, not a 400 for its form; so is a query parameter the route needs.
+            const madeIds = madePathParams(route, seed + index)
+            const values = { ...madeIds, ...alpha.ids, assistantCode: assistantOf.assistantId }
             // An externalId is the caller's own name inside its assistant (B may upsert "alpha-product" for itself);
             // every other id is global, so naming A's is a 404 whatever the assistant.
             const namesForeign = route.params.some((param) => param !== "assistantCode" && param !== "externalId")
             const upload = multipartFile(alpha.ids.folderId ?? "")
             const request: RawRequest = {
               method: route.method,
-              path: pathWith(route, values),
+              path: pathWith(route, values) + queryString(requiredQuery(route, seed + index)),
               headers: {
                 authorization: `Bearer ${bravo.key}`,
                 ...(route.multipart
@@ -138,7 +151,7 @@ layer(ReliabilityApp(), { excludeTestServices: true, timeout: 600_000 })("reliab
             }
             const leaked = secrets.filter((secret) => reply.body.includes(secret))
             if (leaked.length > 0) failures.push(`${label} → ${reply.status} reveals ${leaked.join(", ")}`)
-            if (reply.status >= 500 || !isEnvelope(reply)) {
+            if (reply.status >= 500 || !isEnvelope(reply, route)) {
               failures.push(`${label} → ${reply.status} ${reply.body.slice(0, 160)}`)
             }
             const mustBeNotFound = assistantOf === alpha ||
