@@ -133,6 +133,13 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("AccountsRepo",
       plan: (id: string) =>
         findPlan(id).pipe(Effect.map(Option.map((row) => row.plan)), Effect.orDie, Effect.withSpan("Accounts.plan")),
 
+      /** How many days the account keeps its conversations (null: for good); false for an unknown account. */
+      setConversationRetention: (id: string, days: number | null) =>
+        sql`UPDATE accounts SET conversation_retention_days = ${days} WHERE id = ${id} RETURNING id`.pipe(
+          Effect.map((rows) => rows.length > 0),
+          Effect.orDie
+        ),
+
       /** Deleting cascades to keys (they stop working at once), assistants and folders. */
       delete: Effect.fn("Accounts.delete")(function*(id: string) {
         const rows = yield* sql`DELETE FROM accounts WHERE id = ${id} RETURNING id`

@@ -3,11 +3,11 @@ import { Auth, Conversations, Curated, DastyarApi } from "@dastyar/domain"
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import { AccountsRepo } from "../Accounts/AccountsRepo"
 import { Assistants } from "../Assistants/Assistants"
 import { CuratedAnswers } from "../Curated/CuratedAnswers"
 import { ConversationLog } from "./ConversationLog"
 import { type Scope, toSummary } from "./ConversationLogRepo"
-import { Retention } from "./Retention"
 import { Unanswered } from "./Unanswered"
 
 const exportResponse = (body: Parameters<typeof HttpServerResponse.stream>[0], format: "ndjson" | "csv") =>
@@ -68,8 +68,8 @@ export const ConversationsHttpLive = HttpApiBuilder.group(
             const scope = yield* scopeOf(path.assistantCode)
             const { question } = yield* log.questionOf(scope, path.conversationId, path.messageId)
             const questions = [question, ...(payload.questions ?? [])]
-            .map((q) => q.trim().slice(0, Curated.maxQuestionChars))
-            .filter((q) => q.length > 0)
+              .map((q) => q.trim().slice(0, Curated.maxQuestionChars))
+              .filter((q) => q.length > 0)
             if (questions.length === 0) return yield* new Conversations.MessageNotFound()
             return yield* curated.create(scope, {
               questions: questions.slice(0, Curated.maxQuestions),
@@ -89,8 +89,8 @@ export const ConversationsHttpLive = HttpApiBuilder.group(
             if (Option.isNone(phrasings)) return yield* new Conversations.GroupNotFound()
             return yield* curated.create(scope, {
               questions: [...(payload.questions ?? []), ...phrasings.value]
-              .map((q) => q.slice(0, Curated.maxQuestionChars))
-              .slice(0, Curated.maxQuestions),
+                .map((q) => q.slice(0, Curated.maxQuestionChars))
+                .slice(0, Curated.maxQuestions),
               answer: payload.answer,
               language: payload.language ?? null
             })
@@ -104,7 +104,7 @@ export const AdminConversationsHttpLive = HttpApiBuilder.group(
   (handlers) =>
     Effect.gen(function*() {
       const log = yield* ConversationLog
-      const retention = yield* Retention
+      const accounts = yield* AccountsRepo
       const everyone: Scope = {}
 
       return handlers
@@ -121,7 +121,7 @@ export const AdminConversationsHttpLive = HttpApiBuilder.group(
         .handle("get", ({ path }) => log.get(everyone, path.conversationId))
         .handle("delete", ({ path }) => log.remove(everyone, path.conversationId))
         .handle("setRetention", ({ path, payload }) =>
-          retention.setDays(path.accountId, payload.days).pipe(
+          accounts.setConversationRetention(path.accountId, payload.days).pipe(
             Effect.flatMap((found) =>
               found ? Effect.succeed(payload) : Effect.fail(new Conversations.RetentionAccountNotFound())
             )
