@@ -16,6 +16,13 @@ const exportResponse = (body: Parameters<typeof HttpServerResponse.stream>[0], f
     headers: { "content-disposition": `attachment; filename="conversations.${format}"` }
   })
 
+/** Questions made into a curated answer's variants: trimmed, non-empty, within the curated answers' limits. */
+const asVariants = (questions: ReadonlyArray<string>) =>
+  questions
+    .map((q) => q.trim().slice(0, Curated.maxQuestionChars))
+    .filter((q) => q.length > 0)
+    .slice(0, Curated.maxQuestions)
+
 export const ConversationsHttpLive = HttpApiBuilder.group(
   DastyarApi,
   "conversations",
@@ -67,12 +74,10 @@ export const ConversationsHttpLive = HttpApiBuilder.group(
           Effect.gen(function*() {
             const scope = yield* scopeOf(path.assistantCode)
             const { question } = yield* log.questionOf(scope, path.conversationId, path.messageId)
-            const questions = [question, ...(payload.questions ?? [])]
-              .map((q) => q.trim().slice(0, Curated.maxQuestionChars))
-              .filter((q) => q.length > 0)
+            const questions = asVariants([question, ...(payload.questions ?? [])])
             if (questions.length === 0) return yield* new Conversations.MessageNotFound()
             return yield* curated.create(scope, {
-              questions: questions.slice(0, Curated.maxQuestions),
+              questions,
               answer: payload.answer,
               language: payload.language ?? null
             })
@@ -88,9 +93,7 @@ export const ConversationsHttpLive = HttpApiBuilder.group(
             const phrasings = yield* unanswered.phrasings(scope.assistantId, path.groupId, 20)
             if (Option.isNone(phrasings)) return yield* new Conversations.GroupNotFound()
             return yield* curated.create(scope, {
-              questions: [...(payload.questions ?? []), ...phrasings.value]
-                .map((q) => q.slice(0, Curated.maxQuestionChars))
-                .slice(0, Curated.maxQuestions),
+              questions: asVariants([...(payload.questions ?? []), ...phrasings.value]),
               answer: payload.answer,
               language: payload.language ?? null
             })
