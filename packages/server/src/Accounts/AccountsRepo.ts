@@ -191,11 +191,10 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("AccountsRepo",
         return rows.length > 0
       }, Effect.orDie),
 
-      /** The account behind a raw key, if the key is well formed, known, not revoked and its account exists. */
-      // Malformed keys take the same lookup as unknown ones, so timing tells them apart no more than the answer does.
       /**
-       * The owner of a presented key. A key not of the issued shape is refused before any lookup: the shape is
-       * public, so answering it faster tells a caller nothing, and garbage costs no query or cache entry.
+       * The account behind a presented key, if the key is well formed, known, not revoked and its account exists.
+       * A key not of the issued shape is refused before any lookup: the shape is public, so answering it faster
+       * tells a caller nothing, and garbage costs no query or cache entry.
        */
       authenticate: (key: string) =>
         (ApiKeySecret.isWellFormed(key)
