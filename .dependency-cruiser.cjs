@@ -32,9 +32,9 @@ module.exports = {
     },
     {
       name: "clients-not-server",
-      comment: "the SDK, the CLI and the console speak HTTP; they never import the server (tests may start it through Testing)",
+      comment: "the SDK, the CLI, the console and the widget speak HTTP; they never import the server (tests may start it through Testing)",
       severity: "error",
-      from: { path: "^packages/(sdk|cli|console)/src/" },
+      from: { path: "^packages/(sdk|cli|console|widget)/src/" },
       to: { path: "^packages/server/" }
     },
     {

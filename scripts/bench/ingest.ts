@@ -14,7 +14,6 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import * as fs from "node:fs"
 import { createRequire } from "node:module"
-import * as net from "node:net"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import * as zlib from "node:zlib"
@@ -23,6 +22,7 @@ import type * as PdfLibModule from "../../packages/server/node_modules/pdf-lib"
 import { serverNodeFlags } from "../../packages/server/src/Platform/NodeFlags"
 import { halfvecBinary } from "../../packages/server/src/Search/Embedder"
 import { embedOne } from "../../packages/server/src/Search/OfflineEmbedder"
+import { freePort } from "./Harness"
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 const serverRequire = createRequire(path.join(repoRoot, "packages/server/package.json"))
@@ -33,14 +33,6 @@ const { PDFDocument, StandardFonts } = pdfLib
 const baseDatabaseUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres"
 const adminToken = "bench-admin-token-0123456789abcdef"
 const MB = 1024 * 1024
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = net.createServer().listen(0, "127.0.0.1", () => {
-      const address = probe.address()
-      probe.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
-    })
-  })
 
 const withPg = async <A>(f: (client: PgModule.Client) => Promise<A>) => {
   const client = new pg.Client({ connectionString: baseDatabaseUrl })

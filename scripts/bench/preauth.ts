@@ -16,31 +16,20 @@ import { randomBytes } from "node:crypto"
 import { setMaxListeners } from "node:events"
 import * as fs from "node:fs"
 import * as http from "node:http"
-import { createRequire } from "node:module"
-import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
-import type PgModule from "pg"
 import { serverNodeFlags } from "../../packages/server/src/Platform/NodeFlags"
+import { freePort, freshDatabase } from "./Harness"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 const serverDir = path.join(root, "packages/server")
-const pg: typeof PgModule = createRequire(path.join(serverDir, "package.json"))("pg")
 
 const capArgument = process.argv.find((arg) => arg.startsWith("--cap-mb="))
 const capMb = capArgument === undefined ? 3072 : Number(capArgument.slice("--cap-mb=".length))
 const roundTimeoutMs = 60_000
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = net.createServer().listen(0, "127.0.0.1", () => {
-      const address = probe.address()
-      probe.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
-    })
-  })
 
 const statusMb = (pid: number, field: "VmRSS" | "VmHWM"): number => {
   const status = fs.readFileSync(`/proc/${pid}/status`, "utf8")
@@ -153,30 +142,11 @@ const round = async (server: Server, target: string, concurrency: number, body: 
   }
 }
 
-const freshDatabase = async (baseUrl: string) => {
-  const name = `dastyar_bench_preauth_${Date.now()}`
-  const client = new pg.Client({ connectionString: baseUrl })
-  await client.connect()
-  await client.query(`CREATE DATABASE ${name}`)
-  await client.end()
-  const url = new URL(baseUrl)
-  url.pathname = `/${name}`
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const admin = new pg.Client({ connectionString: baseUrl })
-      await admin.connect()
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-      await admin.end()
-    }
-  }
-}
-
 const main = async () => {
   execFileSync(process.execPath, [path.join(root, "scripts/build.mjs"), "--if-needed"], { stdio: "inherit" })
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "dastyar-bench-preauth-"))
   const baseUrl = process.env.DATABASE_URL
-  const database = baseUrl === undefined ? undefined : await freshDatabase(baseUrl)
+  const database = baseUrl === undefined ? undefined : await freshDatabase(baseUrl, "dastyar_bench_preauth")
   const env = {
     DATABASE_URL: database?.url,
     DASTYAR_DATA_DIR: dataDir,

@@ -10,26 +10,14 @@
 import { execFileSync, spawn } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import * as fs from "node:fs"
-import { createRequire } from "node:module"
-import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
-import type PgModule from "pg"
 import { serverNodeFlags } from "../../packages/server/src/Platform/NodeFlags"
+import { freePort, freshDatabase } from "./Harness"
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 const serverDir = path.join(root, "packages/server")
-// `pg` is the server package's dependency, not hoisted to the root.
-const pg: typeof PgModule = createRequire(path.join(serverDir, "package.json"))("pg")
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const probe = net.createServer().listen(0, "127.0.0.1", () => {
-      const address = probe.address()
-      probe.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
-    })
-  })
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -81,25 +69,6 @@ const measure = async (args: ReadonlyArray<string>, env: Record<string, string |
   }
 }
 
-const freshDatabase = async (baseUrl: string) => {
-  const name = `dastyar_bench_start_${Date.now()}`
-  const client = new pg.Client({ connectionString: baseUrl })
-  await client.connect()
-  await client.query(`CREATE DATABASE ${name}`)
-  await client.end()
-  const url = new URL(baseUrl)
-  url.pathname = `/${name}`
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const admin = new pg.Client({ connectionString: baseUrl })
-      await admin.connect()
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-      await admin.end()
-    }
-  }
-}
-
 const compiled = [...serverNodeFlags, "dist/js/main.js"]
 const fromSources = [...serverNodeFlags, "--import", "tsx", "src/main.ts"]
 
@@ -133,7 +102,7 @@ const main = async () => {
   const baseUrl = process.env.DATABASE_URL
   if (baseUrl) {
     const postgres = async (args: ReadonlyArray<string>) => {
-      const db = await freshDatabase(baseUrl)
+      const db = await freshDatabase(baseUrl, "dastyar_bench_start")
       const env = { DATABASE_URL: db.url, DASTYAR_ADMIN_TOKEN: `bench_${randomBytes(24).toString("base64url")}` }
       try {
         return { first: await measure(args, env), again: await measure(args, env) }

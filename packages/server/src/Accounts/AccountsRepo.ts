@@ -133,6 +133,13 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("AccountsRepo",
       plan: (id: string) =>
         findPlan(id).pipe(Effect.map(Option.map((row) => row.plan)), Effect.orDie, Effect.withSpan("Accounts.plan")),
 
+      /** How many days the account keeps its conversations (null: for good); false for an unknown account. */
+      setConversationRetention: (id: string, days: number | null) =>
+        sql`UPDATE accounts SET conversation_retention_days = ${days} WHERE id = ${id} RETURNING id`.pipe(
+          Effect.map((rows) => rows.length > 0),
+          Effect.orDie
+        ),
+
       /** Deleting cascades to keys (they stop working at once), assistants and folders. */
       delete: Effect.fn("Accounts.delete")(function*(id: string) {
         const rows = yield* sql`DELETE FROM accounts WHERE id = ${id} RETURNING id`
@@ -184,11 +191,10 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("AccountsRepo",
         return rows.length > 0
       }, Effect.orDie),
 
-      /** The account behind a raw key, if the key is well formed, known, not revoked and its account exists. */
-      // Malformed keys take the same lookup as unknown ones, so timing tells them apart no more than the answer does.
       /**
-       * The owner of a presented key. A key not of the issued shape is refused before any lookup: the shape is
-       * public, so answering it faster tells a caller nothing, and garbage costs no query or cache entry.
+       * The account behind a presented key, if the key is well formed, known, not revoked and its account exists.
+       * A key not of the issued shape is refused before any lookup: the shape is public, so answering it faster
+       * tells a caller nothing, and garbage costs no query or cache entry.
        */
       authenticate: (key: string) =>
         (ApiKeySecret.isWellFormed(key)

@@ -40,6 +40,7 @@ interface MonthTotals {
   readonly embedding: number
   readonly transcription: number
   readonly reserved: number
+  readonly rows: number
   readonly period: string
 }
 
@@ -76,12 +77,13 @@ export class CostLedger extends Effect.Service<CostLedger>()("CostLedger", {
                coalesce(sum(embedding_tokens), 0)::int AS embedding,
                coalesce(sum(transcription_tokens), 0)::int AS transcription,
                coalesce(sum(reserved_tokens), 0)::int AS reserved,
+               count(*)::int AS rows,
                to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM') AS period
         FROM cost_ledger
         WHERE account_id = ${accountId}
           AND created_at >= date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`.pipe(
         Effect.map((rows) =>
-          rows[0] ?? { prompt: 0, completion: 0, embedding: 0, transcription: 0, reserved: 0, period: "" }
+          rows[0] ?? { prompt: 0, completion: 0, embedding: 0, transcription: 0, reserved: 0, rows: 0, period: "" }
         ),
         Effect.orDie
       )
@@ -102,6 +104,17 @@ export class CostLedger extends Effect.Service<CostLedger>()("CostLedger", {
     return {
       /** Tokens the account has used (and reserved) this month. */
       usedThisMonth: (accountId: string) => Effect.map(monthTotals(accountId), total),
+
+      /** The operator's month-to-date summary of an account: its ledger rows and tokens this month. */
+      monthToDate: (accountId: string) =>
+        Effect.map(monthTotals(accountId), (month) => ({
+          period: month.period,
+          turns: month.rows,
+          promptTokens: month.prompt,
+          completionTokens: month.completion,
+          embeddingTokens: month.embedding,
+          totalTokens: month.prompt + month.completion + month.embedding
+        })),
 
       /**
        * Admits a turn while the month's spent and reserved tokens are under `allowance` (null: no cap), writing

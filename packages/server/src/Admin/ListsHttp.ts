@@ -4,9 +4,9 @@ import { HttpApiBuilder } from "@effect/platform"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { AccountsRepo } from "../Accounts/AccountsRepo"
+import { CostLedger } from "../Accounts/CostLedger"
 import { Assistants } from "../Assistants/Assistants"
 import { FoldersRepo } from "../Folders/FoldersRepo"
-import { Usage } from "./Usage"
 
 const listOf = <A>(list: ReadonlyArray<A>) => ({ list, count: list.length })
 
@@ -18,7 +18,7 @@ export const AdminListsHttpLive = HttpApiBuilder.group(
       const accounts = yield* AccountsRepo
       const assistants = yield* Assistants
       const folders = yield* FoldersRepo
-      const usage = yield* Usage
+      const ledger = yield* CostLedger
 
       /** Runs `read` for an existing account, else 404 `accounts.not_found`. */
       const forAccount = <A, E, R>(accountId: string, read: Effect.Effect<A, E, R>) =>
@@ -40,6 +40,6 @@ export const AdminListsHttpLive = HttpApiBuilder.group(
           "listFolders",
           ({ path }) => forAccount(path.accountId, Effect.map(folders.list(path.accountId), listOf))
         )
-        .handle("usage", ({ path }) => forAccount(path.accountId, usage.monthToDate(path.accountId)))
+        .handle("usage", ({ path }) => forAccount(path.accountId, ledger.monthToDate(path.accountId)))
     })
 )

@@ -2,7 +2,8 @@
  * The conversation log in SQL: what chat stored (`conversations`,
  * `chat_messages`), read for the shop and the operator, and deleted on
  * request; feedback on answers. Lists are keyset pages in the order of
- * `conversations_list_idx` (newest start first, id breaking ties).
+ * `conversations_list_idx` (newest start first, id breaking ties). Retention
+ * deletes what is past its account's `conversation_retention_days`.
  */
 import { Chat, type Conversations } from "@dastyar/domain"
 import { SqlClient } from "@effect/sql"
@@ -187,6 +188,24 @@ export class ConversationLogRepo extends Effect.Service<ConversationLogRepo>()("
           Effect.map((rows) => rows.length),
           Effect.orDie
         ),
+
+      /**
+       * Deletes up to `limit` conversations idle for longer than their account's retention as of `now`, across
+       * the accounts that have one; the number deleted.
+       */
+      removeExpired: (now: Date, limit: number) =>
+        sql<{ readonly id: string }>`
+          DELETE FROM conversations WHERE id IN (
+            SELECT expired.id FROM accounts a
+            CROSS JOIN LATERAL (
+              SELECT c.id FROM conversations c
+              WHERE c.account_id = a.id
+                AND c.updated_at < ${now}::timestamptz - make_interval(days => a.conversation_retention_days)
+              LIMIT ${limit}
+            ) expired
+            WHERE a.conversation_retention_days IS NOT NULL
+            LIMIT ${limit}
+          ) RETURNING id`.pipe(Effect.map((rows) => rows.length)),
 
       /** The assistant message `messageId` of the conversation, with the user's question before it. */
       answerWithQuestion: (conversationId: string, messageId: string) =>

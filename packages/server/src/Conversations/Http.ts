@@ -3,11 +3,11 @@ import { Auth, Conversations, Curated, DastyarApi } from "@dastyar/domain"
 import { HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import { AccountsRepo } from "../Accounts/AccountsRepo"
 import { Assistants } from "../Assistants/Assistants"
 import { CuratedAnswers } from "../Curated/CuratedAnswers"
 import { ConversationLog } from "./ConversationLog"
 import { type Scope, toSummary } from "./ConversationLogRepo"
-import { Retention } from "./Retention"
 import { Unanswered } from "./Unanswered"
 
 const exportResponse = (body: Parameters<typeof HttpServerResponse.stream>[0], format: "ndjson" | "csv") =>
@@ -15,6 +15,13 @@ const exportResponse = (body: Parameters<typeof HttpServerResponse.stream>[0], f
     contentType: format === "csv" ? "text/csv; charset=utf-8" : "application/x-ndjson",
     headers: { "content-disposition": `attachment; filename="conversations.${format}"` }
   })
+
+/** Questions made into a curated answer's variants: trimmed, non-empty, within the curated answers' limits. */
+const asVariants = (questions: ReadonlyArray<string>) =>
+  questions
+    .map((q) => q.trim().slice(0, Curated.maxQuestionChars))
+    .filter((q) => q.length > 0)
+    .slice(0, Curated.maxQuestions)
 
 export const ConversationsHttpLive = HttpApiBuilder.group(
   DastyarApi,
@@ -67,12 +74,10 @@ export const ConversationsHttpLive = HttpApiBuilder.group(
           Effect.gen(function*() {
             const scope = yield* scopeOf(path.assistantCode)
             const { question } = yield* log.questionOf(scope, path.conversationId, path.messageId)
-            const questions = [question, ...(payload.questions ?? [])]
-            .map((q) => q.trim().slice(0, Curated.maxQuestionChars))
-            .filter((q) => q.length > 0)
+            const questions = asVariants([question, ...(payload.questions ?? [])])
             if (questions.length === 0) return yield* new Conversations.MessageNotFound()
             return yield* curated.create(scope, {
-              questions: questions.slice(0, Curated.maxQuestions),
+              questions,
               answer: payload.answer,
               language: payload.language ?? null
             })
@@ -88,9 +93,7 @@ export const ConversationsHttpLive = HttpApiBuilder.group(
             const phrasings = yield* unanswered.phrasings(scope.assistantId, path.groupId, 20)
             if (Option.isNone(phrasings)) return yield* new Conversations.GroupNotFound()
             return yield* curated.create(scope, {
-              questions: [...(payload.questions ?? []), ...phrasings.value]
-              .map((q) => q.slice(0, Curated.maxQuestionChars))
-              .slice(0, Curated.maxQuestions),
+              questions: asVariants([...(payload.questions ?? []), ...phrasings.value]),
               answer: payload.answer,
               language: payload.language ?? null
             })
@@ -104,7 +107,7 @@ export const AdminConversationsHttpLive = HttpApiBuilder.group(
   (handlers) =>
     Effect.gen(function*() {
       const log = yield* ConversationLog
-      const retention = yield* Retention
+      const accounts = yield* AccountsRepo
       const everyone: Scope = {}
 
       return handlers
@@ -121,7 +124,7 @@ export const AdminConversationsHttpLive = HttpApiBuilder.group(
         .handle("get", ({ path }) => log.get(everyone, path.conversationId))
         .handle("delete", ({ path }) => log.remove(everyone, path.conversationId))
         .handle("setRetention", ({ path, payload }) =>
-          retention.setDays(path.accountId, payload.days).pipe(
+          accounts.setConversationRetention(path.accountId, payload.days).pipe(
             Effect.flatMap((found) =>
               found ? Effect.succeed(payload) : Effect.fail(new Conversations.RetentionAccountNotFound())
             )

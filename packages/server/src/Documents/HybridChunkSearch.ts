@@ -109,7 +109,9 @@ export const make = Effect.gen(function*() {
     )
     // The query's shop terms in the other language (Lexicon.ts), searched apart: an English question finds a
     // passage written only in Persian. Their share counts against the query's own words.
-    const translated = translations(queryTerms(params.query))
+    const translated = translations(
+      SearchEngine.parseQuery(params.query).filter((word) => word.counts).map((word) => word.word)
+    )
     const other = translated.length === 0
       ? { ranked: [], counted: 0 }
       : yield* keywordSide(params.assistantId, translated.join(" "), pool).pipe(

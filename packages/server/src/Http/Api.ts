@@ -2,9 +2,9 @@
 import { DastyarApi } from "@dastyar/domain"
 import { HttpApiBuilder, type HttpApiScalar, HttpRouter } from "@effect/platform"
 import * as Layer from "effect/Layer"
+import { CostLedger } from "../Accounts/CostLedger"
 import { AdminHttpLive } from "../Admin/Http"
 import { AdminListsHttpLive } from "../Admin/ListsHttp"
-import { Usage } from "../Admin/Usage"
 import { AssistantsHttpLive } from "../Assistants/Http"
 import { ChannelsHttpLive } from "../Channels/Http"
 import { WebChannelHttpLive } from "../Channels/Web/Http"
@@ -42,7 +42,7 @@ const groups = Layer.mergeAll(
   ConversationsHttpLive,
   AdminConversationsHttpLive,
   CuratedHttpLive,
-  AdminListsHttpLive.pipe(Layer.provide(Usage.Default))
+  AdminListsHttpLive.pipe(Layer.provide(CostLedger.Default))
 )
 
 /** One limiter for the middlewares and the messenger hook (which counts per connection). */

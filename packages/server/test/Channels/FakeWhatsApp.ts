@@ -99,11 +99,8 @@ export const startFakeWhatsApp = (): Promise<FakeWhatsApp> =>
     })
   })
 
-/** A customer's text message as WhatsApp notifies it. */
-export const textNotification = (
-  phoneNumberId: string,
-  message: { readonly id: string; readonly from: string; readonly text: string; readonly sentAt?: Date }
-) => ({
+/** A notification of the business account's phone number, as WhatsApp wraps every change it sends. */
+const notification = (phoneNumberId: string, value: Record<string, unknown>) => ({
   object: "whatsapp_business_account",
   entry: [{
     id: "102290129340398",
@@ -112,43 +109,42 @@ export const textNotification = (
       value: {
         messaging_product: "whatsapp",
         metadata: { display_phone_number: "15550100", phone_number_id: phoneNumberId },
-        contacts: [{ profile: { name: "Customer" }, wa_id: message.from }],
-        messages: [{
-          from: message.from,
-          id: message.id,
-          timestamp: String(Math.floor((message.sentAt ?? new Date()).getTime() / 1000)),
-          type: "text",
-          text: { body: message.text }
-        }]
+        ...value
       }
     }]
   }]
 })
 
+/** A customer's text message as WhatsApp notifies it. */
+export const textNotification = (
+  phoneNumberId: string,
+  message: { readonly id: string; readonly from: string; readonly text: string; readonly sentAt?: Date }
+) =>
+  notification(phoneNumberId, {
+    contacts: [{ profile: { name: "Customer" }, wa_id: message.from }],
+    messages: [{
+      from: message.from,
+      id: message.id,
+      timestamp: String(Math.floor((message.sentAt ?? new Date()).getTime() / 1000)),
+      type: "text",
+      text: { body: message.text }
+    }]
+  })
+
 /**
  * A delivery status of one of our messages as WhatsApp notifies it: delivered, or failed with an error (e.g.
  * 131047 when the reply came after the 24-hour window).
  */
-export const statusNotification = (phoneNumberId: string, recipient: string, failedWith?: number) => ({
-  object: "whatsapp_business_account",
-  entry: [{
-    id: "102290129340398",
-    changes: [{
-      field: "messages",
-      value: {
-        messaging_product: "whatsapp",
-        metadata: { display_phone_number: "15550100", phone_number_id: phoneNumberId },
-        statuses: [{
-          id: `wamid.out-${recipient}`,
-          status: failedWith === undefined ? "delivered" : "failed",
-          timestamp: String(Math.floor(Date.now() / 1000)),
-          recipient_id: recipient,
-          ...(failedWith === undefined ? {} : { errors: [{ code: failedWith, title: "Re-engagement message" }] })
-        }]
-      }
+export const statusNotification = (phoneNumberId: string, recipient: string, failedWith?: number) =>
+  notification(phoneNumberId, {
+    statuses: [{
+      id: `wamid.out-${recipient}`,
+      status: failedWith === undefined ? "delivered" : "failed",
+      timestamp: String(Math.floor(Date.now() / 1000)),
+      recipient_id: recipient,
+      ...(failedWith === undefined ? {} : { errors: [{ code: failedWith, title: "Re-engagement message" }] })
     }]
-  }]
-})
+  })
 
 /** Meta's signature of a delivery body. */
 export const hubSignature = (appSecret: string, body: string) =>

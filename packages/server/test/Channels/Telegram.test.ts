@@ -2,7 +2,7 @@ import { SqlClient } from "@effect/sql"
 import { afterAll, expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import { admin, call, pick, pickString, setupAccount, TestApp } from "../support/TestApp"
-import { gaps } from "./ChannelKit"
+import { eventually, gaps } from "./ChannelKit"
 import { type BotCall, startFakeTelegram } from "./FakeTelegram"
 
 const fake = await startFakeTelegram("What is the price of the blue teapot?")
@@ -16,17 +16,6 @@ const newToken = () => {
   fake.tokens.add(token)
   return token
 }
-
-/** Polls until `done` holds (the worker answers in the background). */
-const eventually = <A>(probe: () => A, done: (value: A) => boolean, what: string) =>
-  Effect.gen(function*() {
-    for (let attempt = 0; attempt < 150; attempt++) {
-      const value = probe()
-      if (done(value)) return value
-      yield* Effect.sleep("100 millis")
-    }
-    return yield* Effect.die(new Error(`timed out waiting for ${what}`))
-  })
 
 const connect = (assistantId: string, token: string) =>
   Effect.gen(function*() {
