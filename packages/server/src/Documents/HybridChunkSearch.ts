@@ -32,10 +32,6 @@ import { type ChunkHit, ChunkSearch, ChunkSearchError } from "./ChunkSearch"
 /** Keyword candidates ranked per query at most. */
 const maxCandidates = 1000
 
-/** The query's distinct content words, for looking up their other-language terms. */
-const queryTerms = (query: string): ReadonlyArray<string> =>
-  [...new Set(wordsOf(query).filter((word) => !SearchEngine.stopWords.has(word)))].slice(0, 16)
-
 /** A chunk's keyword side: its normalised words, separated by single spaces. */
 export const searchWords = (text: string): string => wordsOf(text).join(" ")
 
