@@ -25,9 +25,17 @@ const warmupSeconds = setting("RELIABILITY_SOAK_WARMUP_SECONDS", 20)
 const sampleSeconds = setting("RELIABILITY_SOAK_SAMPLE_SECONDS", 10)
 const concurrency = 8
 
-/** Preloaded into the child: memory after two full collections, one JSON line per SIGUSR2. */
-const probe = `process.on("SIGUSR2", () => { globalThis.gc(); globalThis.gc();
-  process.stdout.write("soak-memory " + JSON.stringify(process.memoryUsage()) + "\\n") })`
+/**
+ * Preloaded into the child: memory after two full collections, one JSON line
+ * per SIGUSR2; with `RELIABILITY_SOAK_SNAPSHOTS` (a directory) also a heap
+ * snapshot there at each sample, to diff what grew.
+ */
+const probe = `import { writeHeapSnapshot } from "node:v8"
+process.on("SIGUSR2", () => { globalThis.gc(); globalThis.gc();
+  const usage = JSON.stringify(process.memoryUsage())
+  const dir = process.env.RELIABILITY_SOAK_SNAPSHOTS
+  if (dir) writeHeapSnapshot(dir + "/soak-" + Date.now() + ".heapsnapshot")
+  process.stdout.write("soak-memory " + usage + "\\n") })`
 
 interface Sample {
   readonly at: number
