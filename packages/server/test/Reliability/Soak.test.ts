@@ -2,7 +2,8 @@
  * Soak: a moderate mix (product writes and search, text uploads with their
  * ingest, chat turns on the offline model, the conversation list) against the
  * compiled server for `RELIABILITY_SOAK_SECONDS` (CI: 60; the long run: 1800),
- * of which `RELIABILITY_SOAK_WARMUP_SECONDS` (CI: 20; long: 120) are warm-up.
+ * of which `RELIABILITY_SOAK_WARMUP_SECONDS` (CI: 20; long: 120) are warm-up,
+ * by `RELIABILITY_SOAK_CONCURRENCY` clients (8).
  * Every `RELIABILITY_SOAK_SAMPLE_SECONDS` the clients pause and the server's
  * memory is read after two forced collections: the child runs with
  * `--expose-gc` and a preloaded probe (`--import` of a data URL, nothing in the
@@ -23,7 +24,7 @@ import { type RawRequest, send } from "./Routes"
 const seconds = setting("RELIABILITY_SOAK_SECONDS", 60)
 const warmupSeconds = setting("RELIABILITY_SOAK_WARMUP_SECONDS", 20)
 const sampleSeconds = setting("RELIABILITY_SOAK_SAMPLE_SECONDS", 10)
-const concurrency = 8
+const concurrency = setting("RELIABILITY_SOAK_CONCURRENCY", 8)
 
 /**
  * Preloaded into the child: memory after two full collections, one JSON line
