@@ -10,11 +10,11 @@
  * words searched again.
  */
 import { SqlClient, type SqlError } from "@effect/sql"
-import * as Cache from "effect/Cache"
-import * as Data from "effect/Data"
+import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import { makeExpiringMap } from "../Platform/ExpiringMap"
 import type { Expansion, QueryWord, TermMatch } from "./Query"
 import { expand } from "./TermDictionary"
 
@@ -36,45 +36,33 @@ export interface ExpansionCache {
 }
 
 /** What an expansion depends on besides the dictionary. */
-interface Key {
-  readonly assistantId: string
-  readonly word: string
-  readonly prefix: boolean
-}
-const keyOf = (assistantId: string, word: QueryWord) =>
-  Data.struct<Key>({ assistantId, word: word.word, prefix: word.prefix })
+const keyOf = (assistantId: string, word: QueryWord) => `${assistantId}\u0000${word.prefix ? 1 : 0}\u0000${word.word}`
 
 export const makeExpansionCache: Effect.Effect<ExpansionCache, never, SqlClient.SqlClient> = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  const cache = yield* Cache.make({
-    capacity,
-    timeToLive: expansionTtl,
-    lookup: (key: Key) =>
-      expand(sql, key.assistantId, [{ word: key.word, prefix: key.prefix, counts: true }]).pipe(
-        Effect.map((read): ReadonlyMap<string, TermMatch> => read[0] ?? new Map())
-      )
-  })
+  // Not Effect's `Cache`: expansions are set again after every expiry and `invalidate` (see `ExpiringMap`).
+  const cache = makeExpiringMap<ReadonlyMap<string, TermMatch>>(capacity, Duration.toMillis(expansionTtl))
   // Bumped by `invalidate`: a read that began before it is not kept.
   let generation = 0
   return {
-    invalidate: Effect.suspend(() => {
+    invalidate: Effect.sync(() => {
       generation++
-      return cache.invalidateAll
+      cache.clear()
     }),
     expand: (assistantId, words) =>
       Effect.gen(function*() {
-        const keys = words.map((word) => keyOf(assistantId, word))
-        const cached = yield* Effect.forEach(keys, (key) => cache.getOptionComplete(key))
+        const now = yield* Clock.currentTimeMillis
+        const cached = words.map((word) => Option.fromNullable(cache.get(keyOf(assistantId, word), now)))
         const missing = words.filter((_, i) => Option.isNone(cached[i] ?? Option.none()))
         if (missing.length === 0) return cached.flatMap((terms) => Option.toArray(terms))
         const readAt = generation
         // One round trip for every missing word, rather than the cache's lookup of one word at a time.
         const read = yield* expand(sql, assistantId, missing)
         if (readAt === generation) {
-          yield* Effect.forEach(missing, (word, i) => {
+          missing.forEach((word, i) => {
             const terms = read[i]
-            return terms === undefined ? Effect.void : cache.set(keyOf(assistantId, word), terms)
-          }, { discard: true })
+            if (terms !== undefined) cache.set(keyOf(assistantId, word), terms, now)
+          })
         }
         let next = 0
         return cached.map((terms) => Option.getOrElse(terms, () => read[next++] ?? new Map<string, TermMatch>()))

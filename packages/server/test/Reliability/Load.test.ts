@@ -13,12 +13,11 @@
  */
 import { describe, expect, it } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import * as Schedule from "effect/Schedule"
 import type * as Scope from "effect/Scope"
 import * as http from "node:http"
-import { adminToken } from "../support/TestApp"
-import { type ChildServer, embeddedStorage, rssMb, scopedServer, type Storage, storage } from "./ChildServer"
+import { embeddedStorage, rssMb, scopedServer, type Storage, storage } from "./ChildServer"
 import { report, setting } from "./Fixture"
+import { settle, setup } from "./LoadClient"
 import { type RawRequest, send } from "./Routes"
 
 const seconds = setting("RELIABILITY_LOAD_SECONDS", 5)
@@ -30,57 +29,6 @@ const percentile = (sorted: ReadonlyArray<number>, p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0
 
 const mb = (value: number) => value.toFixed(0)
-
-/** One JSON call that must succeed; its `data`. */
-const api = (server: ChildServer, method: string, path: string, token: string, body?: unknown) =>
-  Effect.promise(async () => {
-    const response = await fetch(`${server.base}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { "content-type": "application/json" })
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) })
-    })
-    const text = await response.text()
-    if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${text.slice(0, 300)}`)
-    const parsed: { readonly data: unknown; readonly count?: number } = JSON.parse(text)
-    return parsed
-  })
-
-const field = (value: unknown, name: string): string => {
-  const found: unknown = typeof value === "object" && value !== null ? Reflect.get(value, name) : undefined
-  if (typeof found !== "string") throw new Error(`expected a string ${name} in ${JSON.stringify(value)}`)
-  return found
-}
-
-/** An account, a key and an active assistant with 200 products, made through the API. */
-const setup = (server: ChildServer) =>
-  Effect.gen(function*() {
-    const account = yield* api(server, "POST", "/admin/v1/accounts", adminToken, { name: "Load" })
-    const accountId = field(account.data, "id")
-    const key = field(
-      (yield* api(server, "POST", `/admin/v1/accounts/${accountId}/keys`, adminToken, { name: "load" })).data,
-      "key"
-    )
-    const assistant = yield* api(server, "POST", `/admin/v1/accounts/${accountId}/assistants`, adminToken, {
-      name: "Load"
-    })
-    const assistantId = field(assistant.data, "id")
-    yield* api(server, "GET", `/admin/v1/assistants/${assistantId}`, adminToken).pipe(
-      Effect.repeat({
-        until: (reply) => field(reply.data, "status") !== "provisioning",
-        schedule: Schedule.spaced("50 millis")
-      })
-    )
-    const products = Array.from({ length: 200 }, (_, index) => ({
-      externalId: `load-${index}`,
-      title: `${["Blue", "Red", "Green", "کتاب"][index % 4]} item ${index}`,
-      category: ["shoes", "books"][index % 2]
-    }))
-    yield* api(server, "POST", `/v1/assistants/${assistantId}/products/import`, key, { products })
-    return { key, assistantId }
-  })
 
 const names = ["search", "list", "chat", "upload"]
 
@@ -136,20 +84,6 @@ const drive = (port: number, key: string, assistantId: string, durationMs: numbe
     await Promise.all(Array.from({ length: concurrency }, client))
     agent.destroy()
     return { requests: counter - first, errors, latencies }
-  })
-
-/** Waits (up to 5 minutes) until no ingest job of the assistant is queued or processing. */
-const settle = (server: ChildServer, key: string, assistantId: string) =>
-  Effect.gen(function*() {
-    const open = (status: string) =>
-      Effect.map(
-        api(server, "GET", `/v1/assistants/${assistantId}/documents/jobs?status=${status}&limit=1`, key),
-        (reply) => reply.count ?? 0
-      )
-    const deadline = Date.now() + 300_000
-    while (Date.now() < deadline && (yield* open("queued")) + (yield* open("processing")) > 0) {
-      yield* Effect.sleep("500 millis")
-    }
   })
 
 const load = (mode: string, store: Effect.Effect<Storage, never, Scope.Scope>) =>
