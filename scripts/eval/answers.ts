@@ -11,7 +11,11 @@
  * - held-aside: `data/answers-held-aside.json` over the same documents,
  *   `data/held-aside-en.json` over `data/held-en-docs` (a manual, a warranty
  *   card, terms of sale) and `data/held-aside-fa.json` over
- *   `data/held-fa-docs` (Persian typed as people type).
+ *   `data/held-fa-docs` (Persian typed as people type), and
+ *   `data/held-aside-en-2.json` over `data/held-en-2-docs` and
+ *   `data/held-aside-fa-2.json` over `data/held-fa-2-docs` (ordering and
+ *   delivery terms, installment terms, size and exchange guides, refund
+ *   rules of courses).
  *
  *   pnpm eval:answers [--floor 0.35] [--misses] [--only held-aside-fa.json]
  *

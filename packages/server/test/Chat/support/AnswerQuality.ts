@@ -117,6 +117,18 @@ export const sets: ReadonlyArray<EvalSet> = [
     questions: "held-aside-fa.json",
     documents: "held-fa-docs",
     heldAside: true
+  },
+  {
+    name: "held-aside: EN bakery orders, size & exchange, course refunds",
+    questions: "held-aside-en-2.json",
+    documents: "held-en-2-docs",
+    heldAside: true
+  },
+  {
+    name: "held-aside: FA installments, cake orders, sizes, school refunds",
+    questions: "held-aside-fa-2.json",
+    documents: "held-fa-2-docs",
+    heldAside: true
   }
 ]
 
