@@ -4,7 +4,7 @@
 # `pg_basebackup -R` in a temporary directory, on its own port. It never
 # restarts or reconfigures the primary: it needs `wal_level` replica (the
 # default) and adds, only if replication connections are refused, one trust
-# line for 127.0.0.1 to the primary's pg_hba.conf (a reload, not a restart).
+# line for 127.0.0.1 at the top of the primary's pg_hba.conf (a reload, not a restart).
 # A physical replication slot (dastyar_replica_<port>) keeps the WAL the copy
 # needs between the end of `pg_basebackup` and the replica's first stream: on a
 # busy primary that WAL was removed in between and the replica never caught up.
@@ -15,11 +15,11 @@
 #   scripts/replica.sh stop     # stops it (kept on disk; start resumes it)
 #   scripts/replica.sh remove   # stops it, drops its slot and deletes its directory
 #
-# Settings: REPLICA_PORT (5433), REPLICA_DIR (/tmp/dastyar-replica-$REPLICA_PORT).
+# Settings: REPLICA_PORT (5433), REPLICA_DIR (/tmp/dastyar-replica-$REPLICA_PORT), PRIMARY_PORT (5432).
 set -Eeuo pipefail
 exec 3>&1 1>&2
 
-readonly PRIMARY_HOST=127.0.0.1 PRIMARY_PORT=5432
+readonly PRIMARY_HOST=127.0.0.1 PRIMARY_PORT="${PRIMARY_PORT:-5432}"
 readonly PORT="${REPLICA_PORT:-5433}"
 readonly DIR="${REPLICA_DIR:-/tmp/dastyar-replica-$PORT}"
 readonly SLOT="dastyar_replica_$PORT"
@@ -56,8 +56,12 @@ start() {
     hba="$(primary -c 'SHOW hba_file')"
     [[ -w $hba ]] || die "replication connections are refused and $hba is not writable"
     log "allowing replication from $PRIMARY_HOST in $hba (reload)"
-    printf 'host replication all %s/32 trust  # added by scripts/replica.sh\n' "$PRIMARY_HOST" >>"$hba"
+    # First matching line wins: Debian's own `host replication all 127.0.0.1/32 scram-sha-256` would refuse it.
+    sed -i "1i host replication postgres $PRIMARY_HOST/32 trust  # added by scripts/replica.sh" "$hba"
     primary -c 'SELECT pg_reload_conf()' >/dev/null
+    sleep 1
+    psql "host=$PRIMARY_HOST port=$PRIMARY_PORT user=postgres replication=true" -w -X -q -c 'IDENTIFY_SYSTEM' \
+      >/dev/null || die "replication connections are still refused after adding a trust line to $hba"
   fi
   if [[ ! -f $DIR/PG_VERSION ]]; then
     log "copying the primary into $DIR"
