@@ -12,6 +12,7 @@ import * as DateTime from "effect/DateTime"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
+import { ReadSql } from "../Database/Replicas"
 
 /** Who may see a conversation: an account's assistant, or (operator) anyone. */
 export interface Scope {
@@ -123,6 +124,8 @@ const maxMessages = 2000
 export class ConversationLogRepo extends Effect.Service<ConversationLogRepo>()("ConversationLogRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    // List pages and their messages may be served by a replica (Database/Replicas.ts).
+    const readSql = yield* ReadSql
     const summary = sql.unsafe(summaryColumns)
 
     const where = (scope: Scope, filters: Filters, after: Option.Option<Position>) => {
@@ -142,14 +145,14 @@ export class ConversationLogRepo extends Effect.Service<ConversationLogRepo>()("
     }
 
     const page = (scope: Scope, filters: Filters, after: Option.Option<Position>, limit: number) =>
-      sql<ConversationRow>`
+      readSql<ConversationRow>`
         SELECT ${summary} FROM conversations WHERE ${where(scope, filters, after)}
         ORDER BY created_at DESC, id DESC LIMIT ${limit}`.pipe(Effect.orDie)
 
     const messagesOf = (conversationIds: ReadonlyArray<string>) =>
       conversationIds.length === 0
         ? Effect.succeed<ReadonlyArray<MessageRow>>([])
-        : sql<MessageRow>`
+        : readSql<MessageRow>`
           SELECT m.id::text AS id, m.conversation_id, m.role, m.content, m.meta, m.created_at,
                  f.rating, f.comment, f.updated_at AS rated_at
           FROM chat_messages m LEFT JOIN message_feedback f ON f.message_id = m.id

@@ -141,7 +141,7 @@ export class CuratedAnswers extends Effect.Service<CuratedAnswers>()("CuratedAns
       update,
       remove,
       list: (assistantId: string, limit: number, offset: number) =>
-        Effect.all({ list: repo.page(assistantId, limit, offset), count: repo.count(assistantId) }).pipe(
+        Effect.all({ list: repo.page(assistantId, limit, offset), count: repo.countListed(assistantId) }).pipe(
           Effect.map(({ count, list }) => ({ list: list.map(toCuratedAnswer), count }))
         ),
       all: (assistantId: string) => repo.all(assistantId),

@@ -3,6 +3,7 @@ import { SqlClient } from "@effect/sql"
 import * as DateTime from "effect/DateTime"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import { ReadSql } from "../Database/Replicas"
 import type { QuestionKey } from "../Search/QuestionSimilarity"
 
 export interface Variant extends QuestionKey {
@@ -47,15 +48,19 @@ export const toCuratedAnswer = (row: CuratedRow) => ({
 export class CuratedRepo extends Effect.Service<CuratedRepo>()("CuratedRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    // The list page may be served by a replica (Database/Replicas.ts); the cap check counts on the primary.
+    const readSql = yield* ReadSql
     const select = sql.unsafe(columns)
+    const countWith = (client: SqlClient.SqlClient, assistantId: string) =>
+      client<{ readonly n: number }>`SELECT count(*)::int AS n FROM curated_answers WHERE assistant_id = ${assistantId}`
+        .pipe(Effect.map((rows) => rows[0]?.n ?? 0), Effect.orDie)
 
     return {
-      count: (assistantId: string) =>
-        sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM curated_answers WHERE assistant_id = ${assistantId}`
-          .pipe(Effect.map((rows) => rows[0]?.n ?? 0), Effect.orDie),
+      count: (assistantId: string) => countWith(sql, assistantId),
+      countListed: (assistantId: string) => countWith(readSql, assistantId),
 
       page: (assistantId: string, limit: number, offset: number) =>
-        sql<CuratedRow>`
+        readSql<CuratedRow>`
           SELECT ${select} FROM curated_answers WHERE assistant_id = ${assistantId}
           ORDER BY updated_at DESC, id LIMIT ${limit} OFFSET ${offset}`.pipe(Effect.orDie),
 

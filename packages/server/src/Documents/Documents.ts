@@ -119,7 +119,7 @@ export class Documents extends Effect.Service<Documents>()("Documents", {
               sizeBytes: file.sizeBytes
             })
             yield* file.store(job.id)
-            yield* queue.offer({ jobId: job.id, queuedBy }, { id: IngestQueue.elementIdOf(job.id) })
+            yield* queue.offer({ jobId: job.id, assistantId, queuedBy }, { id: IngestQueue.elementIdOf(job.id) })
             return toResponse(job)
           }))
       }).pipe(

@@ -8,6 +8,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
 import * as fs from "node:fs/promises"
+import { ReadSql } from "../Database/Replicas"
 import type { FileKind } from "./FileKind"
 import type { ErrorMessage } from "./IngestFailure"
 
@@ -68,6 +69,8 @@ const pieceBytes = 1024 * 1024
 export class DocumentsRepo extends Effect.Service<DocumentsRepo>()("DocumentsRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    // The job and document lists may be served by a replica (Database/Replicas.ts).
+    const readSql = yield* ReadSql
 
     const findJob = SqlSchema.findOne({
       Request: Schema.Struct({ assistantId: Schema.String, jobId: Schema.String }),
@@ -95,12 +98,12 @@ export class DocumentsRepo extends Effect.Service<DocumentsRepo>()("DocumentsRep
     ) => {
       const where = sql`assistant_id = ${assistantId} ${status === undefined ? sql`` : sql`AND status = ${status}`}`
       return Effect.all({
-        list: sql`
+        list: readSql`
           SELECT * FROM document_jobs WHERE ${where}
           ORDER BY created_at DESC, id DESC LIMIT ${page.limit} OFFSET ${page.offset}`.pipe(
           Effect.flatMap(Schema.decodeUnknown(Schema.Array(JobRow)))
         ),
-        count: sql`SELECT count(*)::text AS count FROM document_jobs WHERE ${where}`.pipe(
+        count: readSql`SELECT count(*)::text AS count FROM document_jobs WHERE ${where}`.pipe(
           Effect.flatMap(Schema.decodeUnknown(Schema.Tuple(Schema.Struct({ count: Schema.NumberFromString })))),
           Effect.map(([row]) => row.count)
         )
@@ -111,7 +114,7 @@ export class DocumentsRepo extends Effect.Service<DocumentsRepo>()("DocumentsRep
       Request: Schema.Struct({ assistantId: Schema.String, folderId: Schema.NullOr(Schema.String) }),
       Result: DocumentRow,
       execute: ({ assistantId, folderId }) =>
-        sql`
+        readSql`
           SELECT id, path, n_chunks, size_bytes, created_at FROM documents
           WHERE assistant_id = ${assistantId} AND state = 'ready'
           ${folderId === null ? sql`` : sql`AND folder_id = ${folderId}`}

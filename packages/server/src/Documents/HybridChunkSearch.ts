@@ -20,7 +20,7 @@
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
-import { ReadSql } from "../Database/Replicas"
+import { SearchSql } from "../Database/Replicas"
 import { Embedder, vectorLiteral } from "../Search/Embedder"
 import { translations } from "../Search/Lexicon"
 import * as SearchEngine from "../Search/SearchEngine"
@@ -56,8 +56,8 @@ const mergeKeywordSides = (
 }
 
 export const make = Effect.gen(function*() {
-  // Chunk retrieval may be served by a replica (Database/Replicas.ts).
-  const sql = yield* ReadSql
+  // Chunk retrieval may be served by a replica (Database/Replicas.ts), recent writes or not.
+  const sql = yield* SearchSql
   const embedder = yield* Embedder
   const synonyms = yield* Synonyms
 

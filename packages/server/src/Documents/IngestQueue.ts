@@ -4,7 +4,12 @@ import * as Schema from "effect/Schema"
 import { elementId } from "../Queue/Queue"
 import { TraceLink } from "../Telemetry"
 
-export const IngestTask = Schema.Struct({ jobId: Schema.String, queuedBy: Schema.optional(TraceLink) })
+export const IngestTask = Schema.Struct({
+  jobId: Schema.String,
+  /** Whose job it is, for fair claims across shops (Queue/Queue.ts); absent in tasks queued before. */
+  assistantId: Schema.optional(Schema.String),
+  queuedBy: Schema.optional(TraceLink)
+})
 export type IngestTask = typeof IngestTask.Type
 
 export const make = PersistedQueue.make({ name: "document-ingest", schema: IngestTask })

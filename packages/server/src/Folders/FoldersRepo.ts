@@ -4,6 +4,7 @@ import { SqlClient, SqlSchema } from "@effect/sql"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { isUniqueViolation } from "../Database/Constraints"
+import { ReadSql } from "../Database/Replicas"
 import { newHexId } from "../Ids"
 
 const FolderRow = Schema.Struct({ id: Constraint.FolderId, name: Schema.String })
@@ -11,6 +12,8 @@ const FolderRow = Schema.Struct({ id: Constraint.FolderId, name: Schema.String }
 export class FoldersRepo extends Effect.Service<FoldersRepo>()("FoldersRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    // The list may be served by a replica (Database/Replicas.ts).
+    const readSql = yield* ReadSql
     const insert = SqlSchema.single({
       Request: Schema.Struct({ id: Schema.String, accountId: Schema.String, name: Schema.String }),
       Result: FolderRow,
@@ -19,7 +22,7 @@ export class FoldersRepo extends Effect.Service<FoldersRepo>()("FoldersRepo", {
     const listByAccount = SqlSchema.findAll({
       Request: Schema.String,
       Result: FolderRow,
-      execute: (accountId) => sql`SELECT id, name FROM folders WHERE account_id = ${accountId} ORDER BY name`
+      execute: (accountId) => readSql`SELECT id, name FROM folders WHERE account_id = ${accountId} ORDER BY name`
     })
     return {
       list: (accountId: string) => listByAccount(accountId).pipe(Effect.orDie),

@@ -12,6 +12,7 @@ import { ChatHttpLive } from "../Chat/Http"
 import { AdminContentHttpLive, ContentHttpLive, ContentRateLimitLive } from "../Content/Http"
 import { AdminConversationsHttpLive, ConversationsHttpLive } from "../Conversations/Http"
 import { CuratedHttpLive } from "../Curated/Http"
+import { RecentWrites } from "../Database/RecentWrites"
 import { DocumentsHttpLive } from "../Documents/Http"
 import { ModelsHttpLive } from "../Models/Http"
 import { layerLimiter, RateLimit } from "../Platform/RateLimit"
@@ -49,7 +50,7 @@ const groups = Layer.mergeAll(
 const RateLimitLive = RateLimit.Default.pipe(Layer.provide(layerLimiter))
 
 const middlewares = Layer.mergeAll(ApiKeyAuthLive, AdminAuthLive, ContentRateLimitLive).pipe(
-  Layer.provide(RateLimitLive)
+  Layer.provide(Layer.merge(RateLimitLive, RecentWrites.Default))
 )
 
 const api = HttpApiBuilder.api(DastyarApi).pipe(

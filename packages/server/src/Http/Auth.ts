@@ -7,6 +7,7 @@ import * as Redacted from "effect/Redacted"
 import { createHash, timingSafeEqual } from "node:crypto"
 import { AccountsRepo } from "../Accounts/AccountsRepo"
 import { AppConfig } from "../Config"
+import { RecentWrites } from "../Database/RecentWrites"
 import { AdminToken } from "../Platform/AdminToken"
 import { clientAddress } from "../Platform/ClientAddress"
 import { RateLimit } from "../Platform/RateLimit"
@@ -18,6 +19,7 @@ export const ApiKeyAuthLive = Layer.effect(
   Effect.gen(function*() {
     const accounts = yield* AccountsRepo
     const rateLimit = yield* RateLimit
+    const recentWrites = yield* RecentWrites
     return Auth.ApiKeyAuth.of({
       bearer: (token) =>
         Effect.gen(function*() {
@@ -25,6 +27,8 @@ export const ApiKeyAuthLive = Layer.effect(
           if (Option.isNone(owner)) return yield* new Errors.InvalidApiKey()
           yield* rateLimit.consume(`key:${owner.value.keyId}`)
           yield* accounts.markUsed(owner.value.keyId)
+          // Replicas: the reads of an account that just wrote go to the primary (Database/RecentWrites.ts).
+          yield* recentWrites.route(owner.value.accountId)
           return owner.value
         }).pipe(
           // No call-site capture: an `Error` per request on the hottest path, for one span attribute.

@@ -18,7 +18,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { AppConfig } from "../Config"
 import { prepared } from "../Database/Database"
-import { ReadSql } from "../Database/Replicas"
+import { SearchSql } from "../Database/Replicas"
 import { Embedder, vectorLiteral } from "../Search/Embedder"
 import * as SearchEngine from "../Search/SearchEngine"
 import { expandWithSynonyms } from "../Search/SynonymRules"
@@ -50,8 +50,8 @@ export const meaningPool = 40
 export const layer = Layer.effect(
   ProductSearch,
   Effect.gen(function*() {
-    // Every read of a search may be served by a replica (Database/Replicas.ts).
-    const sql = yield* ReadSql
+    // Every read of a search may be served by a replica (Database/Replicas.ts), recent writes or not.
+    const sql = yield* SearchSql
     const embedder = yield* Embedder
     const repo = yield* ProductsRepo
     const expansions = yield* TermExpansions

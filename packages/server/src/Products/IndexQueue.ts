@@ -9,7 +9,11 @@ import * as Schema from "effect/Schema"
 import { randomUUID } from "node:crypto"
 import { elementId } from "../Queue/Queue"
 
-export const IndexRequest = Schema.Struct({ assistantId: Schema.String })
+export const IndexRequest = Schema.Struct({
+  assistantId: Schema.String,
+  /** A turn queued by the indexer itself after a full turn (`ProductIndexer`): more of this shop may be due. */
+  continued: Schema.optional(Schema.Boolean)
+})
 
 export const make = PersistedQueue.make({ name: "product-index", schema: IndexRequest })
 
@@ -17,5 +21,7 @@ export const make = PersistedQueue.make({ name: "product-index", schema: IndexRe
  * Asks for indexing; a fresh element id each time, so no wake-up is merged
  * into one already taken. A queue failure is a defect (the transaction rolls back).
  */
-export const request = (queue: Effect.Effect.Success<typeof make>, assistantId: string) =>
-  queue.offer({ assistantId }, { id: elementId("product-index", assistantId, randomUUID()) }).pipe(Effect.orDie)
+export const request = (queue: Effect.Effect.Success<typeof make>, assistantId: string, continued = false) =>
+  queue.offer({ assistantId, ...(continued ? { continued } : {}) }, {
+    id: elementId("product-index", assistantId, randomUUID())
+  }).pipe(Effect.orDie)

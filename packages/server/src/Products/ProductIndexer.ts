@@ -21,6 +21,12 @@ const batchSize = 256
 const leaseSeconds = 120
 const maxBackoffSeconds = 300
 const queueWorkers = 2
+/**
+ * Batches one wake-up indexes before it queues the rest of its shop's work
+ * behind other shops' (the queue's claims take turns between shops): a big
+ * import does not hold both workers while a small shop's products wait.
+ */
+const batchesPerTurn = 4
 
 interface DueProduct {
   readonly id: string
@@ -117,26 +123,38 @@ export class ProductIndexer extends Effect.Service<ProductIndexer>()("ProductInd
       )
     }
 
-    /** Indexes due products until none is left. */
-    const indexDue = Effect.fn("ProductIndexer.indexDue")(function*(assistantId: string | null) {
+    /** Indexes due products of any shop until none is left. */
+    const indexDue = Effect.fn("ProductIndexer.indexDue")(function*() {
       let indexed = 0
       while (true) {
-        const batch = yield* claim(assistantId)
-        if (batch.length === 0) {
-          // The assistant may have grown past the size that gets its own vector index.
-          if (indexed > 0 && assistantId !== null) yield* vectorIndexes.caughtUp(assistantId)
-          return indexed
-        }
+        const batch = yield* claim(null)
+        if (batch.length === 0) return indexed
         yield* indexBatch(batch)
         indexed += batch.length
       }
     })
 
+    /** One shop's turn: a few batches, then, if more may be due, a wake-up queued behind other shops' turns. */
+    const indexTurn = Effect.fn("ProductIndexer.indexTurn")(function*(assistantId: string, continued: boolean) {
+      let indexed = 0
+      for (let turn = 0; turn < batchesPerTurn; turn++) {
+        const batch = yield* claim(assistantId)
+        if (batch.length > 0) yield* indexBatch(batch)
+        indexed += batch.length
+        if (batch.length < batchSize) {
+          // The assistant may have grown past the size that gets its own vector index.
+          if (indexed > 0 || continued) yield* vectorIndexes.caughtUp(assistantId)
+          return
+        }
+      }
+      yield* IndexQueue.request(queue, assistantId, true)
+    })
+
     return {
       /** Handles one wake-up from the queue; waits while the queue is empty. */
-      processNext: queue.take(({ assistantId }) => indexDue(assistantId)),
+      processNext: queue.take(({ assistantId, continued }) => indexTurn(assistantId, continued === true)),
       /** Retries failed products whose backoff has passed, and anything whose wake-up was lost. */
-      sweep: indexDue(null),
+      sweep: indexDue(),
       /** Vectors of another embedder are never compared with this one's: those products are indexed again. */
       reindexOtherEmbedders: sql`
         UPDATE products SET index_state = 'pending', index_version = index_version + 1, index_due_at = now(),

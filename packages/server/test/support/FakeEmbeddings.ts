@@ -18,7 +18,13 @@ export interface FakeEmbeddings {
   readonly requests: () => number
 }
 
-export const fakeEmbeddings = (options: { readonly dimensions?: number } = {}) =>
+export const fakeEmbeddings = (
+  options: {
+    readonly dimensions?: number
+    /** How long each answer takes (a slow provider); none by default. */
+    readonly delayMs?: number
+  } = {}
+) =>
   Effect.acquireRelease(
     Effect.async<{ readonly fake: FakeEmbeddings; readonly close: () => void }>((resume) => {
       const batches: Array<number> = []
@@ -42,8 +48,7 @@ export const fakeEmbeddings = (options: { readonly dimensions?: number } = {}) =
           const parsed = Schema.decodeUnknownSync(EmbeddingsRequest)(JSON.parse(body))
           batches.push(parsed.input.length)
           const size = options.dimensions ?? 64
-          res.writeHead(200, { "content-type": "application/json" })
-          res.end(JSON.stringify({
+          const answer = () => res.end(JSON.stringify({
             object: "list",
             model: parsed.model,
             // Deliberately not unit length: the client normalises.
@@ -54,6 +59,9 @@ export const fakeEmbeddings = (options: { readonly dimensions?: number } = {}) =
             })).reverse(),
             usage: { prompt_tokens: parsed.input.length * 2, total_tokens: parsed.input.length * 2 }
           }))
+          res.writeHead(200, { "content-type": "application/json" })
+          if (options.delayMs === undefined) answer()
+          else setTimeout(answer, options.delayMs)
         })
       })
       server.listen(0, "127.0.0.1", () => {
