@@ -111,9 +111,22 @@ const numberForms = (word: string): ReadonlyArray<string> => {
 const isQuestionWord = (word: string): boolean =>
   stopWords.has(word) || questionStopWords.has(word) || fillers.has(word)
 
+/**
+ * At most `maxWords` of a long query: subject words before question words, the latest ones when even those are
+ * too many. A follow-up is searched after the previous question ("…\nand to Shiraz?"): its own words and the
+ * previous question's subject stay, the previous question's filler goes first.
+ */
+const within = (words: ReadonlyArray<ChunkQueryWord>): ReadonlyArray<ChunkQueryWord> => {
+  if (words.length <= maxWords) return words
+  const subject = words.filter((word) => word.counts)
+  if (subject.length >= maxWords) return subject.slice(-maxWords)
+  let spare = maxWords - subject.length
+  return words.filter((word) => word.counts || spare-- > 0)
+}
+
 /** The question's words in order, deduplicated, with their forms and related words. */
 export const parseChunkQuery = (query: string): ReadonlyArray<ChunkQueryWord> => {
-  const words = [...new Set(wordsOf(query))].slice(0, maxWords)
+  const words = [...new Set(wordsOf(query))]
   const parsed = words.map((word) => {
     const forms = [...new Set([...colloquialForms(word), ...numberForms(word)])].filter((form) => form !== word)
     // A lone letter ("t" of "don't", "s" of "it's") names nothing; a lone digit may.
@@ -123,5 +136,5 @@ export const parseChunkQuery = (query: string): ReadonlyArray<ChunkQueryWord> =>
       .slice(0, maxRelated)
     return { word, counts: !asks, forms, related }
   })
-  return parsed.some((word) => word.counts) ? parsed : parsed.map((word) => ({ ...word, counts: true }))
+  return within(parsed.some((word) => word.counts) ? parsed : parsed.map((word) => ({ ...word, counts: true })))
 }

@@ -26,6 +26,13 @@ describe("chunk queries", () => {
     expect(parseChunkQuery("what is it?").every((word) => word.counts)).toBe(true)
   })
 
+  it("a follow-up after a long question keeps its own words and the question's subject", () => {
+    const previous = "could you please tell me if you would be able to help me and what the warranty on the fridge is?"
+    const words = parseChunkQuery(`${previous}\nand the washing machine?`).map((word) => word.word)
+    expect(words.length).toBeLessThanOrEqual(16)
+    expect(words).toEqual(expect.arrayContaining(["warranty", "fridge", "washing", "machine"]))
+  })
+
   it("a colloquial ending gives the written form of the word", () => {
     expect(parsed("کفشاتون").get("کفشاتون")?.forms).toContain("کفش")
     expect(parsed("سبدم").get("سبدم")?.forms).toContain("سبد")
