@@ -2,16 +2,19 @@
  * `ChunkSearch` over the assistant's ready documents, on the search engine
  * shared with product search (Search/SearchEngine.ts):
  *
- * - keywords: the query's words expanded against the assistant's term
- *   dictionary (stems, typos, the last word as a prefix), the chunks holding
- *   any of them (GIN over `search_terms`) ranked by the engine's rules;
+ * - keywords: the question's words (ChunkQuery.ts: its subject words, their
+ *   colloquial and numeric forms, their related words of the bilingual shop
+ *   vocabulary) expanded against the assistant's term dictionary (stems,
+ *   typos, the last word as a prefix), the chunks holding any of them (GIN
+ *   over `search_terms`) ordered by the share of the question they cover
+ *   (ChunkCoverage.ts), then by the engine's rules;
  * - meaning: pgvector cosine distance between the query's and each chunk's
  *   embedding (halfvecs; current `Embedder.modelId` only).
  *
  * The best `pool` chunks of each side are pooled and scored in [0, 1]:
  * `semantic` = cosine similarity (clamped at 0), `keyword` = the share of the
- * query's content words the chunk matches (typo- and stem-tolerant, as the
- * engine matched them), and `score = 1 − (1 − semantic)(1 − keyword)`: either
+ * question's subject words the chunk covers (a related word counts for less
+ * than the word), and `score = 1 − (1 − semantic)(1 − keyword)`: either
  * signal alone can make a chunk relevant, both make it more so, and a chunk
  * sharing neither words nor meaning with the query stays near 0, so a
  * relevance floor (chat) is meaningful. Equal scores keep the engine's keyword
@@ -22,12 +25,13 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { SearchSql } from "../Database/Replicas"
 import { Embedder, vectorLiteral } from "../Search/Embedder"
-import { translations } from "../Search/Lexicon"
 import * as SearchEngine from "../Search/SearchEngine"
 import { expandWithSynonyms } from "../Search/SynonymRules"
 import { Synonyms } from "../Search/Synonyms"
 import { wordsOf } from "../Search/TextNormalization"
 import { type ChunkHit, ChunkSearch, ChunkSearchError } from "./ChunkSearch"
+import { coverage } from "./ChunkCoverage"
+import { parseChunkQuery } from "./ChunkQuery"
 
 /** Keyword candidates ranked per query at most. */
 const maxCandidates = 1000
@@ -36,23 +40,8 @@ const maxCandidates = 1000
 export const searchWords = (text: string): string => wordsOf(text).join(" ")
 
 interface KeywordSide {
-  readonly ranked: ReadonlyArray<{ readonly id: string; readonly matched: number }>
-  readonly counted: number
-}
-
-/** The query's own ranking first, then chunks only its translation found; a chunk keeps its better match. */
-const mergeKeywordSides = (
-  own: KeywordSide,
-  translated: KeywordSide["ranked"],
-  pool: number
-): KeywordSide => {
-  const seen = new Map(own.ranked.map((result) => [result.id, result]))
-  const added = translated.filter((result) => !seen.has(result.id)).slice(0, pool)
-  const better = own.ranked.map((result) => {
-    const alternative = translated.find((candidate) => candidate.id === result.id)
-    return alternative !== undefined && alternative.matched > result.matched ? alternative : result
-  })
-  return { ranked: [...better, ...added], counted: own.counted }
+  /** Best first: by the share of the question covered, then by the engine's ranking of the question's own words. */
+  readonly ranked: ReadonlyArray<{ readonly id: string; readonly share: number }>
 }
 
 export const make = Effect.gen(function*() {
@@ -68,23 +57,68 @@ export const make = Effect.gen(function*() {
   )
 
   const keywordSide = Effect.fn("ChunkSearch.keyword")(function*(assistantId: string, query: string, pool: number) {
-    const words = SearchEngine.parseQuery(query)
-    if (words.length === 0) return { ranked: [], counted: 0 }
+    const parsed = parseChunkQuery(query)
+    if (parsed.length === 0) return { ranked: [] }
+    const words = parsed.map((word, i): SearchEngine.QueryWord => ({
+      word: word.word,
+      counts: word.counts,
+      prefix: i === parsed.length - 1 && [...word.word].length >= 2
+    }))
+    // Each word's other forms and related words are looked up in the term dictionary with it, in one call.
+    const extras = parsed.flatMap((word, owner) => [
+      ...word.forms.map((form) => ({ owner, kind: "form" as const, word: form })),
+      ...word.related.map((related) => ({ owner, kind: "related" as const, word: related }))
+    ])
+    let extraExpansion: SearchEngine.Expansion = []
     // The shop's synonyms apply to its documents too.
     const rules = yield* synonyms.rulesOf(assistantId)
-    const expansion = yield* expandWithSynonyms((all) => SearchEngine.expand(sql, assistantId, all), words, rules)
+    const expansion = yield* expandWithSynonyms(
+      (all) =>
+        SearchEngine.expand(sql, assistantId, [
+          ...all,
+          ...extras.map(({ word }) => ({ word, counts: true, prefix: false }))
+        ]).pipe(Effect.map((expanded) => {
+          extraExpansion = expanded.slice(all.length)
+          return expanded.slice(0, all.length)
+        })),
+      words,
+      rules
+    )
+    const termsOf = (owner: number, kind: "form" | "related") =>
+      new Set(extras.flatMap((extra, i) =>
+        extra.owner === owner && extra.kind === kind ? [...(extraExpansion[i]?.keys() ?? [])] : []
+      ))
+    const wordTerms = parsed.map((word, i) => ({
+      counts: word.counts,
+      word: new Set(expansion[i]?.keys() ?? []),
+      form: termsOf(i, "form"),
+      related: termsOf(i, "related")
+    }))
+    const allTerms = [
+      ...new Set([...SearchEngine.expandedTerms(expansion), ...SearchEngine.expandedTerms(extraExpansion)])
+    ]
     const rows = yield* sql<{ readonly fileId: string; readonly chunk: number; readonly searchText: string }>`
       SELECT c.file_id, c.chunk, c.search_text FROM document_chunks c JOIN documents d ON d.id = c.file_id
       WHERE d.assistant_id = ${assistantId} AND d.state = 'ready'
-        AND c.search_terms && ${SearchEngine.expandedTerms(expansion)}::text[]
+        AND c.search_terms && ${allTerms}::text[]
       LIMIT ${maxCandidates}`
-    const ranked = SearchEngine.rankDocuments(
-      words,
-      expansion,
-      rows.map((row) => ({ id: `${row.fileId}:${row.chunk}`, fields: row.searchText })),
-      yield* collectionSizes.get(assistantId)
+    const candidates = rows.map((row) => ({ id: `${row.fileId}:${row.chunk}`, searchText: row.searchText }))
+    const size = yield* collectionSizes.get(assistantId)
+    const shares = coverage(wordTerms, candidates, size)
+    const engineRank = new Map(
+      SearchEngine.rankDocuments(
+        words,
+        expansion,
+        candidates.map(({ id, searchText }) => ({ id, fields: searchText })),
+        size
+      ).map((result, rank) => [result.id, rank])
     )
-    return { ranked: ranked.slice(0, pool), counted: words.filter((word) => word.counts).length }
+    const rankOf = (id: string) => engineRank.get(id) ?? Number.POSITIVE_INFINITY
+    const ranked = candidates
+      .map(({ id }) => ({ id, share: shares.get(id) ?? 0 }))
+      .filter((result) => result.share > 0)
+      .sort((a, b) => b.share - a.share || rankOf(a.id) - rankOf(b.id))
+    return { ranked: ranked.slice(0, pool) }
   })
 
   const search = Effect.fn("ChunkSearch.search")(function*(params: {
@@ -100,20 +134,9 @@ export const make = Effect.gen(function*() {
         Effect.logWarning("query embedding failed; keyword search only", error).pipe(Effect.as(Option.none()))
       )
     )
-    const own = yield* keywordSide(params.assistantId, params.query, pool).pipe(
+    const keyword: KeywordSide = yield* keywordSide(params.assistantId, params.query, pool).pipe(
       Effect.mapError((cause) => new ChunkSearchError({ cause }))
     )
-    // The query's shop terms in the other language (Lexicon.ts), searched apart: an English question finds a
-    // passage written only in Persian. Their share counts against the query's own words.
-    const translated = translations(
-      SearchEngine.parseQuery(params.query).filter((word) => word.counts).map((word) => word.word)
-    )
-    const other = translated.length === 0
-      ? { ranked: [], counted: 0 }
-      : yield* keywordSide(params.assistantId, translated.join(" "), pool).pipe(
-        Effect.mapError((cause) => new ChunkSearchError({ cause }))
-      )
-    const keyword = mergeKeywordSides(own, other.ranked, pool)
     if (Option.isNone(vector) && keyword.ranked.length === 0) return []
 
     const ready = sql`d.assistant_id = ${params.assistantId} AND d.state = 'ready'`
@@ -151,12 +174,12 @@ export const make = Effect.gen(function*() {
       JOIN documents d ON d.id = c.file_id
       WHERE ${ready}`.pipe(Effect.mapError((cause) => new ChunkSearchError({ cause })))
 
-    const keywordRank = new Map(keyword.ranked.map((result, rank) => [result.id, { rank, matched: result.matched }]))
+    const keywordRank = new Map(keyword.ranked.map((result, rank) => [result.id, { rank, share: result.share }]))
     return rows
       .map((row) => {
         const semantic = Math.max(0, Math.min(1, Number(row.similarity)))
         const found = keywordRank.get(`${row.fileId}:${row.chunk}`)
-        const share = found === undefined || keyword.counted === 0 ? 0 : Math.min(1, found.matched / keyword.counted)
+        const share = found === undefined ? 0 : Math.min(1, found.share)
         const hit: ChunkHit = {
           fileId: row.fileId,
           path: row.path,
