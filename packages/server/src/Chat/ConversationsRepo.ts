@@ -67,25 +67,26 @@ export class ConversationsRepo extends Effect.Service<ConversationsRepo>()("Conv
             WHERE conversation_id = ${conversationId} ORDER BY id DESC LIMIT ${historyRows}
           ) AS newest ORDER BY newest.id`.pipe(Effect.orDie),
 
-      /** Appends the messages (returning their ids); `needsAttention` flags the conversation for the log. */
+      /** Appends the messages (returning their ids, in order); `needsAttention` flags the conversation for the log. */
       append: (conversationId: string, needsAttention: boolean, messages: ReadonlyArray<NewMessage>) =>
         Effect.gen(function*() {
-          const ids: Array<string> = []
-          for (const message of messages) {
-            // The tenant key comes from the conversation (see Database/Distribution.ts).
-            const [row] = yield* sql<{ readonly id: string }>`
-              INSERT INTO chat_messages (assistant_id, conversation_id, role, content, tokens, meta)
-              SELECT assistant_id, id, ${message.role}, ${message.content}, ${message.tokens}::integer,
-                ${JSON.stringify(message.meta)}::jsonb
-              FROM conversations WHERE id = ${conversationId}
-              RETURNING id::text AS id`
-            if (row !== undefined) ids.push(row.id)
-          }
+          // One statement for all the messages, inserted in their order (ids are increasing); the tenant key
+          // comes from the conversation (see Database/Distribution.ts).
+          const rows = yield* sql<{ readonly id: string }>`
+            INSERT INTO chat_messages (assistant_id, conversation_id, role, content, tokens, meta)
+            SELECT c.assistant_id, c.id, m.role, m.content, m.tokens, m.meta
+            FROM conversations c, ROWS FROM (
+              jsonb_to_recordset(${JSON.stringify(messages)}::jsonb)
+                AS (role text, content text, tokens integer, meta jsonb)
+            ) WITH ORDINALITY AS m(role, content, tokens, meta, n)
+            WHERE c.id = ${conversationId}
+            ORDER BY m.n
+            RETURNING id::text AS id`
           yield* sql`
             UPDATE conversations SET updated_at = now(), message_count = message_count + ${messages.length},
               needs_attention = needs_attention OR ${needsAttention}
             WHERE id = ${conversationId}`
-          return ids
+          return rows.map((row) => row.id).sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1))
         }).pipe(Effect.orDie)
     } as const
   })

@@ -1,6 +1,7 @@
 /**
  * A turn's end: `finish` persists the turn with its ledger entry in one transaction and builds the reply;
- * `settleCutOff` bills a turn that ended without `finish` for what it spent.
+ * `settleCutOff` bills a turn that ended without `finish` for what it spent. A curated answer's turn writes its
+ * ledger row and its hit in that transaction and quotes the month as the quota check read it (it added nothing).
  */
 import type { Chat, Models } from "@dastyar/domain"
 import { SqlClient } from "@effect/sql"
@@ -87,13 +88,14 @@ export const makeFinish = Effect.gen(function*() {
             }
           }
         ])
-        yield* ledger.settle(prepared.reservation, entry)
+        if (Option.isSome(prepared.reservation)) yield* ledger.settle(prepared.reservation.value, entry)
+        else yield* ledger.record(entry)
+        if (Option.isSome(prepared.curated)) {
+          yield* curatedLookup.recordHit(prepared.owner.assistantId, prepared.curated.value.id)
+        }
         return ids
       }).pipe(sql.withTransaction, Effect.orDie)
-      settled.add(prepared.reservation)
-      if (Option.isSome(prepared.curated)) {
-        yield* curatedLookup.recordHit(prepared.owner.assistantId, prepared.curated.value.id)
-      }
+      if (Option.isSome(prepared.reservation)) settled.add(prepared.reservation.value)
       if (answerId !== undefined) {
         yield* observer.stored({
           accountId: prepared.owner.accountId,
@@ -107,7 +109,9 @@ export const makeFinish = Effect.gen(function*() {
           Effect.catchAllCause((cause) => Effect.logWarning("the turn observer failed", cause))
         )
       }
-      const quota = yield* ledger.snapshot(prepared.owner.accountId, prepared.allowance, entry)
+      const quota = Option.isSome(prepared.reservation)
+        ? yield* ledger.snapshot(prepared.owner.accountId, prepared.allowance, entry)
+        : ledger.quotaOf(prepared.month, prepared.allowance, entry)
       return {
         conversationId: prepared.conversationId,
         ...(answerId === undefined ? {} : { messageId: answerId }),
@@ -130,7 +134,9 @@ export const makeFinish = Effect.gen(function*() {
    */
   const settleCutOff = (prepared: Prepared, written: string | undefined) =>
     Effect.suspend(() =>
-      settled.has(prepared.reservation) ? Effect.void : ledger.settle(prepared.reservation, {
+      Option.isNone(prepared.reservation) || settled.has(prepared.reservation.value)
+        ? Effect.void
+        : ledger.settle(prepared.reservation.value, {
         accountId: prepared.owner.accountId,
         assistantId: prepared.owner.assistantId,
         conversationId: null,
