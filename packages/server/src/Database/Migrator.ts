@@ -25,6 +25,7 @@ import curated from "./migrations/0020_curated"
 import channelPlatforms from "./migrations/0021_channel_platforms"
 import searchSynonyms from "./migrations/0022_search_synonyms"
 import tenantKeys from "./migrations/0023_tenant_keys"
+import conversationChannelIndex from "./migrations/0025_conversation_channel_index"
 
 const migrationRecord = {
   "0001_core": core,
@@ -48,7 +49,8 @@ const migrationRecord = {
   "0020_curated": curated,
   "0021_channel_platforms": channelPlatforms,
   "0022_search_synonyms": searchSynonyms,
-  "0023_tenant_keys": tenantKeys
+  "0023_tenant_keys": tenantKeys,
+  "0025_conversation_channel_index": conversationChannelIndex
 }
 
 export const migrations = Migrator.fromRecord(migrationRecord)
