@@ -54,12 +54,9 @@ export const makeFinish = Effect.gen(function*() {
         transcriptionTokens: prepared.transcriptionTokens
       }
       const [, answerId] = yield* Effect.gen(function*() {
-        if (prepared.isNew) {
-          yield* conversations.create(prepared.conversationId, prepared.owner, {
-            channel: prepared.channel,
-            title: prepared.userContent
-          })
-        }
+        const start = prepared.isNew
+          ? Option.some({ owner: prepared.owner, channel: prepared.channel, title: prepared.userContent })
+          : Option.none()
         const ids = yield* conversations.append(prepared.conversationId, reasons.length > 0, [
           {
             role: "user",
@@ -87,7 +84,7 @@ export const makeFinish = Effect.gen(function*() {
               ...(isCurated ? { curatedId: prepared.curated.value.id } : {})
             }
           }
-        ])
+        ], start)
         if (Option.isSome(prepared.reservation)) yield* ledger.settle(prepared.reservation.value, entry)
         else yield* ledger.record(entry)
         if (Option.isSome(prepared.curated)) {

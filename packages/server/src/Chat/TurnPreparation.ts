@@ -102,14 +102,15 @@ export const makePrepare = Effect.gen(function*() {
     )
 
   return Effect.fn("Chat.prepare")(function*(input: TurnInput) {
-    const assistant = yield* assistants.findOwned(input.accountId, input.assistantId).pipe(
-      Effect.flatMap(Option.match({
-        onNone: () => Effect.fail(new Chat.ChatAssistantNotFound()),
-        onSome: Effect.succeed
-      }))
-    )
+    // Read together, checked in order: the assistant, the account's plan and its month (for the quota check).
+    const [found, plan, month] = yield* Effect.all([
+      assistants.findOwned(input.accountId, input.assistantId),
+      accountPlan(input.accountId),
+      ledger.month(input.accountId)
+    ], { concurrency: "unbounded" })
+    if (Option.isNone(found)) return yield* new Chat.ChatAssistantNotFound()
+    const assistant = found.value
     if (assistant.status !== "active") return yield* new Chat.AssistantNotActive()
-    const plan = yield* accountPlan(input.accountId)
     if (Option.isNone(plan)) return yield* new Chat.ChatAssistantNotFound()
     const entry = catalog.findModel(assistant.model)
     const model = Option.isSome(entry) && catalog.isUsable(plan.value, assistant.model)
@@ -124,7 +125,6 @@ export const makePrepare = Effect.gen(function*() {
     if (input.conversationId !== undefined && Option.isNone(existing)) return yield* new Chat.ConversationNotFound()
 
     const allowance = catalog.monthlyTokens(plan.value)
-    const month = yield* ledger.month(input.accountId)
     if (allowance !== null && ledger.used(month) >= allowance) return yield* new Chat.QuotaExhausted()
 
     const attachments = yield* readAttachments(input.attachments ?? [], assistant.acceptVoice).pipe(
