@@ -1,7 +1,8 @@
 /**
  * A turn's end: `finish` persists the turn with its ledger entry in one transaction and builds the reply;
  * `settleCutOff` bills a turn that ended without `finish` for what it spent. A curated answer's turn writes its
- * ledger row and its hit in that transaction and quotes the month as the quota check read it (it added nothing).
+ * ledger row in that transaction (no reservation came first), counts its hit meanwhile, and quotes the month as
+ * the quota check read it (it added nothing).
  */
 import type { Chat, Models } from "@dastyar/domain"
 import { SqlClient } from "@effect/sql"
@@ -87,11 +88,19 @@ export const makeFinish = Effect.gen(function*() {
         ], start)
         if (Option.isSome(prepared.reservation)) yield* ledger.settle(prepared.reservation.value, entry)
         else yield* ledger.record(entry)
-        if (Option.isSome(prepared.curated)) {
-          yield* curatedLookup.recordHit(prepared.owner.assistantId, prepared.curated.value.id)
-        }
         return ids
-      }).pipe(sql.withTransaction, Effect.orDie)
+      }).pipe(
+        sql.withTransaction,
+        Effect.orDie,
+        // The hit is no part of the turn's record: counted on another connection meanwhile, done before the reply.
+        Effect.zipLeft(
+          Option.match(prepared.curated, {
+            onNone: () => Effect.void,
+            onSome: (hit) => curatedLookup.recordHit(prepared.owner.assistantId, hit.id)
+          }),
+          { concurrent: true }
+        )
+      )
       if (Option.isSome(prepared.reservation)) settled.add(prepared.reservation.value)
       if (answerId !== undefined) {
         yield* observer.stored({
