@@ -37,7 +37,7 @@ export const runCli = (args: ReadonlyArray<string>, env: Readonly<Record<string,
   })
 
 /** Prints the process's peak resident memory (kB) as the last line of standard error when it exits. */
-const peakMemoryProbe = fileURLToPath(new URL("./PeakMemory.cjs", import.meta.url))
+const peakMemoryProbe = new URL("./PeakMemory.mjs", import.meta.url).href
 
 export interface FileRun {
   readonly exitCode: number
@@ -57,7 +57,7 @@ export const runCliToFile = (
 ) =>
   Effect.async<FileRun>((resume) => {
     const out = fs.openSync(file, "w")
-    const child = spawn(process.execPath, ["--max-semi-space-size=1", "--require", peakMemoryProbe, bin, ...args], {
+    const child = spawn(process.execPath, ["--max-semi-space-size=1", "--import", peakMemoryProbe, bin, ...args], {
       env: { ...cleanEnvironment(), ...env },
       stdio: ["ignore", out, "pipe"],
       timeout: 90_000
