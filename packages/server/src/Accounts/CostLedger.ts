@@ -128,9 +128,6 @@ export class CostLedger extends Effect.Service<CostLedger>()("CostLedger", {
     })
 
     return {
-      /** Tokens the account has used (and reserved) this month. */
-      usedThisMonth: (accountId: string) => Effect.map(monthTotals(accountId), total),
-
       /** The account's totals this month, for a turn that checks its allowance and quotes them back. */
       month: monthTotals,
       /** Tokens used (and reserved) in a month's totals. */
