@@ -1,13 +1,13 @@
 import { AssistantId } from "@dastyar/domain/Assistants"
 import { makeEffectClient } from "@dastyar/sdk"
-import { TestApp } from "@dastyar/server/Testing"
+import { seedConversations, TestApp } from "@dastyar/server/Testing"
 import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { accountWithAssistant } from "./support/Account"
-import { runCli, serverUrl } from "./support/Cli"
+import { runCli, runCliToFile, serverUrl } from "./support/Cli"
 
 /** A shop whose assistant has had two conversations, and the CLI's environment for it. */
 const shop = Effect.gen(function*() {
@@ -42,6 +42,30 @@ layer(TestApp(), { excludeTestServices: true })("dastyar conversations, curated 
       const deleted = yield* runCli(["conversations", "delete", "--principal", "alice", "--json"], env)
       expect(JSON.parse(deleted.stdout)).toEqual({ deleted: 1 })
     }))
+
+  it.effect(
+    "the export is written as it arrives: four times the conversations, not more memory",
+    () =>
+      Effect.gen(function*() {
+        const dir = fs.mkdtempSync(path.join(os.tmpdir(), "dastyar-export-"))
+        const exportOf = (count: number) =>
+          Effect.gen(function*() {
+            const { accountId, assistantId, key } = yield* accountWithAssistant
+            yield* seedConversations(accountId, assistantId, count)
+            const env = { DASTYAR_BASE_URL: yield* serverUrl, DASTYAR_API_KEY: key, DASTYAR_ASSISTANT: assistantId }
+            const file = path.join(dir, `${count}.ndjson`)
+            const run = yield* runCliToFile(["conversations", "export"], env, file)
+            expect(run.exitCode).toBe(0)
+            return { bytes: fs.statSync(file).size, lines: fs.readFileSync(file, "utf8").split("\n").length - 1, run }
+          })
+        const small = yield* exportOf(10_000)
+        const large = yield* exportOf(40_000)
+        expect([small.lines, large.lines]).toEqual([10_000, 40_000])
+        // Holding the export whole would grow the command by at least its size.
+        expect(large.run.peakRss - small.run.peakRss).toBeLessThan((large.bytes - small.bytes) / 2)
+      }),
+    180_000
+  )
 
   it.effect("curated add, import, list and export", () =>
     Effect.gen(function*() {

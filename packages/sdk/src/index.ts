@@ -29,6 +29,7 @@ export {
 export { type DocumentsClient, type UploadOptions } from "./Documents"
 export * from "./EffectChat"
 export * from "./EffectClient"
+export * from "./EffectConversations"
 export * from "./EffectDocuments"
 export * from "./EffectProducts"
 export type { components, operations, paths } from "./generated/openapi"

@@ -5,6 +5,7 @@
  * directory), served on a real loopback socket, with an `HttpClient` aimed at it.
  */
 import { NodeHttpServer } from "@effect/platform-node"
+import { SqlClient } from "@effect/sql"
 import * as ConfigProvider from "effect/ConfigProvider"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
@@ -79,3 +80,24 @@ export const TestApp = (env: Record<string, string> = {}) =>
       )
     })
   )
+
+/**
+ * `count` conversations of two messages each for the assistant, written straight to the database (with
+ * `generate_series`), for tests of reading many: what chat would have stored, not made through chat.
+ */
+export const seedConversations = (accountId: string, assistantId: string, count: number) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql`
+      INSERT INTO conversations (id, account_id, assistant_id, principal, channel, title, message_count,
+        created_at, updated_at)
+      SELECT 'conv_seed' || i, ${accountId}, ${assistantId}, 'customer-' || (i % 100), 'api',
+        'Question number ' || i, 2, now() - (i || ' seconds')::interval, now() - (i || ' seconds')::interval
+      FROM generate_series(1, ${count}) AS i`
+    yield* sql`
+      INSERT INTO chat_messages (assistant_id, conversation_id, role, content, tokens, meta, created_at)
+      SELECT ${assistantId}, 'conv_seed' || i, CASE WHEN m = 1 THEN 'user' ELSE 'assistant' END,
+        'Message ' || m || ' of conversation ' || i || ', long enough to look like a real question or answer.', 20,
+        '{"sources":[],"products":[],"model":"dastyar-local","degraded":false}', now() - (i || ' seconds')::interval
+      FROM generate_series(1, ${count}) AS i, generate_series(1, 2) AS m`
+  }).pipe(Effect.orDie)

@@ -4,12 +4,14 @@
  * nobody answered.
  */
 import { Conversations, Envelope } from "@dastyar/domain"
+import { exportConversations } from "@dastyar/sdk"
 import { Args, Command, Options } from "@effect/cli"
 import * as Console from "effect/Console"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as ParseResult from "effect/ParseResult"
 import * as Schema from "effect/Schema"
+import * as Stream from "effect/Stream"
 import { assistantCode, assistantOption } from "../AssistantOption"
 import { publicOptions } from "../GlobalOptions"
 import { printData } from "../Output"
@@ -71,6 +73,13 @@ const query = <A, I extends Record<string, unknown>>(schema: Schema.Schema<A, I>
   Schema.decodeUnknown(schema)(wire).pipe(
     Effect.mapError((error) => new UsageError({ message: ParseResult.TreeFormatter.formatErrorSync(error) }))
   )
+
+/** Writes a chunk to standard output, resuming once it has taken it (at once, or after `drain`). */
+const writeOut = (chunk: Uint8Array) =>
+  Effect.async<void>((resume) => {
+    if (process.stdout.write(chunk)) resume(Effect.void)
+    else process.stdout.once("drain", () => resume(Effect.void))
+  })
 
 const list = Command.make("list", {
   ...options,
@@ -151,13 +160,12 @@ const exportCommand = Command.make("export", {
   )
 }, ({ assistant, format, ...rest }) =>
   Effect.gen(function*() {
-    const { client } = yield* publicSession(rest)
-    const urlParams = yield* query(Conversations.ExportQuery, { ...filterParams(rest), ...given("format", format) })
-    const body = yield* client.conversations.export({
-      path: { assistantCode: yield* assistantCode(assistant) },
-      urlParams
-    })
-    yield* Effect.sync(() => process.stdout.write(body))
+    const { http } = yield* publicSession(rest)
+    const wire = { ...filterParams(rest), ...given("format", format) }
+    // Checked like the server would, so a bad date is a usage error before any request.
+    yield* query(Conversations.ExportQuery, wire)
+    // Written as it arrives, waiting for standard output to drain: memory does not grow with the export.
+    yield* exportConversations(http, yield* assistantCode(assistant), wire).pipe(Stream.runForEach(writeOut))
   })).pipe(Command.withDescription("Write every matching conversation to standard output (NDJSON or CSV)"))
 
 const remove = Command.make("delete", {

@@ -4,7 +4,8 @@
  */
 import { HttpServer } from "@effect/platform"
 import * as Effect from "effect/Effect"
-import { execFile } from "node:child_process"
+import { execFile, spawn } from "node:child_process"
+import * as fs from "node:fs"
 import * as net from "node:net"
 import { fileURLToPath } from "node:url"
 
@@ -32,6 +33,42 @@ export const runCli = (args: ReadonlyArray<string>, env: Readonly<Record<string,
         resume(Effect.succeed({ exitCode, stdout, stderr }))
       }
     )
+    return Effect.sync(() => child.kill())
+  })
+
+/** Prints the process's peak resident memory (kB) as the last line of standard error when it exits. */
+const peakMemoryProbe = new URL("./PeakMemory.mjs", import.meta.url).href
+
+export interface FileRun {
+  readonly exitCode: number
+  readonly stderr: string
+  /** The command's peak resident memory, in bytes. */
+  readonly peakRss: number
+}
+
+/**
+ * Runs the command with its standard output going to `file` (not held by the test), measuring its peak memory.
+ * Node's young generation is kept small, so the peak shows what is held rather than garbage not yet collected.
+ */
+export const runCliToFile = (
+  args: ReadonlyArray<string>,
+  env: Readonly<Record<string, string>>,
+  file: string
+) =>
+  Effect.async<FileRun>((resume) => {
+    const out = fs.openSync(file, "w")
+    const child = spawn(process.execPath, ["--max-semi-space-size=1", "--import", peakMemoryProbe, bin, ...args], {
+      env: { ...cleanEnvironment(), ...env },
+      stdio: ["ignore", out, "pipe"],
+      timeout: 90_000
+    })
+    let stderr = ""
+    child.stderr?.on("data", (chunk: Buffer) => void (stderr += chunk.toString("utf8")))
+    child.on("close", (code) => {
+      fs.closeSync(out)
+      const peak = /peak-rss-kb (\d+)\s*$/.exec(stderr)
+      resume(Effect.succeed({ exitCode: code ?? -1, stderr, peakRss: Number(peak?.[1] ?? Number.NaN) * 1024 }))
+    })
     return Effect.sync(() => child.kill())
   })
 

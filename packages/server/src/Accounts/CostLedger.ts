@@ -34,7 +34,7 @@ export interface Reservation {
   readonly estimate: number
 }
 
-interface MonthTotals {
+export interface MonthTotals {
   readonly prompt: number
   readonly completion: number
   readonly embedding: number
@@ -60,8 +60,37 @@ const shareOut = (
   return split.map((share, i) => (i === 0 ? { ...share, tokens: share.tokens + rest } : share))
 }
 
+const spent = (totals: MonthTotals) => totals.prompt + totals.completion + totals.embedding + totals.transcription
+/** What the month has used, reservations included. */
+const total = (totals: MonthTotals) => spent(totals) + totals.reserved
+
 /** A transcript's length in tokens (four characters each): what a transcription is billed as. */
 export const transcriptTokens = (text: string) => Math.ceil(text.length / 4)
+
+/** The reply's `quota` from the month's totals: this turn, the month so far and what is left of the allowance. */
+const quotaOf = (month: MonthTotals, allowance: number | null, turn: LedgerEntry) => {
+  const used = total(month)
+  return {
+    period: month.period,
+    turn: {
+      model: turn.model,
+      promptTokens: turn.promptTokens,
+      completionTokens: turn.completionTokens,
+      embeddingTokens: turn.embeddingTokens,
+      transcriptionTokens: turn.transcriptionTokens ?? 0
+    },
+    month: {
+      promptTokens: month.prompt,
+      completionTokens: month.completion,
+      embeddingTokens: month.embedding,
+      transcriptionTokens: month.transcription,
+      reservedTokens: month.reserved,
+      totalTokens: used
+    },
+    allowanceTokens: allowance,
+    remainingTokens: allowance === null ? null : Math.max(0, allowance - used)
+  }
+}
 
 export class CostLedger extends Effect.Service<CostLedger>()("CostLedger", {
   effect: Effect.gen(function*() {
@@ -88,9 +117,6 @@ export class CostLedger extends Effect.Service<CostLedger>()("CostLedger", {
         Effect.orDie
       )
 
-    const spent = (totals: MonthTotals) => totals.prompt + totals.completion + totals.embedding + totals.transcription
-    const total = (totals: MonthTotals) => spent(totals) + totals.reserved
-
     const spentColumns = (entry: LedgerEntry) => ({
       conversationId: entry.conversationId,
       model: entry.model,
@@ -102,8 +128,21 @@ export class CostLedger extends Effect.Service<CostLedger>()("CostLedger", {
     })
 
     return {
-      /** Tokens the account has used (and reserved) this month. */
-      usedThisMonth: (accountId: string) => Effect.map(monthTotals(accountId), total),
+      /** The account's totals this month, for a turn that checks its allowance and quotes them back. */
+      month: monthTotals,
+      /** Tokens used (and reserved) in a month's totals. */
+      used: total,
+      /** The reply's `quota` from totals read earlier, for a turn that spends nothing the month has not counted. */
+      quotaOf,
+
+      /**
+       * Writes a turn's row with what it spent, without a reservation first: for a turn whose cost is known
+       * before it runs (a curated answer: no model, no embedding billed), inside the caller's transaction.
+       */
+      record: (entry: LedgerEntry) =>
+        sql`INSERT INTO cost_ledger ${
+          sql.insert({ accountId: entry.accountId, assistantId: entry.assistantId, ...spentColumns(entry) })
+        }`.pipe(Effect.asVoid, Effect.orDie),
 
       /** The operator's month-to-date summary of an account: its ledger rows and tokens this month. */
       monthToDate: (accountId: string) =>
@@ -182,29 +221,7 @@ export class CostLedger extends Effect.Service<CostLedger>()("CostLedger", {
 
       /** The reply's `quota`: this turn, the month so far and what is left of the allowance. */
       snapshot: (accountId: string, allowance: number | null, turn: LedgerEntry) =>
-        Effect.map(monthTotals(accountId), (month) => {
-          const used = total(month)
-          return {
-            period: month.period,
-            turn: {
-              model: turn.model,
-              promptTokens: turn.promptTokens,
-              completionTokens: turn.completionTokens,
-              embeddingTokens: turn.embeddingTokens,
-              transcriptionTokens: turn.transcriptionTokens ?? 0
-            },
-            month: {
-              promptTokens: month.prompt,
-              completionTokens: month.completion,
-              embeddingTokens: month.embedding,
-              transcriptionTokens: month.transcription,
-              reservedTokens: month.reserved,
-              totalTokens: used
-            },
-            allowanceTokens: allowance,
-            remainingTokens: allowance === null ? null : Math.max(0, allowance - used)
-          }
-        })
+        Effect.map(monthTotals(accountId), (month) => quotaOf(month, allowance, turn))
     } as const
   })
 }) {}

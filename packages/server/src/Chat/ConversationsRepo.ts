@@ -37,18 +37,6 @@ export class ConversationsRepo extends Effect.Service<ConversationsRepo>()("Conv
           Effect.orDie
         ),
 
-      create: (id: string, owner: Owner, log: { readonly channel: string; readonly title: string }) =>
-        sql`INSERT INTO conversations ${
-          sql.insert({
-            id,
-            accountId: owner.accountId,
-            assistantId: owner.assistantId,
-            principal: owner.principal,
-            channel: log.channel,
-            title: log.title.slice(0, titleChars)
-          })
-        }`.pipe(Effect.asVoid, Effect.orDie),
-
       /** The newest messages, oldest first. */
       recent: (conversationId: string) =>
         sql<HistoryMessage>`
@@ -67,26 +55,51 @@ export class ConversationsRepo extends Effect.Service<ConversationsRepo>()("Conv
             WHERE conversation_id = ${conversationId} ORDER BY id DESC LIMIT ${historyRows}
           ) AS newest ORDER BY newest.id`.pipe(Effect.orDie),
 
-      /** Appends the messages (returning their ids); `needsAttention` flags the conversation for the log. */
-      append: (conversationId: string, needsAttention: boolean, messages: ReadonlyArray<NewMessage>) =>
-        Effect.gen(function*() {
-          const ids: Array<string> = []
-          for (const message of messages) {
-            // The tenant key comes from the conversation (see Database/Distribution.ts).
-            const [row] = yield* sql<{ readonly id: string }>`
-              INSERT INTO chat_messages (assistant_id, conversation_id, role, content, tokens, meta)
-              SELECT assistant_id, id, ${message.role}, ${message.content}, ${message.tokens}::integer,
-                ${JSON.stringify(message.meta)}::jsonb
-              FROM conversations WHERE id = ${conversationId}
-              RETURNING id::text AS id`
-            if (row !== undefined) ids.push(row.id)
-          }
-          yield* sql`
-            UPDATE conversations SET updated_at = now(), message_count = message_count + ${messages.length},
-              needs_attention = needs_attention OR ${needsAttention}
-            WHERE id = ${conversationId}`
-          return ids
-        }).pipe(Effect.orDie)
+      /**
+       * Appends the messages, starting the conversation first when `start` is given; their ids, in order.
+       * `needsAttention` flags the conversation for the log. One statement: the conversation's row (inserted or
+       * updated) gives the messages their tenant key (see Database/Distribution.ts), and they are inserted in
+       * their order, so their ids increase.
+       */
+      append: (
+        conversationId: string,
+        needsAttention: boolean,
+        messages: ReadonlyArray<NewMessage>,
+        start: Option.Option<{ readonly owner: Owner; readonly channel: string; readonly title: string }>
+      ) => {
+        const conversation = Option.match(start, {
+          onNone: () =>
+            sql`
+              UPDATE conversations SET updated_at = now(), message_count = message_count + ${messages.length},
+                needs_attention = needs_attention OR ${needsAttention}
+              WHERE id = ${conversationId} RETURNING assistant_id, id`,
+          onSome: ({ channel, owner, title }) =>
+            sql`INSERT INTO conversations ${
+              sql.insert({
+                id: conversationId,
+                accountId: owner.accountId,
+                assistantId: owner.assistantId,
+                principal: owner.principal,
+                channel,
+                title: title.slice(0, titleChars),
+                messageCount: messages.length,
+                needsAttention
+              })
+            } RETURNING assistant_id, id`
+        })
+        return sql<{ readonly id: string }>`
+          WITH c AS (${conversation})
+          INSERT INTO chat_messages (assistant_id, conversation_id, role, content, tokens, meta)
+          SELECT c.assistant_id, c.id, m.role, m.content, m.tokens, m.meta
+          FROM c, ROWS FROM (
+            jsonb_to_recordset(${JSON.stringify(messages)}::jsonb) AS (role text, content text, tokens integer, meta jsonb)
+          ) WITH ORDINALITY AS m(role, content, tokens, meta, n)
+          ORDER BY m.n
+          RETURNING id::text AS id`.pipe(
+          Effect.map((rows) => rows.map((row) => row.id).sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1))),
+          Effect.orDie
+        )
+      }
     } as const
   })
 }) {}

@@ -1,6 +1,8 @@
 /**
  * A turn's end: `finish` persists the turn with its ledger entry in one transaction and builds the reply;
- * `settleCutOff` bills a turn that ended without `finish` for what it spent.
+ * `settleCutOff` bills a turn that ended without `finish` for what it spent. A curated answer's turn writes its
+ * ledger row in that transaction (no reservation came first), counts its hit meanwhile, and quotes the month as
+ * the quota check read it (it added nothing).
  */
 import type { Chat, Models } from "@dastyar/domain"
 import { SqlClient } from "@effect/sql"
@@ -53,12 +55,9 @@ export const makeFinish = Effect.gen(function*() {
         transcriptionTokens: prepared.transcriptionTokens
       }
       const [, answerId] = yield* Effect.gen(function*() {
-        if (prepared.isNew) {
-          yield* conversations.create(prepared.conversationId, prepared.owner, {
-            channel: prepared.channel,
-            title: prepared.userContent
-          })
-        }
+        const start = prepared.isNew
+          ? Option.some({ owner: prepared.owner, channel: prepared.channel, title: prepared.userContent })
+          : Option.none()
         const ids = yield* conversations.append(prepared.conversationId, reasons.length > 0, [
           {
             role: "user",
@@ -86,14 +85,23 @@ export const makeFinish = Effect.gen(function*() {
               ...(isCurated ? { curatedId: prepared.curated.value.id } : {})
             }
           }
-        ])
-        yield* ledger.settle(prepared.reservation, entry)
+        ], start)
+        if (Option.isSome(prepared.reservation)) yield* ledger.settle(prepared.reservation.value, entry)
+        else yield* ledger.record(entry)
         return ids
-      }).pipe(sql.withTransaction, Effect.orDie)
-      settled.add(prepared.reservation)
-      if (Option.isSome(prepared.curated)) {
-        yield* curatedLookup.recordHit(prepared.owner.assistantId, prepared.curated.value.id)
-      }
+      }).pipe(
+        sql.withTransaction,
+        Effect.orDie,
+        // The hit is no part of the turn's record: counted on another connection meanwhile, done before the reply.
+        Effect.zipLeft(
+          Option.match(prepared.curated, {
+            onNone: () => Effect.void,
+            onSome: (hit) => curatedLookup.recordHit(prepared.owner.assistantId, hit.id)
+          }),
+          { concurrent: true }
+        )
+      )
+      if (Option.isSome(prepared.reservation)) settled.add(prepared.reservation.value)
       if (answerId !== undefined) {
         yield* observer.stored({
           accountId: prepared.owner.accountId,
@@ -107,7 +115,9 @@ export const makeFinish = Effect.gen(function*() {
           Effect.catchAllCause((cause) => Effect.logWarning("the turn observer failed", cause))
         )
       }
-      const quota = yield* ledger.snapshot(prepared.owner.accountId, prepared.allowance, entry)
+      const quota = Option.isSome(prepared.reservation)
+        ? yield* ledger.snapshot(prepared.owner.accountId, prepared.allowance, entry)
+        : ledger.quotaOf(prepared.month, prepared.allowance, entry)
       return {
         conversationId: prepared.conversationId,
         ...(answerId === undefined ? {} : { messageId: answerId }),
@@ -130,7 +140,9 @@ export const makeFinish = Effect.gen(function*() {
    */
   const settleCutOff = (prepared: Prepared, written: string | undefined) =>
     Effect.suspend(() =>
-      settled.has(prepared.reservation) ? Effect.void : ledger.settle(prepared.reservation, {
+      Option.isNone(prepared.reservation) || settled.has(prepared.reservation.value)
+        ? Effect.void
+        : ledger.settle(prepared.reservation.value, {
         accountId: prepared.owner.accountId,
         assistantId: prepared.owner.assistantId,
         conversationId: null,

@@ -1,14 +1,16 @@
 /**
  * A turn's preparation: everything that can refuse it with a named error (assistant, model, conversation,
  * quota, attachments) and everything the answer needs (history, curated lookup, retrieval, the model request),
- * settled before the model runs, with the turn's quota reserved.
+ * settled before the model runs, with the turn's quota reserved. A curated answer is looked up right after the
+ * refusals: when one matches, the turn reads no history, runs no retrieval and reserves nothing (it costs no
+ * tokens; its ledger row is written with the turn).
  */
 import { Chat, type Conversations, type Models } from "@dastyar/domain"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { AccountsRepo } from "../Accounts/AccountsRepo"
-import { CostLedger, type Reservation, transcriptTokens } from "../Accounts/CostLedger"
+import { CostLedger, type MonthTotals, type Reservation, transcriptTokens } from "../Accounts/CostLedger"
 import { type AssistantRow, AssistantsRepo } from "../Assistants/AssistantsRepo"
 import { AppConfig } from "../Config"
 import { type ChunkHit, ChunkSearch } from "../Documents/ChunkSearch"
@@ -55,8 +57,10 @@ export interface Prepared {
   readonly retrievalFailed: boolean
   readonly embeddingTokens: number
   readonly transcriptionTokens: number
-  /** The turn's ledger row, written with an estimate before the model runs. */
-  readonly reservation: Reservation
+  /** The turn's ledger row, written with an estimate before the model runs; none for a curated answer. */
+  readonly reservation: Option.Option<Reservation>
+  /** The account's month as the quota check read it (a curated answer's reply quotes it). */
+  readonly month: MonthTotals
   readonly userContent: string
   readonly attachmentMeta: ReadonlyArray<unknown>
   readonly channel: Conversations.Channel
@@ -98,14 +102,15 @@ export const makePrepare = Effect.gen(function*() {
     )
 
   return Effect.fn("Chat.prepare")(function*(input: TurnInput) {
-    const assistant = yield* assistants.findOwned(input.accountId, input.assistantId).pipe(
-      Effect.flatMap(Option.match({
-        onNone: () => Effect.fail(new Chat.ChatAssistantNotFound()),
-        onSome: Effect.succeed
-      }))
-    )
+    // Read together, checked in order: the assistant, the account's plan and its month (for the quota check).
+    const [found, plan, month] = yield* Effect.all([
+      assistants.findOwned(input.accountId, input.assistantId),
+      accountPlan(input.accountId),
+      ledger.month(input.accountId)
+    ], { concurrency: "unbounded" })
+    if (Option.isNone(found)) return yield* new Chat.ChatAssistantNotFound()
+    const assistant = found.value
     if (assistant.status !== "active") return yield* new Chat.AssistantNotActive()
-    const plan = yield* accountPlan(input.accountId)
     if (Option.isNone(plan)) return yield* new Chat.ChatAssistantNotFound()
     const entry = catalog.findModel(assistant.model)
     const model = Option.isSome(entry) && catalog.isUsable(plan.value, assistant.model)
@@ -120,25 +125,23 @@ export const makePrepare = Effect.gen(function*() {
     if (input.conversationId !== undefined && Option.isNone(existing)) return yield* new Chat.ConversationNotFound()
 
     const allowance = catalog.monthlyTokens(plan.value)
-    if (allowance !== null && (yield* ledger.usedThisMonth(input.accountId)) >= allowance) {
-      return yield* new Chat.QuotaExhausted()
-    }
+    if (allowance !== null && ledger.used(month) >= allowance) return yield* new Chat.QuotaExhausted()
 
     const attachments = yield* readAttachments(input.attachments ?? [], assistant.acceptVoice).pipe(
       Effect.provideService(Transcriber, transcriber)
     )
     const question = [input.message.trim(), ...attachments.transcripts].filter((part) => part.length > 0).join("\n")
-    const history = Option.isSome(existing)
-      ? boundHistory(yield* conversations.recent(existing.value), settings.historyTokens)
-      : { messages: [], summary: undefined }
 
-    // A curated answer is looked up on the question alone (images unseen), before any retrieval.
+    // A curated answer is looked up on the question alone (images unseen), before history and retrieval.
     const curated = question.length === 0 || attachments.images.length > 0
       ? Option.none<CuratedHit>()
       : yield* curatedLookup.match(assistant.id, question, (written) => {
         const configured = configuredLanguage(written)
         return configured === undefined || configured === detectLanguage(question)
       })
+    const history = Option.isSome(existing) && Option.isNone(curated)
+      ? boundHistory(yield* conversations.recent(existing.value), settings.historyTokens)
+      : { messages: [], summary: undefined }
     const ragK = Math.min(Math.max(assistant.ragK ?? defaultRagK, 1), maxRagK)
     const followUp = resolveFollowUp(question, history.messages)
     const previousQuestion = followUp.previousQuestion
@@ -185,13 +188,16 @@ export const makePrepare = Effect.gen(function*() {
       }
     }
     // Admitted only now, exactly (see CostLedger): the check above refuses before a transcription is paid for.
-    const reservation = yield* ledger.reserve(
+    // A curated answer spends no tokens, so it has nothing to reserve.
+    const reservation = Option.isSome(curated) ? Option.none<Reservation>() : yield* ledger.reserve(
       { accountId: input.accountId, assistantId: assistant.id, model: assistant.model },
       estimateTokens(messages.map((message) => message.content).join("\n")) + maxOutputTokens +
         (query.length === 0 ? 0 : estimateTokens(query)),
       allowance
-    )
-    if (Option.isNone(reservation)) return yield* new Chat.QuotaExhausted()
+    ).pipe(Effect.flatMap(Option.match({
+      onNone: () => Effect.fail(new Chat.QuotaExhausted()),
+      onSome: (reserved) => Effect.succeed(Option.some(reserved))
+    })))
     return {
       owner,
       assistant,
@@ -224,7 +230,8 @@ export const makePrepare = Effect.gen(function*() {
       retrievalFailed: retrieval.failed,
       embeddingTokens: query.length === 0 ? 0 : estimateTokens(query),
       transcriptionTokens: attachments.transcripts.reduce((sum, text) => sum + transcriptTokens(text), 0),
-      reservation: reservation.value,
+      reservation,
+      month,
       userContent: question,
       attachmentMeta: attachments.meta,
       channel: input.channel ?? "api",

@@ -2,8 +2,10 @@
  * The conversation log in SQL: what chat stored (`conversations`,
  * `chat_messages`), read for the shop and the operator, and deleted on
  * request; feedback on answers. Lists are keyset pages in the order of
- * `conversations_list_idx` (newest start first, id breaking ties). Retention
- * deletes what is past its account's `conversation_retention_days`.
+ * `conversations_list_idx` (newest start first, id breaking ties), or of the
+ * filter's own index in that order (channel, principal, attention, negative
+ * feedback). Retention deletes what is past its account's
+ * `conversation_retention_days`.
  */
 import { Chat, type Conversations } from "@dastyar/domain"
 import { SqlClient } from "@effect/sql"

@@ -2,17 +2,19 @@
  * Curated answers: the shop's CRUD, and the match chat asks for
  * (`CuratedLookup`). Each question variant is keyed once, when written (its
  * terms and vector); a question is keyed once per turn and compared with every
- * variant of the assistant, held in a cache per assistant that every write here
- * empties (another instance sees a write within `cacheTtl`).
+ * variant of the assistant, held in memory per assistant: every write here
+ * forgets the assistant's entry (another instance sees a write within
+ * `cacheTtl`), so a turn that matches nothing reads no table.
  */
 import { Curated } from "@dastyar/domain"
-import * as Cache from "effect/Cache"
+import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { type CuratedHit, CuratedLookup } from "../Chat/TurnHooks"
 import { newId } from "../Ids"
+import { makeExpiringMap } from "../Platform/ExpiringMap"
 import { Embedder } from "../Search/Embedder"
 import { curatedThreshold, type QuestionKey, questionTerms, similarity } from "../Search/QuestionSimilarity"
 import { CuratedRepo, type CuratedRow, type CuratedWrite, toCuratedAnswer, type Variant } from "./CuratedRepo"
@@ -48,11 +50,27 @@ export class CuratedAnswers extends Effect.Service<CuratedAnswers>()("CuratedAns
     const repo = yield* CuratedRepo
     const embedder = yield* Embedder
 
-    const cache = yield* Cache.make({
-      capacity: 2_000,
-      timeToLive: cacheTtl,
-      lookup: (assistantId: string) => repo.all(assistantId)
-    })
+    // Not Effect's `Cache`: entries are set again after every expiry and write (see `ExpiringMap`).
+    const rowsByAssistant = makeExpiringMap<ReadonlyArray<CuratedRow>>(2_000, Duration.toMillis(cacheTtl))
+    // Bumped by every write, so a read that started before a write does not keep what it read.
+    let writes = 0
+    const cache = {
+      get: (assistantId: string) =>
+        Effect.flatMap(Clock.currentTimeMillis, (now) => {
+          const held = rowsByAssistant.get(assistantId, now)
+          if (held !== undefined) return Effect.succeed(held)
+          const before = writes
+          return Effect.tap(repo.all(assistantId), (rows) =>
+            Effect.sync(() => {
+              if (writes === before) rowsByAssistant.set(assistantId, rows, now)
+            }))
+        }),
+      invalidate: (assistantId: string) =>
+        Effect.sync(() => {
+          writes++
+          rowsByAssistant.delete(assistantId)
+        })
+    }
 
     const keyOf = (texts: ReadonlyArray<string>) =>
       embedder.embed(texts).pipe(

@@ -25,6 +25,7 @@ import curated from "./migrations/0020_curated"
 import channelPlatforms from "./migrations/0021_channel_platforms"
 import searchSynonyms from "./migrations/0022_search_synonyms"
 import tenantKeys from "./migrations/0023_tenant_keys"
+import conversationChannelIndex from "./migrations/0025_conversation_channel_index"
 import fairQueue from "./migrations/0026_fair_queue"
 
 const migrationRecord = {
@@ -50,6 +51,7 @@ const migrationRecord = {
   "0021_channel_platforms": channelPlatforms,
   "0022_search_synonyms": searchSynonyms,
   "0023_tenant_keys": tenantKeys,
+  "0025_conversation_channel_index": conversationChannelIndex,
   "0026_fair_queue": fairQueue
 }
 

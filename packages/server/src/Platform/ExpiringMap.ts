@@ -9,6 +9,7 @@
 export interface ExpiringMap<A> {
   readonly get: (key: string, now: number) => A | undefined
   readonly set: (key: string, value: A, now: number) => void
+  readonly delete: (key: string) => void
   readonly clear: () => void
 }
 
@@ -26,6 +27,7 @@ export const makeExpiringMap = <A>(capacity: number, ttlMillis: number): Expirin
       if (!entries.has(key) && entries.size >= capacity) entries.clear()
       entries.set(key, { value, setAt: now })
     },
+    delete: (key) => void entries.delete(key),
     clear: () => entries.clear()
   }
 }

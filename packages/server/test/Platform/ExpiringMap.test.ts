@@ -1,5 +1,5 @@
 /**
- * The expiring map behind the query-word expansion cache: an entry is found
+ * The expiring map behind the query-word expansion and curated-answer caches: an entry is found
  * until its TTL has passed, setting a key again replaces its entry, and the
  * map never holds more than its capacity, however often keys are set again
  * (the soak's heap grew with Effect's `Cache` in this place).
@@ -27,6 +27,14 @@ describe("ExpiringMap", () => {
     for (const [n, key] of ["a", "b", "c"].entries()) map.set(key, n, 0)
     map.set("d", 3, 0)
     expect(["a", "b", "c", "d"].map((key) => map.get(key, 1))).toEqual([undefined, undefined, undefined, 3])
+  })
+
+  it("delete forgets one entry and keeps the others", () => {
+    const map = makeExpiringMap<number>(3, 5_000)
+    map.set("a", 1, 0)
+    map.set("b", 2, 0)
+    map.delete("a")
+    expect([map.get("a", 1), map.get("b", 1)]).toEqual([undefined, 2])
   })
 
   it("clear forgets every entry", () => {
