@@ -12,7 +12,6 @@
  * `DATABASE_URL` it runs on embedded PGlite and only the 1k and 10k steps run.
  * Prints a table, then one JSON line. See scripts/bench/README.md.
  */
-import { execFileSync } from "node:child_process"
 import * as os from "node:os"
 import { parseArgs } from "node:util"
 import type { Client } from "pg"
@@ -22,24 +21,30 @@ import { type BenchProduct, type BenchQuery, generateProducts, generateQueries, 
 import { efSearchFor, measureRecall, type RecallFigures } from "./catalog/recall"
 import { replicate } from "./catalog/replicate"
 import {
+  importBatch,
+  type ImportFigures,
+  printReport,
+  recallK,
+  type SearchableFigures,
+  type SearchFigures,
+  type Target
+} from "./catalog/report"
+import {
   cleanUp,
   createShop,
   field,
   listField,
   onCleanup,
   pg,
-  repoRoot,
   type Service,
   type Shop,
   sleep,
   startService
 } from "./catalog/service"
-import { type Latency, round, since, summarize, table } from "./catalog/stats"
+import { round, since, summarize } from "./catalog/stats"
 
-const importBatch = 1000
 /** The facets a search with facets counts: two columns and one attribute key. */
 const benchFacets = ["category", "subcategory", "color"]
-const recallK = 10
 
 const parseOptions = () => {
   const { values } = parseArgs({
@@ -80,17 +85,6 @@ const progress = (message: string) => console.error(`[bench +${Math.round(since(
 
 const productsPath = (shop: Shop) => `/v1/assistants/${shop.assistantIds[0]}/products`
 
-interface ImportFigures {
-  readonly products: number
-  readonly batches: number
-  /** First request to the last import answered. */
-  readonly acceptedMs: number
-  /** First request to no product pending. */
-  readonly syncedMs: number
-  readonly productsPerSecond: number
-  readonly batchLatency: Latency
-}
-
 /** Imports in batches of 1,000, one after another (as the SDK's importAll), then polls until nothing is pending. */
 const importAndWait = async (
   service: Service,
@@ -129,13 +123,6 @@ const importAndWait = async (
   }
 }
 
-interface SearchableFigures {
-  readonly probes: number
-  readonly write: Latency
-  /** From the start of the PUT until the product is among the search results. */
-  readonly searchable: Latency
-}
-
 /** PUTs a new product with a made-up word in its title, then searches for that word until the product appears. */
 const timeToSearchable = async (service: Service, shop: Shop, probes: number): Promise<SearchableFigures> => {
   const rng = random(7)
@@ -164,18 +151,6 @@ const timeToSearchable = async (service: Service, shop: Shop, probes: number): P
     await sleep(200 + rng.next() * 800)
   }
   return { probes, write: summarize(writeMs), searchable: summarize(visibleMs) }
-}
-
-interface SearchFigures {
-  readonly label: string
-  readonly assistantProducts: number
-  readonly tableRows: number
-  readonly latency: Latency
-  readonly meanHits: number
-  /** The three slowest measured queries, to see what the tail is made of. */
-  readonly slowest: ReadonlyArray<{ readonly ms: number; readonly query: BenchQuery }>
-  /** The same queries straight to Postgres (Postgres runs only). */
-  bare?: Latency
 }
 
 /** Sequential searches (one in flight), the first `warmup` not counted, until the queries or the time budget end. */
@@ -251,21 +226,6 @@ const waitForVectorIndex = async (db: Client, assistantId: string): Promise<numb
 const countRows = async (db: Client) =>
   (await db.query<{ n: number }>("SELECT count(*)::int AS n FROM products")).rows[0]?.n ?? 0
 
-const gitDescription = () => {
-  try {
-    const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: repoRoot, encoding: "utf8" }).trim()
-    const dirty =
-      execFileSync("git", ["status", "--porcelain", "--untracked-files=no"], { cwd: repoRoot, encoding: "utf8" })
-        .trim() !== ""
-    return dirty ? `${commit} + uncommitted changes` : commit
-  } catch {
-    return "unknown"
-  }
-}
-
-const seconds = (ms: number) => (ms / 1000).toFixed(2)
-const ms = (value: number) => value.toFixed(1)
-
 const main = async () => {
   const options = parseOptions()
   const databaseBaseUrl = process.env.DATABASE_URL === undefined || process.env.DATABASE_URL === ""
@@ -327,7 +287,7 @@ const main = async () => {
   search.push(await searchLatency(service, medium, "10k in one assistant", 10_000, baseRows, queries, latencyOptions))
 
   const recall: Array<RecallFigures & { readonly label: string; readonly efSearch: number }> = []
-  const targets: Array<{ readonly label: string; readonly p99: number; readonly target: number }> = []
+  const targets: Array<Target> = []
   let pgvectorVersion = "?"
   if (db !== null) {
     pgvectorVersion =
@@ -470,180 +430,20 @@ const main = async () => {
     }
   }
 
-  const loadAfter = os.loadavg()
-  const cpus = os.cpus()
-  const totalMs = since(started)
-  const lines: Array<string> = []
-  lines.push("", "Catalog benchmark: import, indexing and search", "")
-  const header: ReadonlyArray<readonly [string, string]> = [
-    ["node", `${process.version} (${os.platform()} ${os.arch()})`],
-    ["cpus", `${cpus.length} x ${cpus[0]?.model.trim() ?? "unknown"}`],
-    [
-      "load average",
-      `${loadBefore.map((x) => x.toFixed(1)).join(" ")} at start, ${
-        loadAfter.map((x) => x.toFixed(1)).join(" ")
-      } at end (shared machine: figures are noisy)`
-    ],
-    [
-      "database",
-      service.postgresVersion === null
-        ? "embedded PGlite (no DATABASE_URL): only the 1k and 10k steps ran"
-        : `PostgreSQL ${service.postgresVersion}, pgvector ${pgvectorVersion}, fresh database`
-    ],
-    ["embedder", `${offlineModelId} (built-in offline default)`],
-    ...(recall.length === 0 ? [] : [
-      [
-        "copies' noise",
-        `±${options.noise / 2} per component (--noise ${options.noise}; see catalog/replicate.ts)`
-      ] as const
-    ]),
-    ["code", `git ${gitDescription()}`],
-    ["client", "one request at a time over loopback from this process; the service is a separate process"],
-    ["run time", `${seconds(totalMs)} s`]
-  ]
-  const width = Math.max(...header.map(([name]) => name.length))
-  for (const [name, value] of header) lines.push(`  ${name.padEnd(width)}  ${value}`)
-
-  lines.push("", `Import: POST /products/import in batches of ${importBatch}, then polling until no product is pending`)
-  lines.push(table(
-    ["products", "batches", "imported s", "all synced s", "products/s", "batch p50 ms", "batch max ms"],
-    [import1k, import10k].map((r) => [
-      String(r.products),
-      String(r.batches),
-      seconds(r.acceptedMs),
-      seconds(r.syncedMs),
-      String(r.productsPerSecond),
-      ms(r.batchLatency.p50),
-      ms(r.batchLatency.max)
-    ])
-  ))
-  lines.push(
-    `  target: 1,000 products fully synced within 10 s -> ${import1k.syncedMs <= 10_000 ? "met" : "MISSED"} (${
-      seconds(import1k.syncedMs)
-    } s)`
-  )
-
-  lines.push(
-    "",
-    `Searchable after a write: PUT a new product, then search for a word of its title until it is found (${searchable.probes} probes)`
-  )
-  lines.push(table(["", "p50 ms", "max ms"], [
-    ["PUT answered", ms(searchable.write.p50), ms(searchable.write.max)],
-    ["found by search", ms(searchable.searchable.p50), ms(searchable.searchable.max)]
-  ]))
-  lines.push(
-    `  target: searchable within 2 s -> ${searchable.searchable.max <= 2_000 ? "met" : "MISSED"} (max ${
-      seconds(searchable.searchable.max)
-    } s)`
-  )
-
-  lines.push(
-    "",
-    `Search latency: POST /products/search (hybrid, limit ${searchLimit}; 1 in 3 queries filtered by category or price), one at a time after ${options.warmup} warm-up, up to ${options.queries} queries or ${
-      options.budgetMs / 1000
-    } s; bare SQL: the same queries' statements sent straight to Postgres (the keyword candidates with their distances; the nearest products when they do not fill a page)`
-  )
-  lines.push(table(
-    [
-      "catalog",
-      "rows in table",
-      "queries",
-      "p50 ms",
-      "p99 ms",
-      "max ms",
-      "mean ms",
-      "hits",
-      "bare SQL p50 ms",
-      "bare SQL p99 ms"
-    ],
-    search.map((r) => [
-      r.label,
-      String(r.tableRows),
-      String(r.latency.n),
-      ms(r.latency.p50),
-      ms(r.latency.p99),
-      ms(r.latency.max),
-      ms(r.latency.mean),
-      String(r.meanHits),
-      r.bare === undefined ? "-" : ms(r.bare.p50),
-      r.bare === undefined ? "-" : ms(r.bare.p99)
-    ])
-  ))
-  for (const { label, p99, target } of targets) {
-    lines.push(`  target: p99 <= ${target} ms for ${label} -> ${p99 <= target ? "met" : "MISSED"} (${ms(p99)} ms)`)
-  }
-  lines.push("  slowest queries:")
-  for (const r of search) {
-    lines.push(
-      `    ${r.label}: ${r.slowest.map(({ ms: took, query }) => `${ms(took)} ms ${JSON.stringify(query)}`).join("; ")}`
-    )
-  }
-
-  if (recall.length > 0) {
-    const first = recall[0]
-    lines.push(
-      "",
-      `Meaning side: recall@${
-        first?.k ?? recallK
-      } of POST /products/search with semanticRatio 1 (the assistant's own HNSW index, iterative scans, hnsw.ef_search by catalog size) against the exact top ${
-        first?.k ?? recallK
-      } in SQL (index scans off), the same queries and filters`
-    )
-    lines.push(table(
-      [
-        "catalog",
-        "queries",
-        "ef_search",
-        `recall@${first?.k ?? recallK}`,
-        "all right",
-        "HTTP p50 ms",
-        "HTTP p99 ms",
-        "exact SQL p50 ms",
-        "plan"
-      ],
-      recall.map((r) => [
-        r.label,
-        String(r.queries),
-        String(r.efSearch),
-        r.recall.toFixed(3),
-        `${r.perfect}/${r.queries}`,
-        ms(r.latency.p50),
-        ms(r.latency.p99),
-        ms(r.exactLatency.p50),
-        r.plan
-      ])
-    ))
-  }
-  if (Object.keys(setup).length > 0) {
-    lines.push("", "Setup (not measured above)")
-    for (const [name, value] of Object.entries(setup)) lines.push(`  ${name.padEnd(24)} ${value}`)
-    lines.push(
-      "  Big catalogs are copies of the indexed 10k catalog with noisy embeddings (scripts/bench/catalog/replicate.ts):"
-    )
-    lines.push(
-      "  every assistant holds a variant of the same products, so other assistants' rows compete for each query's neighbours."
-    )
-    lines.push(
-      "  After each copy and its vector indexes: VACUUM (ANALYZE) and CHECKPOINT (settle*Ms), as autovacuum would do",
-      "  after a bulk load (it is off on this machine's Postgres), so the measurements do not write out the copy."
-    )
-  }
-  console.log(lines.join("\n"))
-  console.log(JSON.stringify({
-    benchmark: "catalog",
-    database: service.postgresVersion === null ? "pglite" : `postgres ${service.postgresVersion}`,
-    pgvector: pgvectorVersion,
-    embedder: offlineModelId,
-    cpus: cpus.length,
-    noise: options.noise,
-    loadAverage: { start: loadBefore, end: loadAfter },
-    runMs: round(totalMs, 0),
-    import: [import1k, import10k],
+  printReport({
+    options,
+    loadBefore,
+    runMs: since(started),
+    postgresVersion: service.postgresVersion,
+    pgvectorVersion,
+    import1k,
+    import10k,
     searchable,
     search,
+    targets,
     recall,
     setup
-  }))
+  })
 }
 
 const run = async () => {
