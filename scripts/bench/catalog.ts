@@ -12,24 +12,23 @@
  * `DATABASE_URL` it runs on embedded PGlite and only the 1k and 10k steps run.
  * Prints a table, then one JSON line. See scripts/bench/README.md.
  */
-import { execFileSync } from "node:child_process"
 import * as os from "node:os"
 import { parseArgs } from "node:util"
 import type { Client } from "pg"
-import { vectorLiteral } from "../../packages/server/src/Search/Embedder"
-import { embedOne, modelId as offlineModelId } from "../../packages/server/src/Search/OfflineEmbedder"
-import { stopWords } from "../../packages/server/src/Search/SearchEngine"
-import { wordsOf } from "../../packages/server/src/Search/TextNormalization"
+import { modelId as offlineModelId } from "../../packages/server/src/Search/OfflineEmbedder"
+import { bareSqlLatency, searchLimit } from "./catalog/bare"
 import { type BenchProduct, type BenchQuery, generateProducts, generateQueries, random } from "./catalog/products"
-import {
-  efSearchFor,
-  filterSql,
-  meaningMessage,
-  meaningPool,
-  measureRecall,
-  type RecallFigures
-} from "./catalog/recall"
+import { efSearchFor, measureRecall, type RecallFigures } from "./catalog/recall"
 import { replicate } from "./catalog/replicate"
+import {
+  importBatch,
+  type ImportFigures,
+  printReport,
+  recallK,
+  type SearchableFigures,
+  type SearchFigures,
+  type Target
+} from "./catalog/report"
 import {
   cleanUp,
   createShop,
@@ -37,17 +36,15 @@ import {
   listField,
   onCleanup,
   pg,
-  repoRoot,
   type Service,
   type Shop,
   sleep,
   startService
 } from "./catalog/service"
-import { type Latency, round, since, summarize, table } from "./catalog/stats"
+import { round, since, summarize } from "./catalog/stats"
 
-const importBatch = 1000
-const searchLimit = 20
-const recallK = 10
+/** The facets a search with facets counts: two columns and one attribute key. */
+const benchFacets = ["category", "subcategory", "color"]
 
 const parseOptions = () => {
   const { values } = parseArgs({
@@ -88,17 +85,6 @@ const progress = (message: string) => console.error(`[bench +${Math.round(since(
 
 const productsPath = (shop: Shop) => `/v1/assistants/${shop.assistantIds[0]}/products`
 
-interface ImportFigures {
-  readonly products: number
-  readonly batches: number
-  /** First request to the last import answered. */
-  readonly acceptedMs: number
-  /** First request to no product pending. */
-  readonly syncedMs: number
-  readonly productsPerSecond: number
-  readonly batchLatency: Latency
-}
-
 /** Imports in batches of 1,000, one after another (as the SDK's importAll), then polls until nothing is pending. */
 const importAndWait = async (
   service: Service,
@@ -137,13 +123,6 @@ const importAndWait = async (
   }
 }
 
-interface SearchableFigures {
-  readonly probes: number
-  readonly write: Latency
-  /** From the start of the PUT until the product is among the search results. */
-  readonly searchable: Latency
-}
-
 /** PUTs a new product with a made-up word in its title, then searches for that word until the product appears. */
 const timeToSearchable = async (service: Service, shop: Shop, probes: number): Promise<SearchableFigures> => {
   const rng = random(7)
@@ -174,18 +153,6 @@ const timeToSearchable = async (service: Service, shop: Shop, probes: number): P
   return { probes, write: summarize(writeMs), searchable: summarize(visibleMs) }
 }
 
-interface SearchFigures {
-  readonly label: string
-  readonly assistantProducts: number
-  readonly tableRows: number
-  readonly latency: Latency
-  readonly meanHits: number
-  /** The three slowest measured queries, to see what the tail is made of. */
-  readonly slowest: ReadonlyArray<{ readonly ms: number; readonly query: BenchQuery }>
-  /** The same queries straight to Postgres (Postgres runs only). */
-  bare?: Latency
-}
-
 /** Sequential searches (one in flight), the first `warmup` not counted, until the queries or the time budget end. */
 const searchLatency = async (
   service: Service,
@@ -207,9 +174,14 @@ const searchLatency = async (
     if (i === options.warmup) measuring = performance.now()
     if (i > options.warmup && samples.length >= 10 && since(measuring) > options.budgetMs) break
     const start = performance.now()
-    const list = listField(
-      await service.expect(200, "POST", `${productsPath(shop)}/search`, shop.key, { ...query, limit: searchLimit })
-    )
+    const answer = await service.expect(200, "POST", `${productsPath(shop)}/search`, shop.key, {
+      ...query,
+      limit: searchLimit
+    })
+    const list = listField(answer)
+    if (query.facets !== undefined && field(answer, "data", "facetDistribution") === undefined) {
+      throw new Error(`no facetDistribution for ${JSON.stringify(query)}`)
+    }
     if (i < options.warmup) continue
     samples.push(since(start))
     timed.push({ ms: samples[samples.length - 1] ?? 0, query })
@@ -223,91 +195,6 @@ const searchLatency = async (
     meanHits: round(hits / Math.max(1, samples.length)),
     slowest: timed.sort((a, b) => b.ms - a.ms).slice(0, 3)
   }
-}
-
-/**
- * The same questions sent straight to Postgres, as the baseline beside the
- * HTTP figures, in the statements the service sends: the keyword candidates
- * (the products holding every content word of the query, through the GIN
- * over the assistant's scoped terms, filters applied; when fewer than a page,
- * those holding any word, each word's share of the 2,000 at most, in one statement) with each candidate's
- * distance to the query's vector (sent once), and, when the candidates do not fill the page, the meaning side's
- * 40 nearest (its HNSW settings and the read in one message; the assistant's own index when it has one), one
- * after the other on one connection. What this leaves out is the service's
- * own cost: HTTP, JSON, the dictionary lookup (typos, prefixes, stems),
- * ranking in TypeScript, embedding the query and reading the page.
- */
-const bareSqlLatency = async (
-  db: Client,
-  assistantId: string,
-  dims: number,
-  /** The assistant's catalog size (the meaning side's `hnsw.ef_search` follows it). */
-  products: number,
-  queries: ReadonlyArray<BenchQuery>,
-  options: { readonly warmup: number; readonly budgetMs: number }
-): Promise<Latency> => {
-  const samples: Array<number> = []
-  let measuring = 0
-  const holds = (i: number) => `products_scoped_terms(assistant_id, search_terms) && $${i + 1}::text[]`
-  const columns = `id, array_to_string(search_fields, E'\\n', '') AS fields, position, ` +
-    `embedding <=> (SELECT v FROM query_vector) AS distance`
-  const scoped = (groups: ReadonlyArray<ReadonlyArray<string>>) =>
-    groups.map((terms) => terms.map((term) => `${assistantId} ${term}`))
-  const everyWord = (query: BenchQuery, groups: ReadonlyArray<ReadonlyArray<string>>) =>
-    `SELECT ${columns} FROM products WHERE ${groups.map((_, i) => holds(i)).join(" AND ")}${
-      filterSql(query)
-    } ORDER BY position LIMIT 2000`
-  /** Parameters from `$(first + 1)`. */
-  const anyWord = (query: BenchQuery, groups: ReadonlyArray<ReadonlyArray<string>>, first = 0) =>
-    `SELECT DISTINCT ON (position) id, fields, position, distance FROM (${
-      groups.map((_, i) =>
-        `(SELECT ${columns} FROM products WHERE ${holds(first + i)}${filterSql(query)} LIMIT ${
-          Math.max(searchLimit, Math.ceil(2000 / groups.length))
-        })`
-      ).join(" UNION ALL ")
-    }) c ORDER BY position`
-  /** The query's vector as `query_vector`, its parameter after the statement's others. */
-  const withVector = (statement: string, params: ReadonlyArray<unknown>, vector: string) =>
-    db.query<{ readonly id: string }>(
-      `WITH query_vector AS MATERIALIZED (SELECT $${params.length + 1}::halfvec AS v) SELECT * FROM (${statement}) k`,
-      [...params, vector]
-    )
-  /** As the service reads them: every word's products, and any word's behind a one-time filter, one statement. */
-  const candidates = (
-    query: BenchQuery,
-    content: ReadonlyArray<string>,
-    words: ReadonlyArray<string>,
-    vector: string
-  ) => {
-    const all = words.map((word) => [word])
-    if (content.length < 2) return withVector(anyWord(query, all), scoped(all), vector)
-    const required = content.map((word) => [word])
-    return withVector(
-      `WITH every AS MATERIALIZED (${everyWord(query, required)})
-       SELECT true AS every, id, fields, position, distance FROM every
-       UNION ALL
-       SELECT false, id, fields, position, distance FROM (${anyWord(query, all, required.length)}) a
-       WHERE (SELECT count(*) FROM every) < ${searchLimit}`,
-      [...scoped(required), ...scoped(all)],
-      vector
-    )
-  }
-  for (const [i, query] of queries.entries()) {
-    if (i === options.warmup) measuring = performance.now()
-    if (i > options.warmup && samples.length >= 10 && since(measuring) > options.budgetMs) break
-    const words = [...new Set(wordsOf(query.query))]
-    const content = words.filter((word) => !stopWords.has(word))
-    const vector = vectorLiteral(embedOne(query.query))
-    const start = performance.now()
-    const found = await candidates(query, content, words, vector)
-    if (new Set(found.rows.map((row) => row.id)).size < searchLimit) {
-      await db.query(
-        meaningMessage(query, dims, { assistantId, vector, model: offlineModelId, limit: meaningPool, products })
-      )
-    }
-    if (i >= options.warmup) samples.push(since(start))
-  }
-  return summarize(samples)
 }
 
 /**
@@ -338,21 +225,6 @@ const waitForVectorIndex = async (db: Client, assistantId: string): Promise<numb
 
 const countRows = async (db: Client) =>
   (await db.query<{ n: number }>("SELECT count(*)::int AS n FROM products")).rows[0]?.n ?? 0
-
-const gitDescription = () => {
-  try {
-    const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: repoRoot, encoding: "utf8" }).trim()
-    const dirty =
-      execFileSync("git", ["status", "--porcelain", "--untracked-files=no"], { cwd: repoRoot, encoding: "utf8" })
-        .trim() !== ""
-    return dirty ? `${commit} + uncommitted changes` : commit
-  } catch {
-    return "unknown"
-  }
-}
-
-const seconds = (ms: number) => (ms / 1000).toFixed(2)
-const ms = (value: number) => value.toFixed(1)
 
 const main = async () => {
   const options = parseOptions()
@@ -415,6 +287,7 @@ const main = async () => {
   search.push(await searchLatency(service, medium, "10k in one assistant", 10_000, baseRows, queries, latencyOptions))
 
   const recall: Array<RecallFigures & { readonly label: string; readonly efSearch: number }> = []
+  const targets: Array<Target> = []
   let pgvectorVersion = "?"
   if (db !== null) {
     pgvectorVersion =
@@ -514,6 +387,29 @@ const main = async () => {
     )
     amongOthers.bare = await bare(among.assistantIds[0] ?? "", 10_000)
     search.push(amongOthers)
+    const withFacets = await searchLatency(
+      service,
+      among,
+      `10k among ${totalRows - 10_000} others, facets on ${benchFacets.join(", ")}`,
+      10_000,
+      totalRows,
+      queries.map((query) => ({ ...query, facets: benchFacets })),
+      latencyOptions
+    )
+    withFacets.bare = await bareSqlLatency(
+      db,
+      among.assistantIds[0] ?? "",
+      dims,
+      10_000,
+      queries,
+      latencyOptions,
+      benchFacets
+    )
+    search.push(withFacets)
+    targets.push(
+      { label: amongOthers.label, p99: amongOthers.latency.p99, target: 20 },
+      { label: withFacets.label, p99: withFacets.latency.p99, target: 35 }
+    )
     await recallOf(`10k among ${totalRows - 10_000} others`, among, 10_000)
 
     const sizes = (await db.query<{ heap: string; toast: string; indexes: string; hnsw: string; embedding: number }>(
@@ -534,177 +430,20 @@ const main = async () => {
     }
   }
 
-  const loadAfter = os.loadavg()
-  const cpus = os.cpus()
-  const totalMs = since(started)
-  const lines: Array<string> = []
-  lines.push("", "Catalog benchmark: import, indexing and search", "")
-  const header: ReadonlyArray<readonly [string, string]> = [
-    ["node", `${process.version} (${os.platform()} ${os.arch()})`],
-    ["cpus", `${cpus.length} x ${cpus[0]?.model.trim() ?? "unknown"}`],
-    [
-      "load average",
-      `${loadBefore.map((x) => x.toFixed(1)).join(" ")} at start, ${
-        loadAfter.map((x) => x.toFixed(1)).join(" ")
-      } at end (shared machine: figures are noisy)`
-    ],
-    [
-      "database",
-      service.postgresVersion === null
-        ? "embedded PGlite (no DATABASE_URL): only the 1k and 10k steps ran"
-        : `PostgreSQL ${service.postgresVersion}, pgvector ${pgvectorVersion}, fresh database`
-    ],
-    ["embedder", `${offlineModelId} (built-in offline default)`],
-    ...(recall.length === 0 ? [] : [
-      [
-        "copies' noise",
-        `±${options.noise / 2} per component (--noise ${options.noise}; see catalog/replicate.ts)`
-      ] as const
-    ]),
-    ["code", `git ${gitDescription()}`],
-    ["client", "one request at a time over loopback from this process; the service is a separate process"],
-    ["run time", `${seconds(totalMs)} s`]
-  ]
-  const width = Math.max(...header.map(([name]) => name.length))
-  for (const [name, value] of header) lines.push(`  ${name.padEnd(width)}  ${value}`)
-
-  lines.push("", `Import: POST /products/import in batches of ${importBatch}, then polling until no product is pending`)
-  lines.push(table(
-    ["products", "batches", "imported s", "all synced s", "products/s", "batch p50 ms", "batch max ms"],
-    [import1k, import10k].map((r) => [
-      String(r.products),
-      String(r.batches),
-      seconds(r.acceptedMs),
-      seconds(r.syncedMs),
-      String(r.productsPerSecond),
-      ms(r.batchLatency.p50),
-      ms(r.batchLatency.max)
-    ])
-  ))
-  lines.push(
-    `  target: 1,000 products fully synced within 10 s -> ${import1k.syncedMs <= 10_000 ? "met" : "MISSED"} (${
-      seconds(import1k.syncedMs)
-    } s)`
-  )
-
-  lines.push(
-    "",
-    `Searchable after a write: PUT a new product, then search for a word of its title until it is found (${searchable.probes} probes)`
-  )
-  lines.push(table(["", "p50 ms", "max ms"], [
-    ["PUT answered", ms(searchable.write.p50), ms(searchable.write.max)],
-    ["found by search", ms(searchable.searchable.p50), ms(searchable.searchable.max)]
-  ]))
-  lines.push(
-    `  target: searchable within 2 s -> ${searchable.searchable.max <= 2_000 ? "met" : "MISSED"} (max ${
-      seconds(searchable.searchable.max)
-    } s)`
-  )
-
-  lines.push(
-    "",
-    `Search latency: POST /products/search (hybrid, limit ${searchLimit}; 1 in 3 queries filtered by category or price), one at a time after ${options.warmup} warm-up, up to ${options.queries} queries or ${
-      options.budgetMs / 1000
-    } s; bare SQL: the same queries' statements sent straight to Postgres (the keyword candidates with their distances; the nearest products when they do not fill a page)`
-  )
-  lines.push(table(
-    [
-      "catalog",
-      "rows in table",
-      "queries",
-      "p50 ms",
-      "p99 ms",
-      "max ms",
-      "mean ms",
-      "hits",
-      "bare SQL p50 ms",
-      "bare SQL p99 ms"
-    ],
-    search.map((r) => [
-      r.label,
-      String(r.tableRows),
-      String(r.latency.n),
-      ms(r.latency.p50),
-      ms(r.latency.p99),
-      ms(r.latency.max),
-      ms(r.latency.mean),
-      String(r.meanHits),
-      r.bare === undefined ? "-" : ms(r.bare.p50),
-      r.bare === undefined ? "-" : ms(r.bare.p99)
-    ])
-  ))
-  lines.push("  slowest queries:")
-  for (const r of search) {
-    lines.push(
-      `    ${r.label}: ${r.slowest.map(({ ms: took, query }) => `${ms(took)} ms ${JSON.stringify(query)}`).join("; ")}`
-    )
-  }
-
-  if (recall.length > 0) {
-    const first = recall[0]
-    lines.push(
-      "",
-      `Meaning side: recall@${
-        first?.k ?? recallK
-      } of POST /products/search with semanticRatio 1 (the assistant's own HNSW index, iterative scans, hnsw.ef_search by catalog size) against the exact top ${
-        first?.k ?? recallK
-      } in SQL (index scans off), the same queries and filters`
-    )
-    lines.push(table(
-      [
-        "catalog",
-        "queries",
-        "ef_search",
-        `recall@${first?.k ?? recallK}`,
-        "all right",
-        "HTTP p50 ms",
-        "HTTP p99 ms",
-        "exact SQL p50 ms",
-        "plan"
-      ],
-      recall.map((r) => [
-        r.label,
-        String(r.queries),
-        String(r.efSearch),
-        r.recall.toFixed(3),
-        `${r.perfect}/${r.queries}`,
-        ms(r.latency.p50),
-        ms(r.latency.p99),
-        ms(r.exactLatency.p50),
-        r.plan
-      ])
-    ))
-  }
-  if (Object.keys(setup).length > 0) {
-    lines.push("", "Setup (not measured above)")
-    for (const [name, value] of Object.entries(setup)) lines.push(`  ${name.padEnd(24)} ${value}`)
-    lines.push(
-      "  Big catalogs are copies of the indexed 10k catalog with noisy embeddings (scripts/bench/catalog/replicate.ts):"
-    )
-    lines.push(
-      "  every assistant holds a variant of the same products, so other assistants' rows compete for each query's neighbours."
-    )
-    lines.push(
-      "  After each copy and its vector indexes: VACUUM (ANALYZE) and CHECKPOINT (settle*Ms), as autovacuum would do",
-      "  after a bulk load (it is off on this machine's Postgres), so the measurements do not write out the copy."
-    )
-  }
-  console.log(lines.join("\n"))
-  console.log(JSON.stringify({
-    benchmark: "catalog",
-    database: service.postgresVersion === null ? "pglite" : `postgres ${service.postgresVersion}`,
-    pgvector: pgvectorVersion,
-    embedder: offlineModelId,
-    cpus: cpus.length,
-    noise: options.noise,
-    loadAverage: { start: loadBefore, end: loadAfter },
-    runMs: round(totalMs, 0),
-    import: [import1k, import10k],
+  printReport({
+    options,
+    loadBefore,
+    runMs: since(started),
+    postgresVersion: service.postgresVersion,
+    pgvectorVersion,
+    import1k,
+    import10k,
     searchable,
     search,
+    targets,
     recall,
     setup
-  }))
+  })
 }
 
 const run = async () => {

@@ -171,6 +171,62 @@ layer(TestApp({ DASTYAR_RATE_LIMIT_PER_MINUTE: "100000" }), { excludeTestService
   )
 
   it.effect(
+    "search counts facets over every match and sorts by price, in a table and as JSON",
+    () =>
+      Effect.gen(function*() {
+        const { assistantCode, catalog, client, env } = yield* shop
+        yield* client.products.import({
+          path: { assistantCode },
+          payload: {
+            products: [
+              { externalId: "tp-blue", title: "Blue teapot", category: "Kitchen", price: 50, color: "blue" },
+              { externalId: "tp-red", title: "Red teapot", category: "Kitchen", price: 500, color: "red" },
+              { externalId: "tp-planter", title: "Teapot planter", category: "Garden", price: 20, color: "green" }
+            ].map(({ color, externalId, ...product }) => ({
+              ...product,
+              externalId: Products.ExternalId.make(externalId),
+              attributes: { color }
+            }))
+          }
+        }).pipe(Effect.orDie)
+        yield* catalog.pipe(
+          Effect.repeat({
+            until: (products) => products.every((product) => product.indexState === "synced"),
+            schedule: Schedule.spaced("100 millis"),
+            times: 100
+          })
+        )
+        const search = [
+          "products",
+          "search",
+          "teapot",
+          "--facet",
+          "category",
+          "--facet",
+          "color",
+          "--sort",
+          "price:desc"
+        ]
+        const [table, json, badSort] = yield* Effect.all([
+          runCli(search, env),
+          runCli([...search, "--json"], env),
+          runCli(["products", "search", "teapot", "--sort", "cheapest"], env)
+        ], { concurrency: 2 })
+        expect(table.exitCode).toBe(0)
+        expect(table.stdout).toContain("category: Kitchen (2), Garden (1)\n")
+        expect(table.stdout).toContain("color: blue (1), green (1), red (1)\n")
+        const hits = parsed(Products.ProductSearchResult, json.stdout)
+        expect(hits.list.map((hit) => hit.externalId)).toEqual(["tp-red", "tp-blue", "tp-planter"])
+        expect(hits.facetDistribution).toEqual({
+          category: { Kitchen: 2, Garden: 1 },
+          color: { blue: 1, green: 1, red: 1 }
+        })
+        expect(badSort.exitCode).toBe(2)
+      }),
+    240_000
+  )
+
+  it.effect(
     "list, get, search with filters, delete; a missing assistant is a usage error",
     () =>
       Effect.gen(function*() {

@@ -4,6 +4,7 @@
  * plays both platforms (Bale's Bot API, WhatsApp's Graph API).
  */
 import { adminToken, TestApp } from "@dastyar/server/Testing"
+import { chromiumLaunchOptions } from "@dastyar/server/TestingBrowser"
 import { HttpServer } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
@@ -14,7 +15,6 @@ import { type Browser, chromium } from "playwright-core"
 import { afterAll, beforeAll } from "vitest"
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url))
-const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
 
 /** Every request the platforms got, and a server answering as Bale (`/bot…`) or the Graph API (`/v…`). */
 const seen: Array<{ readonly path: string; readonly body: string }> = []
@@ -43,10 +43,7 @@ let browser: Browser
 
 beforeAll(async () => {
   execFileSync("pnpm", ["run", "build"], { cwd: packageDir, stdio: "pipe" })
-  browser = await chromium.launch({
-    executablePath: chromiumPath,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
-  })
+  browser = await chromium.launch(chromiumLaunchOptions())
 }, 120_000)
 
 afterAll(async () => {

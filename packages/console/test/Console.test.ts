@@ -6,6 +6,7 @@
  * refused. Screenshots go to docs/ for the README.
  */
 import { adminToken, TestApp } from "@dastyar/server/Testing"
+import { chromiumLaunchOptions } from "@dastyar/server/TestingBrowser"
 import { HttpServer } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
@@ -17,26 +18,13 @@ import { afterAll, beforeAll } from "vitest"
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url))
 const docsDir = fileURLToPath(new URL("../../../docs/", import.meta.url))
-const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
 
 let browser: Browser
 
 beforeAll(async () => {
   // The test drives what `pnpm build:console` makes, so it builds it first.
   execFileSync("pnpm", ["run", "build"], { cwd: packageDir, stdio: "pipe" })
-  browser = await chromium.launch({
-    executablePath: chromiumPath,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--no-first-run",
-      "--disable-sync",
-      "--disable-quic"
-    ]
-  })
+  browser = await chromium.launch(chromiumLaunchOptions())
 }, 120_000)
 
 afterAll(async () => {

@@ -6,6 +6,7 @@
  * finds the curated answer's hit; then the same views in Persian.
  */
 import { adminToken, TestApp } from "@dastyar/server/Testing"
+import { chromiumLaunchOptions } from "@dastyar/server/TestingBrowser"
 import { HttpServer } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
@@ -15,16 +16,12 @@ import { type Browser, chromium } from "playwright-core"
 import { afterAll, beforeAll } from "vitest"
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url))
-const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
 
 let browser: Browser
 
 beforeAll(async () => {
   execFileSync("pnpm", ["run", "build"], { cwd: packageDir, stdio: "pipe" })
-  browser = await chromium.launch({
-    executablePath: chromiumPath,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
-  })
+  browser = await chromium.launch(chromiumLaunchOptions())
 }, 120_000)
 
 afterAll(async () => {

@@ -6,6 +6,7 @@
  * streamed test question and going live. Screenshots of each step go to docs/.
  */
 import { adminToken, TestApp } from "@dastyar/server/Testing"
+import { chromiumLaunchOptions } from "@dastyar/server/TestingBrowser"
 import { HttpServer } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
@@ -17,7 +18,6 @@ import { afterAll, beforeAll } from "vitest"
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url))
 const docsDir = fileURLToPath(new URL("../../../docs/", import.meta.url))
-const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
 
 let browser: Browser
 
@@ -25,19 +25,7 @@ beforeAll(async () => {
   execFileSync("pnpm", ["run", "build"], { cwd: packageDir, stdio: "pipe" })
   // Step 5 previews the website widget, served from its build.
   execFileSync("node", ["scripts/build.mjs"], { cwd: `${packageDir}../widget`, stdio: "pipe" })
-  browser = await chromium.launch({
-    executablePath: chromiumPath,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--no-first-run",
-      "--disable-sync",
-      "--disable-quic"
-    ]
-  })
+  browser = await chromium.launch(chromiumLaunchOptions())
 }, 120_000)
 
 afterAll(async () => {

@@ -5,6 +5,7 @@
  * behind a proxy at its public address. Screenshots go to docs/.
  */
 import { adminToken, TestApp } from "@dastyar/server/Testing"
+import { chromiumLaunchOptions } from "@dastyar/server/TestingBrowser"
 import { HttpServer } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
@@ -17,7 +18,6 @@ import { afterAll, beforeAll } from "vitest"
 
 const packageDir = fileURLToPath(new URL("..", import.meta.url))
 const docsDir = fileURLToPath(new URL("../../../docs/", import.meta.url))
-const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium"
 
 const listen = (server: http.Server) =>
   new Promise<string>((resolve) =>
@@ -78,19 +78,7 @@ beforeAll(async () => {
   execFileSync("node", ["scripts/build.mjs"], { cwd: packageDir, stdio: "pipe" })
   // The console's preview is tested too, on what `pnpm build:console` makes.
   execFileSync("pnpm", ["run", "build"], { cwd: `${packageDir}../console`, stdio: "pipe" })
-  browser = await chromium.launch({
-    executablePath: chromiumPath,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--no-first-run",
-      "--disable-sync",
-      "--disable-quic"
-    ]
-  })
+  browser = await chromium.launch(chromiumLaunchOptions())
 }, 120_000)
 
 afterAll(async () => {
@@ -274,9 +262,10 @@ layer(TestApp({ DASTYAR_PUBLIC_URL: publicUrl, DASTYAR_SECRET_KEY: "ef".repeat(3
           const down = teapot.getByRole("button", { name: "Not a helpful answer" })
           await down.click()
           await until("the vote", async () => (await down.getAttribute("aria-pressed")) === "true" || undefined)
-          expect(await teapot.getByRole("button", { name: "Helpful answer", exact: true }).getAttribute("aria-pressed")).toBe(
-            "false"
-          )
+          expect(await teapot.getByRole("button", { name: "Helpful answer", exact: true }).getAttribute("aria-pressed"))
+            .toBe(
+              "false"
+            )
           await teapot.getByRole("textbox", { name: "What was missing? (optional)" }).fill("Which sizes are there?")
           await teapot.getByRole("button", { name: "Send comment" }).click()
           await teapot.getByText("Thank you for your feedback.").waitFor()

@@ -25,6 +25,8 @@ export interface BenchQuery {
   readonly category?: string
   readonly minPrice?: number
   readonly maxPrice?: number
+  /** Facets to count over every match (`facetDistribution`). */
+  readonly facets?: ReadonlyArray<string>
 }
 
 /** mulberry32: small, fast and good enough to draw test data. */
