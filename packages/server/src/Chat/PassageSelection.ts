@@ -25,6 +25,7 @@ import { type Line, linesOf, quoteOf, splitHeading } from "./PassageLines"
 import {
   contains,
   freeWords,
+  measureUnits,
   mentions,
   moneyUnits,
   promptWords,
@@ -118,6 +119,11 @@ const withoutReferences = (sentence: string) =>
 const sameThing = (a: string, b: string) =>
   sameWord(a, b) || (Math.min(a.length, b.length) >= 3 && (a.startsWith(b) || b.startsWith(a)))
 
+/** Words that say how often without a number. */
+const frequencyWords = new Set(
+  wordsOf("daily weekly monthly yearly annually regularly each every روزانه هفتگی ماهانه سالانه مرتب").map(stem)
+)
+
 /** The sentence states the kind of value the question asks for. */
 const statesValue = (sentence: string, question: Question): boolean => {
   if (question.expected === "any") return true
@@ -135,6 +141,14 @@ const statesValue = (sentence: string, question: Question): boolean => {
     case "price":
       return followedBy((root) => moneyUnits.has(root)) || roots.some((root) => freeWords.has(root)) ||
         quantities.some((quantity) => quantity.value >= 1000)
+    case "measure":
+      // A number with a unit of measure ("3.2 kg", "1.5 litres", "۹۰ سانتیمتر"), also written joined ("800W").
+      return followedBy((root) => measureUnits.has(root)) ||
+        /\d\s*(?:kg|g|l|ml|cm|mm|m|w|kw|v|hz|db|mah|mb|gb)\b/iu.test(sentence)
+    case "frequency":
+      // "every month", "once a week", "ماهی یک بار" (read as "often"), "monthly", or a number of time units.
+      return roots.some((root) => frequencyWords.has(root)) || rootsOf(sentence).includes("often") ||
+        followedBy((root) => [...timeUnits].some((unit) => sameThing(root, unit)))
     case "count": {
       const unit = question.unit
       return unit === undefined ? quantities.length > 0 : followedBy((root) => sameThing(root, unit))
@@ -258,10 +272,16 @@ export const rankSentences = (question: Question, passages: ReadonlyArray<Passag
   const unknownPlace = question.places.some((place) =>
     !candidates.some((candidate) => contains(rootsOf(`${candidate.sentence} ${candidate.passage.text}`), place))
   )
+  // A sentence about every place stands for the place named, but is about the question only through another
+  // subject word: "we deliver to every city" answers shipping to a city, not a shop in it.
+  const aboutSubject = subject.filter((root) => !question.places.includes(root))
   const ranked = candidates
     .filter((candidate) =>
       candidate.states && (!unknownPlace || candidate.general) &&
-      (subject.length === 0 || subject.some((root) => mentions([...candidate.roots, ...candidate.headingRoots], root)))
+      (subject.length === 0 ||
+        (aboutSubject.length > 0 ? aboutSubject : subject).some((root) =>
+          mentions([...candidate.roots, ...candidate.headingRoots], root)
+        ))
     )
     .map((candidate, order): Scored => {
       const underMatch = headingShare(candidate.headingRoots) >= matchingHeading

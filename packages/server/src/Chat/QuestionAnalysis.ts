@@ -6,13 +6,16 @@
  * of the value ("days", "take", "long"), which name a place, and, for a
  * follow-up, the words of the question before it.
  */
-import { synonymsOf } from "../Search/Lexicon"
+import { rewritePhrases, synonymsOf } from "../Search/Lexicon"
 import { stem } from "../Search/Stemmer"
 import { questionStopWords } from "../Search/StopWords"
 import { normalizeText, wordsOf } from "../Search/TextNormalization"
 
-/** What the answer must hold: a number (of `unit` when named), a duration, a price, or anything. */
-export type Expected = "count" | "duration" | "price" | "any"
+/**
+ * What the answer must hold: a number (of `unit` when named), a duration, a price, how often, a measure (a
+ * number with a unit of weight, size, volume, power), or anything.
+ */
+export type Expected = "count" | "duration" | "price" | "frequency" | "measure" | "any"
 
 export interface Question {
   readonly text: string
@@ -31,20 +34,32 @@ export interface Question {
   readonly focus: string | undefined
 }
 
-/** Words of a text as stems, without stop words or single letters. */
+/**
+ * Persian light verbs: in a compound verb ("ضربه خوردن", "تماس گرفتن", "گارانتی داشتن") the meaning is the
+ * noun's, and a document says the same with another verb ("شامل … می‌شود"), so the verb is not a word to match.
+ */
+const lightVerbs = new Set(["خورد", "کرد", "شد", "داد", "زد", "گرفت", "داشت", "امد", "اورد", "گذاشت", "نمود"])
+
+/** Words of a text as stems, without stop words, single letters or light verbs; phrases read as their word. */
 export const rootsOf = (text: string): ReadonlyArray<string> =>
-  wordsOf(text).filter((word) => word.length > 1 && !questionStopWords.has(word)).map(stem)
+  wordsOf(rewritePhrases(normalizeText(text))).filter((word) => word.length > 1 && !questionStopWords.has(word))
+    .map(stem).filter((root) => !lightVerbs.has(root))
 
 /** Persian personal verb endings: "بازگردانم" (I return) and "بازگردانید" (you return) are one verb. */
 const personalEnding = /(?:یم|ید|ند|م|ی|د)$/u
 const verbBase = (word: string) =>
   word.length >= 6 && /[\u0600-\u06FF]/u.test(word) ? word.replace(personalEnding, "") : word
 
+const persianLetters = /[\u0600-\u06FF]/u
+
 /** Same stem, or one a prefix of the other (4+ letters): "ship" meets "shipping", "ارسال" meets "ارسالی". */
 export const sameWord = (a: string, b: string): boolean => {
   if (a === b) return true
   const [shorter, longer] = a.length <= b.length ? [a, b] : [b, a]
-  if (shorter.length >= 4 && longer.startsWith(shorter)) return true
+  // A Persian word grows by derivation ("فروش" sale, "فروشگاه" shop): only a letter or two of ending count.
+  if (shorter.length >= 4 && longer.startsWith(shorter) && (!persianLetters.test(a) || longer.length - shorter.length <= 2)) {
+    return true
+  }
   const base = verbBase(a)
   return base.length >= 5 && base !== a && base === verbBase(b)
 }
@@ -76,13 +91,25 @@ const frameWords = new Set([
   ...moneyUnits,
   ...stems(
     "long take takes took fast quickly soon time cost costs price much many number amount often " +
-      "طول کشد میکشد زمان مدت وقت میبرد قیمت هزینه چقدر تعداد"
+      "period duration heavy weight weigh weighs capacity size big length wide tall high " +
+      "طول کشد میکشد زمان مدت وقت میبرد قیمت هزینه چقدر تعداد وزن ظرفیت گنجایش اندازه"
   )
 ])
 
-/** Words that ask for a duration. */
+/** Words that ask for a duration: "how soon", "how long … take", "what is the warranty period", "مدت". */
 const durationAsk =
-  /\bhow (?:soon|fast|quickly)\b|\bhow long\b.*\b(?:take|takes|last|lasts|wait|valid|keep|until)\b|\bwithin how\b|چه مدت|چند وقت|چقدر (?:طول|زمان|وقت)|تا کی|چه زمانی طول/u
+  /\bhow (?:soon|fast|quickly)\b|\bhow long\b.*\b(?:take|takes|last|lasts|wait|valid|keep|until)\b|\bwithin how\b|\b(?:period|duration)\b|مدت|چند وقت|چقدر (?:طول|زمان|وقت)|تا کی|چه زمانی طول/u
+/** Words that ask how often: "how often", "هر چند وقت", "چند وقت یک بار". */
+const frequencyAsk = /\bhow often\b|\bhow frequently\b|هر\s*چند\s*(?:وقت|روز|ماه|هفته)|چند\s*وقت\s*(?:یک|یه)\s*بار/u
+/** Words that ask for a measure: "how heavy", "what is the capacity", "وزن", "چند کیلو". */
+const measureAsk =
+  /\bhow (?:heavy|big|large|wide|tall|high|deep|powerful|loud)\b|\b(?:weight|capacity|size|dimensions|wattage|voltage|power|volume)\b|چند (?:کیلو|گرم|لیتر|متر|سانت|وات|ولت)|(?:^|\s)(?:وزن|ظرفیت|گنجایش|اندازه|ابعاد|ولتاژ)(?=[\s?؟]|$)/u
+/** Units of measure that answer a measure question. */
+export const measureUnits = stems(
+  "kg kilo kilos kilogram kilograms g gram grams l litre litres liter liters ml cm mm m metre metres meter meters " +
+    "inch inches w watt watts kw v volt volts hz db mah mb gb kb tb " +
+    "کیلو کیلوگرم گرم لیتر میلیلیتر سانت سانتیمتر متر میلیمتر اینچ وات کیلووات ولت هرتز"
+)
 const priceAsk = /\bhow much\b.*\b(?:cost|price|fee|charge|pay|is)\b|\bwhat (?:does|do|is).*\b(?:cost|price|fee)\b/u
 const countAsk = /\bhow (?:many|much)\b|چند|چقدر|كم/u
 
@@ -95,13 +122,16 @@ const expectedOf = (text: string): { readonly expected: Expected; readonly unit:
   )
   const next = at < 0 ? undefined : words[at + 1]
   const unit = next === undefined || questionStopWords.has(next) ? undefined : stem(next)
+  if (frequencyAsk.test(normal)) return { expected: "frequency", unit: undefined }
   if (unit !== undefined && timeUnits.has(unit)) return { expected: "duration", unit }
   if (durationAsk.test(normal)) return { expected: "duration", unit: undefined }
   // "How long is the cable?", "How long should the description be?": a length, some number.
   if (/\bhow long\b/u.test(normal)) return { expected: "count", unit: undefined }
   const priced = words.some((word) => ["قیمت", "هزینه", "تومان", "تومن", "ریال", "price", "cost"].includes(word))
   if (priceAsk.test(normal) || (countAsk.test(normal) && priced)) return { expected: "price", unit: undefined }
+  if (measureAsk.test(normal) && !priced) return { expected: "measure", unit: undefined }
   if (countAsk.test(normal)) return { expected: "count", unit }
+  if (measureAsk.test(normal)) return { expected: "measure", unit: undefined }
   return { expected: "any", unit: undefined }
 }
 

@@ -3,7 +3,11 @@
  * shop documents use for the same thing, in English and Persian. Chunk
  * retrieval expands a query with it (an English question finds a passage
  * only written in Persian) and the offline answerer counts a synonym as the
- * word. Small on purpose: beyond it there is no notion of meaning offline.
+ * word. Besides nouns it holds the verbs a question asks with and the verbs
+ * a document states the same thing with ("can I return" / "you may send
+ * back", "how heavy" / "weighs"), and a few phrases that mean one word
+ * ("send back", "پس دادن"). Small on purpose: beyond it there is no notion of
+ * meaning offline.
  */
 import { stem } from "./Stemmer"
 import { wordsOf } from "./TextNormalization"
@@ -24,7 +28,7 @@ const groups: ReadonlyArray<string> = [
   "country کشور",
   "free رایگان",
   "pay payment paid پرداخت",
-  "installment installments اقساط قسط",
+  "installment installments instalment instalments اقساط قسط قسطی",
   "order orders سفارش",
   "phone call telephone تلفن تماس",
   "email mail ایمیل",
@@ -40,11 +44,71 @@ const groups: ReadonlyArray<string> = [
   "book books کتاب",
   "card کارت",
   "gift هدیه",
-  "damaged broken defective آسیب معیوب خراب"
+  "damaged broken defective faulty fault defect آسیب معیوب خراب خرابی ایراد نقص",
+  "cable cord lead سیم کابل",
+  "receipt proof invoice رسید فاکتور",
+  "device appliance machine unit دستگاه وسیله",
+  "manual guide instructions دفترچه راهنما",
+  "customer buyer client مشتری خریدار",
+  "original genuine اصل اصلی"
 ]
 
+/**
+ * What a question asks with and what a document states it with: a question's verb or measure word and
+ * the words a passage answers it in. Kept apart from the shop terms above so that each entry says which
+ * wording it joins; the answerer reads both the same way.
+ */
+const paraphrases: ReadonlyArray<string> = [
+  // Buying: "the item I bought" is "the purchase", "the order", "what you received".
+  "buy bought purchase purchased خرید خریداری",
+  "receive received get arrive arrival دریافت",
+  // Accepting a means of payment: "do you take cards" / "we accept cards".
+  "accept accepted پذیرفت قبول",
+  // Covering: "is X covered" / "the guarantee includes X", "شامل … می‌شود".
+  "cover covered covers include includes including شامل پوشش",
+  // Needing: "do I need" / "is required", "must".
+  "need needed require required mandatory necessary لازم الزامی نیاز ضروری",
+  // Measures: "how heavy" / "weighs", "weight"; "how big" / "size"; "capacity" / "holds".
+  "heavy weight weigh weighs وزن سنگین",
+  "capacity hold holds volume گنجایش ظرفیت حجم",
+  "length long طول",
+  "size big dimension dimensions اندازه ابعاد",
+  // Lasting and running: "how long can I run it" / "operate", "use".
+  "run running operate operation use روشن",
+  // Stopping: "it stopped working" / "switched off", "shuts down".
+  "stop stopped shut خاموش",
+  // Cleaning: "clean" / "wash", "wipe", "descale".
+  "clean cleaning wash wipe rinse تمیز شست شستشو",
+  // Changing a part: "replace" / "change", "swap".
+  "replace replacement change swap تعویض عوض",
+  // Contacting: "reach you" / "contact", "call".
+  "contact reach call تماس",
+  // How often: "how often", "every month", "once a week", "هر چند وقت", "ماهی یک بار" (see `phrases`).
+  "often frequency frequently regularly"
+]
+
+/**
+ * Phrases that mean one word of a group above, in normal form: "send back" is a return, not a shipment;
+ * "پس دادن" and "پس گرفتن" are returning. An empty word drops the phrase.
+ */
+const phrases: ReadonlyArray<readonly [RegExp, string]> = [
+  // "something I bought", "کالایی که خریدم": in a shop every item was bought, the clause says nothing more.
+  [/\b(?:that |which )?(?:i|we)(?: have| had| just)? (?:bought|purchased|ordered|received|got)\b/gu, ""],
+  [/(?:^|\s)که\s+(?:از\s*(?:شما|تون)\s+|ازتون\s+)?(?:خریدم|خریدیم|خریدهام|سفارش\s+دادم|گرفتم|تحویل\s+گرفتم)(?=[^\p{L}]|$)/gu, ""],
+  [/\b(?:send|sent|sending|give|giving|gave|bring|bringing|brought|take|taking|took)\s+(?:\w+\s+)?back\b/gu, "return"],
+  [/(?:^|\s)پس\s+(?:ن?می|ب|ن)?(?:داد|ده|د|گرفت|گیر)(?:ه|ن|م|ی|ید|یم|ند|ین)?(?=[^\p{L}]|$)/gu, "مرجوع"],
+  [/\bat a time\b|\bcontinuously\b|\bnon-?stop\b|\bwithout (?:a )?break\b/gu, "continuous"],
+  [/پشت\s+سر\s+هم|بدون\s+وقفه|یکسره|مداوم/gu, "continuous"],
+  [/\bhow often\b|\bonce\s+(?:a|every)\b|\bevery\s+(?:\w+\s+)?(?:days?|weeks?|months?|years?)\b/gu, "often"],
+  [/هر\s+چند\s+وقت|چند\s+وقت\s+یک\s*بار|(?:روزی|هفته\s*ای|ماهی|سالی|هر\s+\S+)\s+(?:یک|یه|دو|سه|۱|۲|۳|1|2|3)\s*بار/gu, "often"]
+]
+
+/** `text` (normal form) with each phrase of `phrases` as its one word: "send it back" reads "return". */
+export const rewritePhrases = (text: string): string =>
+  phrases.reduce((out, [pattern, word]) => out.replace(pattern, ` ${word} `), text)
+
 /** Each group as stems of normal-form words. */
-const stemGroups: ReadonlyArray<ReadonlyArray<string>> = groups.map((
+const stemGroups: ReadonlyArray<ReadonlyArray<string>> = [...groups, ...paraphrases].map((
   group
 ) => [...new Set(group.split(" ").flatMap((word) => wordsOf(word)).map(stem))])
 

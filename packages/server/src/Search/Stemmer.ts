@@ -90,7 +90,8 @@ const verbList = [
   "انداخت/انداز",
   "باخت/باز",
   "شمرد/شمار",
-  "گزید/گزین"
+  "گزید/گزین",
+  "شست/شوی/شور"
 ]
 
 /** Present or past stem → the verb's past stem. */
@@ -183,6 +184,9 @@ const notPlural = new Set(
     .split(" ").map(normalizeText)
 )
 
+/** Words ending in -تر that are not comparatives: "فیلتر", "دفتر", and the units "متر", "لیتر", "سانتیمتر". */
+const notComparative = /(?:فیل|دف|چ|دخ|بس|کامپیو|انگش|م|لی)تر$/u
+
 /** Possessive enclitics ("سفارشتان"), plural, comparative and adjective endings, longest first. */
 const nounSuffixes = ["هایی", "هایم", "هایت", "هایش", "های", "ها", "ترین", "تر", "تان", "شان", "ات", "ان"]
 
@@ -195,6 +199,7 @@ const stripNoun = (word: string): string => {
       if (suffix === "ان" && (root.length < 6 || notPlural.has(root) || /(?:ست|م)ان$/u.test(root))) continue
       if (suffix === "تان" && root.endsWith("ستان")) continue
       if (suffix === "ات" && root.endsWith("هات")) continue
+      if (suffix === "تر" && notComparative.test(root)) continue
       root = root.slice(0, -suffix.length)
       break
     }

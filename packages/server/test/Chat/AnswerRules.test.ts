@@ -131,3 +131,52 @@ describe("across languages", () => {
     expect(text).toContain("returns-fa.md, in Persian")
   })
 })
+
+describe("a question asks with other words than the passage states", () => {
+  const terms = [{
+    path: "terms.md",
+    text: "Terms › Returns\n\nYou may send back any unused item within 14 days of receiving it. Opened software is not taken back."
+  }]
+
+  it("reads a phrase as its word: 'send back' and 'پس دادن' are returning, not shipping", () => {
+    expect(ask("Can I return something I bought?", terms)).toContain("within 14 days")
+    const persian = [{ path: "terms.md", text: "مرجوعی\n\nخریدار می‌تواند کالای سالم را تا ۱۴ روز بازگرداند." }]
+    expect(ask("تا چند روز میتونم جنس رو پس بدم؟", persian, { language: "fa" })).toContain("۱۴ روز")
+  })
+
+  it("reads a question's measure word as the statement's verb or label", () => {
+    const specs = [{ path: "manual.md", text: "Mixer › Specifications\n\nThe bowl holds up to 4 litres. Weight: 5.1 kg." }]
+    expect(ask("What is the capacity of the bowl?", specs)).toContain("4 litres")
+    expect(ask("How heavy is the mixer?", specs)).toContain("5.1 kg")
+  })
+
+  it("answers a measure only with a number and a unit, not a version or a date", () => {
+    const notes = [{ path: "notes.md", text: "Uploads\n\nUploads of release 2.4.1 go to the archive after review." }]
+    expect(ask("What is the largest size of an upload?", notes)).toMatch(declinesEn)
+  })
+
+  it("answers how often with a frequency in either language", () => {
+    const care = [{ path: "care.md", text: "Care\n\nDescale the kettle once a month. Wipe the base with a dry cloth." }]
+    expect(ask("How often should I descale the kettle?", care)).toContain("once a month")
+    const persian = [{ path: "care.md", text: "نگهداری\n\nفیلتر را ماهی یک بار با آب سرد بشویید." }]
+    expect(ask("فیلتر رو هر چند وقت باید بشورم؟", persian, { language: "fa" })).toContain("ماهی یک بار")
+  })
+
+  it("matches a Persian compound verb by its noun, whatever light verb each side uses", () => {
+    const card = [{ path: "card.md", text: "گارانتی\n\nآسیب ناشی از ضربه شامل گارانتی نمی‌شود." }]
+    expect(ask("اگه دستگاه ضربه بخوره گارانتی داره؟", card, { language: "fa" })).toContain("ضربه")
+  })
+
+  it("does not read a Persian derived word as its base ('فروش' sale is not 'فروشگاه' shop)", () => {
+    const sale = [{ path: "sale.md", text: "شرایط فروش\n\nفروش اقساطی نداریم." }]
+    expect(ask("فروشگاه حضوری دارید؟", sale, { language: "fa" })).toMatch(declinesFa)
+  })
+})
+
+describe("a sentence about every place answers only the subject it is about", () => {
+  it("does not answer a question about a branch in a city with a sentence about delivery to every city", () => {
+    const delivery = [{ path: "delivery.md", text: "Delivery\n\nWe deliver to every city in the country." }]
+    expect(ask("Do you deliver to Yazd?", delivery)).toContain("every city")
+    expect(ask("Do you have a branch in Yazd?", delivery)).toMatch(declinesEn)
+  })
+})
