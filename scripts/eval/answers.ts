@@ -3,18 +3,26 @@
  * held-aside sets reported apart (see `data/HELD-ASIDE.md`):
  *
  * - tuning: `data/answers-questions.json` over `data/answers-docs` (a PDF,
- *   a DOCX, a plain-text policy and a Persian shop FAQ);
+ *   a DOCX, a plain-text policy and a Persian shop FAQ), and tuning-2:
+ *   `data/tuning-2-en.json` over `data/tuning-2-en-docs` (a shop's shipping
+ *   and returns page, an air fryer's quick-start guide, a store FAQ) and
+ *   `data/tuning-2-fa.json` over `data/tuning-2-fa-docs` (a Persian shop's
+ *   shipping and returns page, a guarantee card, an FAQ);
  * - held-aside: `data/answers-held-aside.json` over the same documents,
  *   `data/held-aside-en.json` over `data/held-en-docs` (a manual, a warranty
  *   card, terms of sale) and `data/held-aside-fa.json` over
- *   `data/held-fa-docs` (Persian typed as people type).
+ *   `data/held-fa-docs` (Persian typed as people type), and
+ *   `data/held-aside-en-2.json` over `data/held-en-2-docs` and
+ *   `data/held-aside-fa-2.json` over `data/held-fa-2-docs` (ordering and
+ *   delivery terms, installment terms, size and exchange guides, refund
+ *   rules of courses).
  *
  *   pnpm eval:answers [--floor 0.35] [--misses] [--only held-aside-fa.json]
  *
  * For each set: answered with the fact, declined correctly, wrong answers,
  * wrong declines and follow-ups answered, beside the naive baseline (the
  * best retrieved passage, verbatim) measured in the same run. `--misses`
- * prints the tuning set's misses only: never change code while looking at
+ * prints the tuning sets' misses only: never change code while looking at
  * held-aside failures. Boots the service on a fresh database of
  * `DATABASE_URL` (dropped afterwards) or on embedded PGlite.
  */

@@ -93,6 +93,18 @@ interface EvalSet {
 
 export const sets: ReadonlyArray<EvalSet> = [
   { name: "tuning", questions: "answers-questions.json", documents: "answers-docs", heldAside: false },
+  {
+    name: "tuning-2: EN shipping & returns, quick-start guide, FAQ",
+    questions: "tuning-2-en.json",
+    documents: "tuning-2-en-docs",
+    heldAside: false
+  },
+  {
+    name: "tuning-2: FA shipping & returns, guarantee card, FAQ",
+    questions: "tuning-2-fa.json",
+    documents: "tuning-2-fa-docs",
+    heldAside: false
+  },
   { name: "held-aside: earlier set", questions: "answers-held-aside.json", documents: "answers-docs", heldAside: true },
   {
     name: "held-aside: EN manual, warranty card, terms of sale",
@@ -104,6 +116,18 @@ export const sets: ReadonlyArray<EvalSet> = [
     name: "held-aside: FA typed as people type",
     questions: "held-aside-fa.json",
     documents: "held-fa-docs",
+    heldAside: true
+  },
+  {
+    name: "held-aside: EN bakery orders, size & exchange, course refunds",
+    questions: "held-aside-en-2.json",
+    documents: "held-en-2-docs",
+    heldAside: true
+  },
+  {
+    name: "held-aside: FA installments, cake orders, sizes, school refunds",
+    questions: "held-aside-fa-2.json",
+    documents: "held-fa-2-docs",
     heldAside: true
   }
 ]
@@ -129,6 +153,7 @@ export interface Outcomes {
 
 export interface SetFigures {
   readonly name: string
+  readonly heldAside: boolean
   readonly ours: Outcomes
   readonly baseline: Outcomes
 }
@@ -163,7 +188,9 @@ const evaluation = ({ floor, only, showMisses }: Options) =>
   Effect.gen(function*() {
     yield* Effect.promise(() => definePDFJSModule(() => import("unpdf/pdfjs")))
     const search = yield* ChunkSearch
-    const chosen = sets.filter((set) => only.length === 0 || only.includes(set.questions))
+    // Tuning sets first, held-aside ones after: the report prints each group under its own heading.
+    const chosen = [...sets].sort((a, b) => Number(a.heldAside) - Number(b.heldAside))
+      .filter((set) => only.length === 0 || only.includes(set.questions))
     const ingestLines: Array<string> = []
     const assistants = new Map<string, { readonly key: string; readonly assistantId: string }>()
 
@@ -280,7 +307,7 @@ const evaluation = ({ floor, only, showMisses }: Options) =>
           misses.push(`${q.id} (unanswerable) ${q.question}\n  answer: ${answer.replace(/\n/g, " / ")}`)
         }
       }
-      results.push({ name: set.name, ours, baseline })
+      results.push({ name: set.name, heldAside: set.heldAside, ours, baseline })
     }
 
     const pct = (part: number, whole: number) => whole === 0 ? "-" : `${(100 * part / whole).toFixed(1)}%`
@@ -294,8 +321,11 @@ const evaluation = ({ floor, only, showMisses }: Options) =>
       `${"document".padEnd(42)}   size  ready in  chunks  read+chunk (CPU s)`,
       ...ingestLines
     ]
-    for (const { baseline, name, ours } of results) {
+    for (const [index, { baseline, heldAside, name, ours }] of results.entries()) {
       const answerable = ours.answerable
+      if (index === 0 || results[index - 1]?.heldAside !== heldAside) {
+        lines.push("", heldAside ? "== held-aside sets (never tuned on) ==" : "== tuning sets ==")
+      }
       lines.push(
         "",
         `${name}: ${answerable} answerable (${ours.followUps} follow-ups in all), ${ours.unanswerable} unanswerable`,
