@@ -13,11 +13,11 @@ import { stem } from "./Stemmer"
 import { wordsOf } from "./TextNormalization"
 
 const groups: ReadonlyArray<string> = [
-  "ship shipping shipment deliver delivery send post courier ارسال تحویل فرستادن فرستاد پست",
+  "ship shipping shipment deliver delivery send post postage courier ارسال تحویل فرستادن فرستاد پست",
   "return returns refund exchange مرجوع مرجوعی بازگشت برگشت برگرداندن بازگرداندن تعویض عودت",
   "refund money-back بازپرداخت استرداد",
   "warranty guarantee گارانتی ضمانت",
-  "price cost costs fee charge قیمت هزینه بها",
+  "price cost costs fee charge قیمت هزینه بها کرایه پسکرایه",
   "day days روز",
   "hour hours ساعت",
   "week weeks هفته",
@@ -30,27 +30,37 @@ const groups: ReadonlyArray<string> = [
   "pay payment paid پرداخت",
   "installment installments instalment instalments اقساط قسط قسطی",
   "order orders سفارش",
-  "phone call telephone تلفن تماس",
+  "phone call telephone تلفن تماس زنگ",
   "email mail ایمیل",
   "address نشانی آدرس",
-  "open hours باز",
-  "store shop فروشگاه",
+  "open opening close closing hours باز تعطیل",
   "product item goods کالا محصول جنس",
   "discount sale off تخفیف",
   "repair fix تعمیر",
-  "cancel cancellation لغو انصراف",
+  "cancel cancellation لغو انصراف کنسل",
   "track tracking پیگیری رهگیری",
   "receipt invoice فاکتور رسید",
   "book books کتاب",
   "card کارت",
   "gift هدیه",
-  "damaged broken defective faulty fault defect آسیب معیوب خراب خرابی ایراد نقص",
+  "damaged broken defective faulty fault defect آسیب معیوب خراب خرابی ایراد نقص داغون شکسته",
   "cable cord lead سیم کابل",
   "receipt proof invoice رسید فاکتور",
   "device appliance machine unit دستگاه وسیله",
   "manual guide instructions دفترچه راهنما",
   "customer buyer client مشتری خریدار",
-  "original genuine اصل اصلی"
+  "original genuine اصل اصلی",
+  // Kinds of goods a question names by an instance: "my sofa" is furniture, "chips" are fries.
+  "furniture sofa sofas couch wardrobe wardrobes table tables chair chairs bed beds desk مبل مبلمان کمد میز صندلی تخت",
+  "fries chips",
+  "home house خانه خونه منزل",
+  "money funds پول وجه مبلغ",
+  "part parts spare قطعه قطعات",
+  "same همان همون",
+  "end expire expiry تمام تموم پایان اتمام",
+  "ready اماده",
+  "store showroom branch shop شعبه مغازه فروشگاه",
+  "collect collection pickup click-and-collect حضوری"
 ]
 
 /**
@@ -83,6 +93,10 @@ const paraphrases: ReadonlyArray<string> = [
   "replace replacement change swap تعویض عوض",
   // Contacting: "reach you" / "contact", "call".
   "contact reach call تماس",
+  // Space around a thing: "how much room" / "free space", "clearance".
+  "room space clearance gap فاصله فضا",
+  // "Is that a problem?" / "is normal".
+  "problem normal طبیعی عادی مشکل",
   // How often: "how often", "every month", "once a week", "هر چند وقت", "ماهی یک بار" (see `phrases`).
   "often frequency frequently regularly"
 ]
@@ -97,6 +111,9 @@ const phrases: ReadonlyArray<readonly [RegExp, string]> = [
   [/(?:^|\s)که\s+(?:از\s*(?:شما|تون)\s+|ازتون\s+)?(?:خریدم|خریدیم|خریدهام|سفارش\s+دادم|گرفتم|تحویل\s+گرفتم)(?=[^\p{L}]|$)/gu, ""],
   [/\b(?:send|sent|sending|give|giving|gave|bring|bringing|brought|take|taking|took)\s+(?:\w+\s+)?back\b/gu, "return"],
   [/(?:^|\s)پس\s+(?:ن?می|ب|ن)?(?:داد|ده|د|گرفت|گیر)(?:ه|ن|م|ی|ید|یم|ند|ین)?(?=[^\p{L}]|$)/gu, "مرجوع"],
+  [/\bpick(?:ing|ed|s)?\s+(?:\w+\s+){0,2}up\b|\bcollect(?:ing|ed|s)?\b/gu, "collect"],
+  [/\b(?:switch|turn)(?:ed|ing|s)?\s+(?:\w+\s+)?on\b/gu, "run"],
+  [/\bmonthly payments?\b|\bspread the cost\b|\bsplit the cost\b|\bpay later\b/gu, "installment"],
   [/\bat a time\b|\bcontinuously\b|\bnon-?stop\b|\bwithout (?:a )?break\b/gu, "continuous"],
   [/پشت\s+سر\s+هم|بدون\s+وقفه|یکسره|مداوم/gu, "continuous"],
   [/\bhow often\b|\bonce\s+(?:a|every)\b|\bevery\s+(?:\w+\s+)?(?:days?|weeks?|months?|years?)\b/gu, "often"],

@@ -219,3 +219,16 @@ export const stem = (word: string): string => {
   if (!/[\u0600-\u06FF]/u.test(word) || word.length < 3) return word
   return verbStemOf(word) ?? stripNoun(word)
 }
+
+/** Colloquial endings on a noun or adjective: "سفارشمو", "مغازتون", "جنساتون", "دستگاهو", "بازین", "اصله". */
+const enclitic = /(?:هاتون|اتون|هامون|تون|شون|مون|مو|تو|شو|رو|ست|ین|ید|یم|و|م|ت|ش|ه)$/u
+
+/**
+ * A Persian word without a colloquial ending ("سفارشمو" → "سفارش", "مغازتون" → "مغاز"), or undefined when it
+ * has none or too little would be left. The word may be whole as it is: callers keep it and try this too.
+ */
+export const withoutEnclitic = (word: string): string | undefined => {
+  if (!/[\u0600-\u06FF]/u.test(word)) return undefined
+  const bare = word.replace(enclitic, "")
+  return bare !== word && bare.length >= 3 ? bare : undefined
+}

@@ -180,3 +180,40 @@ describe("a sentence about every place answers only the subject it is about", ()
     expect(ask("Do you have a branch in Yazd?", delivery)).toMatch(declinesEn)
   })
 })
+
+describe("tables and manuals' dot leaders", () => {
+  it("quotes a table row with its column headers", () => {
+    const rates = [{
+      path: "rates.md",
+      text: "Rates\n\n| Service | Time | Price |\n| --- | --- | --- |\n| Economy | six days | £2 |\n| Express | one day | £9 |"
+    }]
+    expect(ask("What does express cost?", rates)).toContain("Express — Time: one day; Price: £9")
+  })
+
+  it("reads a dot-leader line as a label and its text", () => {
+    const codes = [{ path: "manual.txt", text: "Error codes\n\nF7 on the screen ...... the water tank is empty: refill it." }]
+    expect(ask("What does F7 mean?", codes)).toContain("the water tank is empty")
+  })
+})
+
+describe("colloquial Persian endings and places", () => {
+  it("reads a noun with a colloquial possessive or object ending as the noun the passage holds", () => {
+    const store = [{ path: "faq.md", text: "سوالات\n\nنشانی فروشگاه: اصفهان، خیابان نظر، پلاک ۷." }]
+    expect(ask("آدرس مغازتون کجاست؟", store, { language: "fa" })).toContain("خیابان نظر")
+  })
+
+  it("reads a word after 'به' that no passage names as a place, answered by a sentence about every place", () => {
+    const delivery = [{ path: "delivery.md", text: "ارسال\n\nبه تمام نقاط ایران ارسال داریم." }]
+    expect(ask("به خلخال هم میفرستین؟", delivery, { language: "fa" })).toContain("تمام نقاط")
+    expect(ask("به خارج از کشور هم میفرستین؟", delivery, { language: "fa" })).toMatch(declinesFa)
+  })
+})
+
+describe("a measure is answered only by a unit of its kind", () => {
+  it("does not answer a weight or a duration with litres", () => {
+    const box = [{ path: "box.md", text: "In the box\n\nThe kettle, a 1.7 litre jug and a base." }]
+    expect(ask("How much does the kettle weigh?", box)).toMatch(declinesEn)
+    expect(ask("How long is the kettle's guarantee?", box)).toMatch(declinesEn)
+    expect(ask("How big is the jug?", box)).toContain("1.7 litre")
+  })
+})
