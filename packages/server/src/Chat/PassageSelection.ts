@@ -23,6 +23,8 @@ import type { Passage } from "./ChatModel"
 import { type AnswerLanguage, detectLanguage } from "./Language"
 import { type Line, linesOf, quoteOf, splitHeading } from "./PassageLines"
 import {
+  addressWords,
+  bareForm,
   contains,
   freeWords,
   mentions,
@@ -31,7 +33,6 @@ import {
   type Question,
   rootsOf,
   sameWord,
-  bareForm,
   timeUnits,
   unitsOfMeasure
 } from "./QuestionAnalysis"
@@ -151,6 +152,8 @@ const statesValue = (sentence: string, question: Question): boolean => {
       return followedBy((root) => units.has(root)) ||
         tokens.some((token) => /^\d[\d.,]*\p{L}+$/u.test(token) && units.has(stem(token.replace(/^[\d.,]+/u, ""))))
     }
+    case "address":
+      return roots.some((root) => addressWords.has(root)) || /\b\d+\s+\p{Lu}\p{Ll}+\s+(?:Street|Road|Avenue|Lane)\b/u.test(sentence)
     case "frequency":
       // "every month", "once a week", "ماهی یک بار" (read as "often"), "monthly", or a number of time units.
       return roots.some((root) => frequencyWords.has(root)) || rootsOf(sentence).includes("often") ||

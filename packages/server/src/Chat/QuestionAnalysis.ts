@@ -13,9 +13,9 @@ import { normalizeText, wordsOf } from "../Search/TextNormalization"
 
 /**
  * What the answer must hold: a number (of `unit` when named), a duration, a price, how often, a measure (a
- * number with a unit of weight, size, volume, power), or anything.
+ * number with a unit of weight, size, volume, power), an address, or anything.
  */
-export type Expected = "count" | "duration" | "price" | "frequency" | "measure" | "any"
+export type Expected = "count" | "duration" | "price" | "frequency" | "measure" | "address" | "any"
 
 export interface Question {
   readonly text: string
@@ -99,8 +99,8 @@ const frameWords = new Set([
   ...moneyUnits,
   ...stems(
     "long take takes took fast quickly soon time cost costs price much many number amount often " +
-      "period duration heavy weight weigh weighs capacity size big length wide tall high " +
-      "طول کشد میکشد زمان مدت وقت میبرد قیمت هزینه چقدر تعداد وزن ظرفیت گنجایش اندازه"
+      "period duration heavy weight weigh weighs capacity size big length wide tall high address " +
+      "طول کشد میکشد زمان مدت وقت میبرد قیمت هزینه چقدر تعداد وزن ظرفیت گنجایش اندازه ادرس نشانی"
   )
 ])
 
@@ -148,6 +148,14 @@ export const unitsOfMeasure = (kind: string): ReadonlySet<string> =>
     : measureUnitsOf.get(kind) ?? new Set()
 const measureOf = (normal: string): Measure | undefined =>
   (Object.keys(measures) as ReadonlyArray<keyof typeof measures>).find((kind) => measures[kind].ask.test(normal))
+/** Words that ask where a shop is: an address answers. */
+const addressAsk =
+  /\baddress\b|\bwhere (?:is|are) (?:your|the) (?:shop|store|showroom|office|branch|warehouse)|ادرس|نشانی|(?:مغاز|فروشگاه|شعبه|دفتر)\S*\s+(?:\S+\s+)?کجا/u
+/** Words that say where: a street, a square, a floor. */
+export const addressWords = stems(
+  "street st road rd avenue ave lane square floor building unit boulevard " +
+    "خیابان بلوار نبش کوچه پلاک میدان طبقه چهارراه بزرگراه ساختمان"
+)
 const priceAsk = /\bhow much\b.*\b(?:cost|price|fee|charge|pay|is)\b|\bwhat (?:does|do|is).*\b(?:cost|price|fee)\b/u
 const countAsk = /\bhow (?:many|much)\b|چند|چقدر|كم/u
 
@@ -161,6 +169,7 @@ const expectedOf = (text: string): { readonly expected: Expected; readonly unit:
   const next = at < 0 ? undefined : words[at + 1]
   const unit = next === undefined || questionStopWords.has(next) ? undefined : stem(next)
   if (frequencyAsk.test(normal)) return { expected: "frequency", unit: undefined }
+  if (addressAsk.test(normal)) return { expected: "address", unit: undefined }
   if (unit !== undefined && timeUnits.has(unit)) return { expected: "duration", unit }
   if (durationAsk.test(normal)) return { expected: "duration", unit: undefined }
   // "How long is the cable?", "How long is the guarantee?": a length or a duration.

@@ -103,7 +103,7 @@ export const make = Effect.gen(function*() {
     const own = yield* keywordSide(params.assistantId, params.query, pool).pipe(
       Effect.mapError((cause) => new ChunkSearchError({ cause }))
     )
-    // The query's shop terms in the other language (Lexicon.ts), searched apart: an English question finds a
+    // The query's shop terms in both languages (Lexicon.ts), searched apart: an English question finds a
     // passage written only in Persian. Their share counts against the query's own words.
     const translated = translations(
       SearchEngine.parseQuery(params.query).filter((word) => word.counts).map((word) => word.word)

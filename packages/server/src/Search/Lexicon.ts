@@ -13,7 +13,7 @@ import { stem } from "./Stemmer"
 import { wordsOf } from "./TextNormalization"
 
 const groups: ReadonlyArray<string> = [
-  "ship shipping shipment deliver delivery send post postage courier ارسال تحویل فرستادن فرستاد پست",
+  "ship shipping shipment deliver delivery send post postage courier arrive arrival ارسال تحویل فرستادن فرستاد پست رسید",
   "return returns refund exchange مرجوع مرجوعی بازگشت برگشت برگرداندن بازگرداندن تعویض عودت",
   "refund money-back بازپرداخت استرداد",
   "warranty guarantee گارانتی ضمانت",
@@ -39,7 +39,7 @@ const groups: ReadonlyArray<string> = [
   "repair fix تعمیر",
   "cancel cancellation لغو انصراف کنسل",
   "track tracking پیگیری رهگیری",
-  "receipt invoice فاکتور رسید",
+  "receipt invoice فاکتور",
   "book books کتاب",
   "card کارت",
   "gift هدیه",
@@ -71,7 +71,7 @@ const groups: ReadonlyArray<string> = [
 const paraphrases: ReadonlyArray<string> = [
   // Buying: "the item I bought" is "the purchase", "the order", "what you received".
   "buy bought purchase purchased خرید خریداری",
-  "receive received get arrive arrival دریافت",
+  "receive received get دریافت",
   // Accepting a means of payment: "do you take cards" / "we accept cards".
   "accept accepted پذیرفت قبول",
   // Covering: "is X covered" / "the guarantee includes X", "شامل … می‌شود".
@@ -137,14 +137,13 @@ for (const group of stemGroups) {
 /** Stems meaning the same as `root` (itself included). */
 export const synonymsOf = (root: string): ReadonlyArray<string> => [...new Set([root, ...(byStem.get(root) ?? [])])]
 
-/** Words of the other language for a query's words (normal form, without the query's own), for expansion. */
+/** Synonyms of a query's words in both languages (stems, without the query's own), for expansion. */
 export const translations = (words: ReadonlyArray<string>): ReadonlyArray<string> => {
   const own = new Set(words.map(stem))
   const added = new Set<string>()
   for (const word of words) {
-    const latin = /[a-z]/.test(word)
     for (const synonym of byStem.get(stem(word)) ?? []) {
-      if (own.has(synonym) || /[a-z]/.test(synonym) === latin) continue
+      if (own.has(synonym)) continue
       added.add(synonym)
     }
   }
