@@ -42,7 +42,8 @@ const isLabel = (line: string, item: boolean) =>
   !item && line.length <= 60 && wordsOf(line).length <= 6 && /^[\p{Lu}\p{Lo}\d]/u.test(line) &&
   !/[.!?؟؛:;,،…)"”»]$/u.test(line) && !/[,،:]\s|[$=<>{}|\\]/u.test(line)
 
-const cellsOf = (row: string) => row.trim().replace(/^\|/u, "").replace(/\|$/u, "").split("|").map((cell) => cell.trim())
+const cellsOf = (row: string) =>
+  row.trim().replace(/^\|/u, "").replace(/\|$/u, "").split("|").map((cell) => cell.trim())
 const isRow = (line: string) => cellsOf(line).length >= 2 && line.includes("|")
 const isRule = (line: string) => /^[\s|:-]+$/u.test(line) && line.includes("-")
 

@@ -153,7 +153,8 @@ const statesValue = (sentence: string, question: Question): boolean => {
         tokens.some((token) => /^\d[\d.,]*\p{L}+$/u.test(token) && units.has(stem(token.replace(/^[\d.,]+/u, ""))))
     }
     case "address":
-      return roots.some((root) => addressWords.has(root)) || /\b\d+\s+\p{Lu}\p{Ll}+\s+(?:Street|Road|Avenue|Lane)\b/u.test(sentence)
+      return roots.some((root) => addressWords.has(root)) ||
+        /\b\d+\s+\p{Lu}\p{Ll}+\s+(?:Street|Road|Avenue|Lane)\b/u.test(sentence)
     case "frequency":
       // "every month", "once a week", "ماهی یک بار" (read as "often"), "monthly", or a number of time units.
       return roots.some((root) => frequencyWords.has(root)) || rootsOf(sentence).includes("often") ||
@@ -167,7 +168,9 @@ const statesValue = (sentence: string, question: Question): boolean => {
 
 /** "every city", "all provinces", "هر شهری", "سراسر کشور": a statement about any place the question names. */
 const generalizers = new Set(
-  wordsOf("every all any other across throughout nationwide anywhere everywhere outside هر همه همهی تمام تمامی سایر کل سراسر خارج")
+  wordsOf(
+    "every all any other across throughout nationwide anywhere everywhere outside هر همه همهی تمام تمامی سایر کل سراسر خارج"
+  )
 )
 const placeKinds = new Set(
   wordsOf(
@@ -179,7 +182,10 @@ const speaksOfEveryPlace = (sentence: string): boolean => {
   const words = wordsOf(sentence)
   return words.some((word, i) =>
     generalizers.has(word) && words.slice(i + 1, i + 4).some((next) => placeKinds.has(stem(next)))
-  ) || words.some((word) => ["nationwide", "worldwide", "abroad", "overseas", "international", "internationally"].includes(word)) ||
+  ) ||
+    words.some((word) =>
+      ["nationwide", "worldwide", "abroad", "overseas", "international", "internationally"].includes(word)
+    ) ||
     words.some((word, i) => word === "سراسر" && words[i + 1] === "کشور")
 }
 

@@ -59,9 +59,8 @@ export const sameWord = (a: string, b: string): boolean => {
   if (a === b) return true
   const [shorter, longer] = a.length <= b.length ? [a, b] : [b, a]
   // A Persian word grows by derivation ("فروش" sale, "فروشگاه" shop): only a letter or two of ending count.
-  if (shorter.length >= 4 && longer.startsWith(shorter) && (!persianLetters.test(a) || longer.length - shorter.length <= 2)) {
-    return true
-  }
+  const derived = persianLetters.test(a) && longer.length - shorter.length > 2
+  if (shorter.length >= 4 && longer.startsWith(shorter) && !derived) return true
   const base = verbBase(a)
   return base.length >= 5 && base !== a && base === verbBase(b)
 }
@@ -128,8 +127,7 @@ const measures = {
     units: "cm mm m metre metres meter meters inch inches l litre litres liter liters ml متر سانت سانتیمتر لیتر"
   },
   length: {
-    ask:
-      /\bhow (?:wide|tall|high|deep|far)\b|\bdimensions\b|\bhow much (?:room|space)\b|ابعاد|چند (?:متر|سانت)/u,
+    ask: /\bhow (?:wide|tall|high|deep|far)\b|\bdimensions\b|\bhow much (?:room|space)\b|ابعاد|چند (?:متر|سانت)/u,
     units: "cm mm m km metre metres meter meters centimetre centimetres inch inches متر سانت سانتیمتر میلیمتر اینچ"
   },
   power: {

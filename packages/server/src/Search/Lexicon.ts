@@ -108,7 +108,10 @@ const paraphrases: ReadonlyArray<string> = [
 const phrases: ReadonlyArray<readonly [RegExp, string]> = [
   // "something I bought", "کالایی که خریدم": in a shop every item was bought, the clause says nothing more.
   [/\b(?:that |which )?(?:i|we)(?: have| had| just)? (?:bought|purchased|ordered|received|got)\b/gu, ""],
-  [/(?:^|\s)که\s+(?:از\s*(?:شما|تون)\s+|ازتون\s+)?(?:خریدم|خریدیم|خریدهام|سفارش\s+دادم|گرفتم|تحویل\s+گرفتم)(?=[^\p{L}]|$)/gu, ""],
+  [
+    /(?:^|\s)که\s+(?:از\s*(?:شما|تون)\s+|ازتون\s+)?(?:خریدم|خریدیم|خریدهام|سفارش\s+دادم|گرفتم|تحویل\s+گرفتم)(?=[^\p{L}]|$)/gu,
+    ""
+  ],
   [/\b(?:send|sent|sending|give|giving|gave|bring|bringing|brought|take|taking|took)\s+(?:\w+\s+)?back\b/gu, "return"],
   [/(?:^|\s)پس\s+(?:ن?می|ب|ن)?(?:داد|ده|د|گرفت|گیر)(?:ه|ن|م|ی|ید|یم|ند|ین)?(?=[^\p{L}]|$)/gu, "مرجوع"],
   [/\bpick(?:ing|ed|s)?\s+(?:\w+\s+){0,2}up\b|\bcollect(?:ing|ed|s)?\b/gu, "collect"],
@@ -117,7 +120,10 @@ const phrases: ReadonlyArray<readonly [RegExp, string]> = [
   [/\bat a time\b|\bcontinuously\b|\bnon-?stop\b|\bwithout (?:a )?break\b/gu, "continuous"],
   [/پشت\s+سر\s+هم|بدون\s+وقفه|یکسره|مداوم/gu, "continuous"],
   [/\bhow often\b|\bonce\s+(?:a|every)\b|\bevery\s+(?:\w+\s+)?(?:days?|weeks?|months?|years?)\b/gu, "often"],
-  [/هر\s+چند\s+وقت|چند\s+وقت\s+یک\s*بار|(?:روزی|هفته\s*ای|ماهی|سالی|هر\s+\S+)\s+(?:یک|یه|دو|سه|۱|۲|۳|1|2|3)\s*بار/gu, "often"]
+  [
+    /هر\s+چند\s+وقت|چند\s+وقت\s+یک\s*بار|(?:روزی|هفته\s*ای|ماهی|سالی|هر\s+\S+)\s+(?:یک|یه|دو|سه|۱|۲|۳|1|2|3)\s*بار/gu,
+    "often"
+  ]
 ]
 
 /** `text` (normal form) with each phrase of `phrases` as its one word: "send it back" reads "return". */

@@ -56,7 +56,10 @@ describe("a question about a number is answered by the number in any writing", (
 
 describe("a Persian question matches the passage's verb in another form", () => {
   it("reads a compound verb with either preverb, any person and colloquial spelling, and the number as a word", () => {
-    const passages = [{ path: "returns.md", text: "بازگشت\n\nخریدار می‌تواند تا ده روز پس از دریافت، کتاب را بازگرداند." }]
+    const passages = [{
+      path: "returns.md",
+      text: "بازگشت\n\nخریدار می‌تواند تا ده روز پس از دریافت، کتاب را بازگرداند."
+    }]
     for (const question of ["تا چند روز میتونم کتاب رو برگردونم؟", "تا چند روز می توانم کتاب را برگردانم؟"]) {
       expect(ask(question, passages, { language: "fa" }), question).toContain("ده روز")
     }
@@ -135,7 +138,8 @@ describe("across languages", () => {
 describe("a question asks with other words than the passage states", () => {
   const terms = [{
     path: "terms.md",
-    text: "Terms › Returns\n\nYou may send back any unused item within 14 days of receiving it. Opened software is not taken back."
+    text:
+      "Terms › Returns\n\nYou may send back any unused item within 14 days of receiving it. Opened software is not taken back."
   }]
 
   it("reads a phrase as its word: 'send back' and 'پس دادن' are returning, not shipping", () => {
@@ -145,7 +149,10 @@ describe("a question asks with other words than the passage states", () => {
   })
 
   it("reads a question's measure word as the statement's verb or label", () => {
-    const specs = [{ path: "manual.md", text: "Mixer › Specifications\n\nThe bowl holds up to 4 litres. Weight: 5.1 kg." }]
+    const specs = [{
+      path: "manual.md",
+      text: "Mixer › Specifications\n\nThe bowl holds up to 4 litres. Weight: 5.1 kg."
+    }]
     expect(ask("What is the capacity of the bowl?", specs)).toContain("4 litres")
     expect(ask("How heavy is the mixer?", specs)).toContain("5.1 kg")
   })
@@ -185,13 +192,17 @@ describe("tables and manuals' dot leaders", () => {
   it("quotes a table row with its column headers", () => {
     const rates = [{
       path: "rates.md",
-      text: "Rates\n\n| Service | Time | Price |\n| --- | --- | --- |\n| Economy | six days | £2 |\n| Express | one day | £9 |"
+      text:
+        "Rates\n\n| Service | Time | Price |\n| --- | --- | --- |\n| Economy | six days | £2 |\n| Express | one day | £9 |"
     }]
     expect(ask("What does express cost?", rates)).toContain("Express — Time: one day; Price: £9")
   })
 
   it("reads a dot-leader line as a label and its text", () => {
-    const codes = [{ path: "manual.txt", text: "Error codes\n\nF7 on the screen ...... the water tank is empty: refill it." }]
+    const codes = [{
+      path: "manual.txt",
+      text: "Error codes\n\nF7 on the screen ...... the water tank is empty: refill it."
+    }]
     expect(ask("What does F7 mean?", codes)).toContain("the water tank is empty")
   })
 })
