@@ -8,7 +8,12 @@ export type AnswerLanguage = "en" | "fa" | "ar"
 const arabicScript = /[\u0600-\u06FF]/g
 /** پ چ ژ گ and Persian keheh/yeh: letters Arabic does not write. */
 const persianOnly = /[\u067E\u0686\u0698\u06AF\u06A9\u06CC]/
-const arabicOnly = /[\u0629\u0643\u064A\u0649]/
+/**
+ * ة and ى, the article "ال" and Arabic function words. Not ي and ك alone: Persian typed on an Arabic
+ * keyboard has them ("ميشه مرجوعش كنم").
+ */
+const arabicOnly =
+  /[\u0629\u0649]|(?:^|\s)(?:ال\p{L}{2,}|هل|في|على|إلى|الى|كيف|متى|هذا|هذه|التي|الذي|لماذا|يمكن|أين|عن)(?=[\s؟?.,،]|$)/u
 
 export const detectLanguage = (text: string): AnswerLanguage => {
   const letters = text.match(/\p{L}/gu)?.length ?? 0

@@ -42,12 +42,47 @@ const isLabel = (line: string, item: boolean) =>
   !item && line.length <= 60 && wordsOf(line).length <= 6 && /^[\p{Lu}\p{Lo}\d]/u.test(line) &&
   !/[.!?؟؛:;,،…)"”»]$/u.test(line) && !/[,،:]\s|[$=<>{}|\\]/u.test(line)
 
+const cellsOf = (row: string) =>
+  row.trim().replace(/^\|/u, "").replace(/\|$/u, "").split("|").map((cell) => cell.trim())
+const isRow = (line: string) => cellsOf(line).length >= 2 && line.includes("|")
+const isRule = (line: string) => /^[\s|:-]+$/u.test(line) && line.includes("-")
+
+/**
+ * A table's rows as lines that carry their header ("Next day: Delivery time: next working day; Cost: £6.50"),
+ * so that a quoted row says what its cells are; a manual's dot leaders ("E2 on the display .. overheated")
+ * as a label and its text.
+ */
+const readable = (text: string): ReadonlyArray<string> => {
+  const out: Array<string> = []
+  let header: ReadonlyArray<string> | undefined
+  for (const line of text.split(/\n+/u)) {
+    // Emphasis marks go: an FAQ's "**Question?**" ends with its question mark.
+    const raw = line.replace(/\*\*|__/gu, "")
+    if (!isRow(raw)) {
+      header = undefined
+      out.push(raw.replace(/(\S)\s*\.{2,}\s+(?=\S)/gu, "$1: "))
+      continue
+    }
+    if (isRule(raw)) continue
+    const cells = cellsOf(raw)
+    if (header === undefined) {
+      header = cells
+      continue
+    }
+    const named = header
+    const [first = "", ...rest] = cells
+    const described = rest.map((cell, i) => `${named[i + 1] ?? ""}: ${cell}`.replace(/^: /u, "")).join("; ")
+    out.push(`${first} — ${described}.`)
+  }
+  return out
+}
+
 /** Lines of a passage body: split after . ! ? ؟ ؛ and at line breaks; Markdown headings and list markers go. */
 export const linesOf = (text: string): ReadonlyArray<Line> => {
   const lines: Array<Line> = []
   let context: Array<string> = []
   let labelRun = false
-  for (const raw of text.split(/\n+/u)) {
+  for (const raw of readable(text)) {
     if (/^\s*#/.test(raw)) continue
     // List markers go ("- ", "• ", "3. "), not a sentence's own first characters ("2D and 3D graphics").
     const item = /^\s*(?:[>*\-•]+\s*|\d{1,3}[.)]\s+)/u.test(raw)

@@ -23,6 +23,8 @@ import type { Passage } from "./ChatModel"
 import { type AnswerLanguage, detectLanguage } from "./Language"
 import { type Line, linesOf, quoteOf, splitHeading } from "./PassageLines"
 import {
+  addressWords,
+  bareForm,
   contains,
   freeWords,
   mentions,
@@ -31,7 +33,8 @@ import {
   type Question,
   rootsOf,
   sameWord,
-  timeUnits
+  timeUnits,
+  unitsOfMeasure
 } from "./QuestionAnalysis"
 
 /** Share of a term's weight a heading match earns, against a match in the sentence itself. */
@@ -61,6 +64,8 @@ const looseMatch = 0.6
 const aboutSection = 0.3
 /** The least share of the question a quoted sentence covers. */
 const enough = 0.34
+/** ...and one stating the value asked in the section or under the label the question names. */
+const typedInSection = 0.25
 
 /** Words so common that a sentence made of the question's words and these says nothing new. */
 const fillers = new Set(
@@ -118,6 +123,11 @@ const withoutReferences = (sentence: string) =>
 const sameThing = (a: string, b: string) =>
   sameWord(a, b) || (Math.min(a.length, b.length) >= 3 && (a.startsWith(b) || b.startsWith(a)))
 
+/** Words that say how often without a number. */
+const frequencyWords = new Set(
+  wordsOf("daily weekly monthly yearly annually regularly each every روزانه هفتگی ماهانه سالانه مرتب").map(stem)
+)
+
 /** The sentence states the kind of value the question asks for. */
 const statesValue = (sentence: string, question: Question): boolean => {
   if (question.expected === "any") return true
@@ -134,7 +144,21 @@ const statesValue = (sentence: string, question: Question): boolean => {
       ) || roots.some((root) => promptWords.has(root))
     case "price":
       return followedBy((root) => moneyUnits.has(root)) || roots.some((root) => freeWords.has(root)) ||
+        /[£$€¥]\s?\d|\d\s?[£$€¥]/u.test(sentence) ||
         quantities.some((quantity) => quantity.value >= 1000)
+    case "measure": {
+      // A number with a unit of the measure's kind ("3.2 kg", "1.5 litres", "۹۰ سانتیمتر"), also joined ("800W").
+      const units = unitsOfMeasure(question.unit ?? "")
+      return followedBy((root) => units.has(root)) ||
+        tokens.some((token) => /^\d[\d.,]*\p{L}+$/u.test(token) && units.has(stem(token.replace(/^[\d.,]+/u, ""))))
+    }
+    case "address":
+      return roots.some((root) => addressWords.has(root)) ||
+        /\b\d+\s+\p{Lu}\p{Ll}+\s+(?:Street|Road|Avenue|Lane)\b/u.test(sentence)
+    case "frequency":
+      // "every month", "once a week", "ماهی یک بار" (read as "often"), "monthly", or a number of time units.
+      return roots.some((root) => frequencyWords.has(root)) || rootsOf(sentence).includes("often") ||
+        followedBy((root) => [...timeUnits].some((unit) => sameThing(root, unit)))
     case "count": {
       const unit = question.unit
       return unit === undefined ? quantities.length > 0 : followedBy((root) => sameThing(root, unit))
@@ -144,11 +168,13 @@ const statesValue = (sentence: string, question: Question): boolean => {
 
 /** "every city", "all provinces", "هر شهری", "سراسر کشور": a statement about any place the question names. */
 const generalizers = new Set(
-  wordsOf("every all any other across throughout nationwide anywhere everywhere هر همه همهی تمام تمامی سایر کل سراسر")
+  wordsOf(
+    "every all any other across throughout nationwide anywhere everywhere outside هر همه همهی تمام تمامی سایر کل سراسر خارج"
+  )
 )
 const placeKinds = new Set(
   wordsOf(
-    "city cities town towns province provinces country region regions area areas شهر شهرها شهرستان شهرستانها استان استانها کشور منطقه مناطق نقاط نقطه"
+    "city cities town towns province provinces country countries region regions area areas address addresses postcode postcodes kingdom state states شهر شهرها شهرستان شهرستانها استان استانها کشور منطقه مناطق نقاط نقطه"
   )
     .map(stem)
 )
@@ -156,7 +182,11 @@ const speaksOfEveryPlace = (sentence: string): boolean => {
   const words = wordsOf(sentence)
   return words.some((word, i) =>
     generalizers.has(word) && words.slice(i + 1, i + 4).some((next) => placeKinds.has(stem(next)))
-  ) || words.includes("nationwide") || words.some((word, i) => word === "سراسر" && words[i + 1] === "کشور")
+  ) ||
+    words.some((word) =>
+      ["nationwide", "worldwide", "abroad", "overseas", "international", "internationally"].includes(word)
+    ) ||
+    words.some((word, i) => word === "سراسر" && words[i + 1] === "کشور")
 }
 
 const persian = /[\u0600-\u06FF]/u
@@ -191,9 +221,9 @@ const joinParts = (roots: ReadonlyArray<string>, everywhere: ReadonlyArray<strin
   return [...new Set(out)]
 }
 
-export const rankSentences = (question: Question, passages: ReadonlyArray<Passage>): Ranking => {
-  const questionWords = new Set(wordsOf(question.text))
-  const candidates = passages.flatMap((passage) => {
+export const rankSentences = (asked: Question, passages: ReadonlyArray<Passage>): Ranking => {
+  const questionWords = new Set(wordsOf(asked.text))
+  const found = passages.flatMap((passage) => {
     const { body, heading } = splitHeading(passage.text)
     const headingRoots = rootsOf(heading)
     const sectionRoots = rootsOf(heading.split(" › ").pop() ?? "")
@@ -209,7 +239,7 @@ export const rankSentences = (question: Question, passages: ReadonlyArray<Passag
         return {
           sentence: line.text,
           passage,
-          roots: withJoined([...rootsOf(`${line.context} ${quote}`), ...(general ? question.places : [])]),
+          roots: withJoined([...rootsOf(`${line.context} ${quote}`), ...(general ? asked.places : [])]),
           labelRoots: rootsOf(line.context),
           first: rootsOf(line.text).slice(0, 1),
           headingRoots,
@@ -218,12 +248,30 @@ export const rankSentences = (question: Question, passages: ReadonlyArray<Passag
           lines,
           at,
           general,
-          states: statesValue(quote, question)
+          states: statesValue(quote, asked)
         }
       })
   })
-  if (candidates.length === 0 || question.roots.length === 0) return nothing
+  if (found.length === 0 || asked.roots.length === 0) return nothing
+  const held = found.flatMap((candidate) => [...candidate.roots, ...candidate.headingRoots])
+  // A word after "به"/"در" that no passage holds is a place ("به زاهدان"): only a sentence about every place
+  // answers for it, and it is no missing subject word.
+  const places = [
+    ...asked.places,
+    ...asked.maybePlaces.filter((root) => !mentions(held, root) && !generalizers.has(root) && !placeKinds.has(root))
+  ]
+  const candidates = found.map((candidate) =>
+    candidate.general ? { ...candidate, roots: [...candidate.roots, ...places] } : candidate
+  )
   const everywhere = candidates.flatMap((candidate) => [...candidate.roots, ...candidate.headingRoots])
+  const bare = (roots: ReadonlyArray<string>) => roots.map((root) => bareForm(root, everywhere))
+  const question: Question = {
+    ...asked,
+    roots: bare(asked.roots),
+    contextRoots: bare(asked.contextRoots),
+    subject: bare(asked.subject),
+    places
+  }
   const own = joinParts(question.roots, everywhere)
   const rarity = (root: string) => {
     const df = candidates.filter((candidate) => mentions(candidate.roots, root)).length
@@ -258,10 +306,16 @@ export const rankSentences = (question: Question, passages: ReadonlyArray<Passag
   const unknownPlace = question.places.some((place) =>
     !candidates.some((candidate) => contains(rootsOf(`${candidate.sentence} ${candidate.passage.text}`), place))
   )
+  // A sentence about every place stands for the place named, but is about the question only through another
+  // subject word: "we deliver to every city" answers shipping to a city, not a shop in it.
+  const aboutSubject = subject.filter((root) => !question.places.includes(root))
   const ranked = candidates
     .filter((candidate) =>
       candidate.states && (!unknownPlace || candidate.general) &&
-      (subject.length === 0 || subject.some((root) => mentions([...candidate.roots, ...candidate.headingRoots], root)))
+      (subject.length === 0 ||
+        (aboutSubject.length > 0 ? aboutSubject : subject).some((root) =>
+          mentions([...candidate.roots, ...candidate.headingRoots], root)
+        ))
     )
     .map((candidate, order): Scored => {
       const underMatch = headingShare(candidate.headingRoots) >= matchingHeading
@@ -311,6 +365,13 @@ export const rankSentences = (question: Question, passages: ReadonlyArray<Passag
 export const pickQuotes = (ranking: Ranking, language: AnswerLanguage): ReadonlyArray<Scored> => {
   const inLanguage = ranking.ranked.filter((scored) => detectLanguage(scored.sentence) === language)
   const ranked = inLanguage.length > 0 && (inLanguage[0]?.score ?? 0) >= enough ? inLanguage : ranking.ranked
+  const typedBest = ranking.typed ? ranked[0] : undefined
+  // A sentence stating the kind of value asked, about the subject, in the section or under the label the
+  // question names, answers though it shares fewer of the question's words.
+  if (
+    typedBest !== undefined && typedBest.score < enough && typedBest.score >= typedInSection &&
+    (typedBest.labelled || typedBest.underMatch || typedBest.sectionShare >= aboutSection)
+  ) return distinct(ranked, typedBest)
   const best = ranked[0]
   if (best === undefined || best.score < enough) return []
   // A sentence stating the very kind of value asked, about its subject, answers though other words differ
@@ -334,7 +395,7 @@ const distinct = (ranked: ReadonlyArray<Scored>, best: Scored): ReadonlyArray<Sc
   const chosen: Array<Scored> = []
   const quoted = (scored: Scored) => quoteOf(scored.lines, scored.at)
   for (const candidate of ranked) {
-    if (chosen.length === 3 || candidate.score < Math.max(enough, best.score * 0.6)) break
+    if (chosen.length === 3 || candidate.score < Math.min(best.score, Math.max(enough, best.score * 0.6))) break
     const twin = chosen.findIndex((taken) => taken.sentence === candidate.sentence)
     // The same sentence in two chunks (an overlap): the copy with the lines after it in its chunk.
     if (twin >= 0) {

@@ -6,13 +6,16 @@
  * of the value ("days", "take", "long"), which name a place, and, for a
  * follow-up, the words of the question before it.
  */
-import { synonymsOf } from "../Search/Lexicon"
-import { stem } from "../Search/Stemmer"
+import { rewritePhrases, synonymsOf } from "../Search/Lexicon"
+import { stem, withoutEnclitic } from "../Search/Stemmer"
 import { questionStopWords } from "../Search/StopWords"
 import { normalizeText, wordsOf } from "../Search/TextNormalization"
 
-/** What the answer must hold: a number (of `unit` when named), a duration, a price, or anything. */
-export type Expected = "count" | "duration" | "price" | "any"
+/**
+ * What the answer must hold: a number (of `unit` when named), a duration, a price, how often, a measure (a
+ * number with a unit of weight, size, volume, power), an address, or anything.
+ */
+export type Expected = "count" | "duration" | "price" | "frequency" | "measure" | "address" | "any"
 
 export interface Question {
   readonly text: string
@@ -21,7 +24,7 @@ export interface Question {
   /** Stems of the previous question's words, for a follow-up; they weigh less. */
   readonly contextRoots: ReadonlyArray<string>
   readonly expected: Expected
-  /** The stem of what a count or duration counts ("روز" in "چند روز"), when named. */
+  /** The stem of what a count or duration counts ("روز" in "چند روز"), when named; a measure's kind. */
   readonly unit: string | undefined
   /** Roots that are the subject: not the value's frame ("day", "take", "long", "cost"). */
   readonly subject: ReadonlyArray<string>
@@ -29,24 +32,43 @@ export interface Question {
   readonly places: ReadonlyArray<string>
   /** The thing asked for, the word after "what"/"which"/"چه"/"کدام" ("port" in "which port…"), when named. */
   readonly focus: string | undefined
+  /** Persian words after "به"/"در" ("به زاهدان"): a place when no passage names them. */
+  readonly maybePlaces: ReadonlyArray<string>
 }
 
-/** Words of a text as stems, without stop words or single letters. */
+/**
+ * Persian light verbs: in a compound verb ("ضربه خوردن", "تماس گرفتن", "گارانتی داشتن") the meaning is the
+ * noun's, and a document says the same with another verb ("شامل … می‌شود"), so the verb is not a word to match.
+ */
+const lightVerbs = new Set(["خورد", "کرد", "شد", "داد", "زد", "گرفت", "داشت", "امد", "اورد", "گذاشت", "نمود"])
+
+/** Words of a text as stems, without stop words, single letters or light verbs; phrases read as their word. */
 export const rootsOf = (text: string): ReadonlyArray<string> =>
-  wordsOf(text).filter((word) => word.length > 1 && !questionStopWords.has(word)).map(stem)
+  wordsOf(rewritePhrases(normalizeText(text))).filter((word) => word.length > 1 && !questionStopWords.has(word))
+    .map(stem).filter((root) => !lightVerbs.has(root))
 
 /** Persian personal verb endings: "بازگردانم" (I return) and "بازگردانید" (you return) are one verb. */
 const personalEnding = /(?:یم|ید|ند|م|ی|د)$/u
 const verbBase = (word: string) =>
   word.length >= 6 && /[\u0600-\u06FF]/u.test(word) ? word.replace(personalEnding, "") : word
 
+const persianLetters = /[\u0600-\u06FF]/u
+
 /** Same stem, or one a prefix of the other (4+ letters): "ship" meets "shipping", "ارسال" meets "ارسالی". */
 export const sameWord = (a: string, b: string): boolean => {
   if (a === b) return true
   const [shorter, longer] = a.length <= b.length ? [a, b] : [b, a]
-  if (shorter.length >= 4 && longer.startsWith(shorter)) return true
+  // A Persian word grows by derivation ("فروش" sale, "فروشگاه" shop): only a letter or two of ending count.
+  const derived = persianLetters.test(a) && longer.length - shorter.length > 2
+  if (shorter.length >= 4 && longer.startsWith(shorter) && !derived) return true
   const base = verbBase(a)
   return base.length >= 5 && base !== a && base === verbBase(b)
+}
+
+export const bareForm = (root: string, everywhere: ReadonlyArray<string>): string => {
+  const bare = mentions(everywhere, root) ? undefined : withoutEnclitic(root)
+  if (bare === undefined) return root
+  return [bare, stem(bare), `${bare}ه`].find((candidate) => mentions(everywhere, candidate)) ?? root
 }
 
 export const contains = (roots: ReadonlyArray<string>, root: string): boolean =>
@@ -76,13 +98,62 @@ const frameWords = new Set([
   ...moneyUnits,
   ...stems(
     "long take takes took fast quickly soon time cost costs price much many number amount often " +
-      "طول کشد میکشد زمان مدت وقت میبرد قیمت هزینه چقدر تعداد"
+      "period duration heavy weight weigh weighs capacity size big length wide tall high address " +
+      "طول کشد میکشد زمان مدت وقت میبرد قیمت هزینه چقدر تعداد وزن ظرفیت گنجایش اندازه ادرس نشانی"
   )
 ])
 
-/** Words that ask for a duration. */
+/** Words that ask for a duration: "how soon", "how long … take", "what is the warranty period", "مدت". */
 const durationAsk =
-  /\bhow (?:soon|fast|quickly)\b|\bhow long\b.*\b(?:take|takes|last|lasts|wait|valid|keep|until)\b|\bwithin how\b|چه مدت|چند وقت|چقدر (?:طول|زمان|وقت)|تا کی|چه زمانی طول/u
+  /\bwhen (?:will|does|do|is|can)\b.*\b(?:arrive|arrives|come|back|ready|get)\b|(?:^|\s)(?:کی|چه وقت|چه زمانی)\s+(?:\S+\s+)?(?:می|بر|اماد|میرس|میاد)|\bhow (?:soon|fast|quickly)\b|\bhow long\b.*\b(?:take|takes|last|lasts|wait|valid|keep|until)\b|\bwithin how\b|\b(?:period|duration)\b|مدت|چند وقت|چقدر (?:طول|زمان|وقت)|تا کی|چه زمانی طول/u
+/** Words that ask how often: "how often", "هر چند وقت", "چند وقت یک بار". */
+const frequencyAsk = /\bhow often\b|\bhow frequently\b|هر\s*چند\s*(?:وقت|روز|ماه|هفته)|چند\s*وقت\s*(?:یک|یه)\s*بار/u
+/**
+ * Measures by what they measure: the words that ask for one ("how heavy", "capacity", "how much room",
+ * "وزن", "چند لیتر") and the units that state it. A measure is answered only by a number with a unit of
+ * its own kind: a weight is no litres.
+ */
+const measures = {
+  weight: {
+    ask: /\bhow heavy\b|\bweigh|\bweight\b|(?:^|\s)وزن|چند (?:کیلو|گرم)/u,
+    units: "kg kilo kilos kilogram kilograms g gram grams lb lbs pound pounds کیلو کیلوگرم گرم"
+  },
+  volume: {
+    ask: /\bcapacity\b|\bvolume\b|\bhow much (?:does|can) (?:it|the \w+) hold\b|ظرفیت|گنجایش|(?:^|\s)حجم|چند لیتر/u,
+    units: "l litre litres liter liters ml millilitre millilitres cup cups لیتر میلیلیتر"
+  },
+  size: {
+    ask: /\bhow (?:big|large)\b|(?:^|\s)(?:اندازه|سایز)(?:ش)? چقدر/u,
+    units: "cm mm m metre metres meter meters inch inches l litre litres liter liters ml متر سانت سانتیمتر لیتر"
+  },
+  length: {
+    ask: /\bhow (?:wide|tall|high|deep|far)\b|\bdimensions\b|\bhow much (?:room|space)\b|ابعاد|چند (?:متر|سانت)/u,
+    units: "cm mm m km metre metres meter meters centimetre centimetres inch inches متر سانت سانتیمتر میلیمتر اینچ"
+  },
+  power: {
+    ask: /\bpower\b|\bwattage\b|\bvoltage\b|\bhow many watts\b|ولتاژ|چند وات/u,
+    units: "w watt watts kw v volt volts hz وات کیلووات ولت هرتز"
+  }
+} as const
+export type Measure = keyof typeof measures | "extent"
+const measureUnitsOf = new Map<string, ReadonlySet<string>>(
+  Object.entries(measures).map(([kind, { units }]) => [kind, stems(units)])
+)
+/** Units that state a measure of `kind`; "how long is the …" (an extent) is a length or a duration. */
+export const unitsOfMeasure = (kind: string): ReadonlySet<string> =>
+  kind === "extent"
+    ? new Set([...(measureUnitsOf.get("length") ?? []), ...timeUnits])
+    : measureUnitsOf.get(kind) ?? new Set()
+const measureOf = (normal: string): Measure | undefined =>
+  (Object.keys(measures) as ReadonlyArray<keyof typeof measures>).find((kind) => measures[kind].ask.test(normal))
+/** Words that ask where a shop is: an address answers. */
+const addressAsk =
+  /\baddress\b|\bwhere (?:is|are) (?:your|the) (?:shop|store|showroom|office|branch|warehouse)|ادرس|نشانی|(?:مغاز|فروشگاه|شعبه|دفتر)\S*\s+(?:\S+\s+)?کجا/u
+/** Words that say where: a street, a square, a floor. */
+export const addressWords = stems(
+  "street st road rd avenue ave lane square floor building unit boulevard " +
+    "خیابان بلوار نبش کوچه پلاک میدان طبقه چهارراه بزرگراه ساختمان"
+)
 const priceAsk = /\bhow much\b.*\b(?:cost|price|fee|charge|pay|is)\b|\bwhat (?:does|do|is).*\b(?:cost|price|fee)\b/u
 const countAsk = /\bhow (?:many|much)\b|چند|چقدر|كم/u
 
@@ -95,12 +166,16 @@ const expectedOf = (text: string): { readonly expected: Expected; readonly unit:
   )
   const next = at < 0 ? undefined : words[at + 1]
   const unit = next === undefined || questionStopWords.has(next) ? undefined : stem(next)
+  if (frequencyAsk.test(normal)) return { expected: "frequency", unit: undefined }
+  if (addressAsk.test(normal)) return { expected: "address", unit: undefined }
   if (unit !== undefined && timeUnits.has(unit)) return { expected: "duration", unit }
   if (durationAsk.test(normal)) return { expected: "duration", unit: undefined }
-  // "How long is the cable?", "How long should the description be?": a length, some number.
-  if (/\bhow long\b/u.test(normal)) return { expected: "count", unit: undefined }
+  // "How long is the cable?", "How long is the guarantee?": a length or a duration.
+  if (/\bhow long\b/u.test(normal)) return { expected: "measure", unit: "extent" }
   const priced = words.some((word) => ["قیمت", "هزینه", "تومان", "تومن", "ریال", "price", "cost"].includes(word))
   if (priceAsk.test(normal) || (countAsk.test(normal) && priced)) return { expected: "price", unit: undefined }
+  const measure = priced ? undefined : measureOf(normal)
+  if (measure !== undefined) return { expected: "measure", unit: measure }
   if (countAsk.test(normal)) return { expected: "count", unit }
   return { expected: "any", unit: undefined }
 }
@@ -116,7 +191,11 @@ const knownPlaces = stems(
 /** A capitalised word after "to"/"in"/"from" ("ship to Shiraz"), or a word after "به"/"در" missing elsewhere. */
 const placesOf = (text: string): ReadonlyArray<string> => {
   const found = new Set<string>()
-  for (const word of wordsOf(text)) if (knownPlaces.has(stem(word))) found.add(stem(word))
+  for (const word of wordsOf(text)) {
+    // "من تهرانم", "کرجم": a city with a personal ending.
+    const bare = [word, word.replace(/(?:یم|م|ی|ه)$/u, "")].map(stem).find((root) => knownPlaces.has(root))
+    if (bare !== undefined) found.add(bare)
+  }
   for (const match of text.matchAll(/\b(?:to|in|from|near)\s+([A-Z][a-z]{2,})/gu)) {
     const name = match[1]
     if (name !== undefined) found.add(stem(name.toLowerCase()))
@@ -155,7 +234,9 @@ export const analyzeQuestion = (text: string, previous?: string): Question => {
     unit,
     subject: [...new Set(all.filter((root) => !frameWords.has(root)))],
     places: placesOf(`${text} ${previous ?? ""}`).filter((place) => all.includes(place)),
-    focus: focusOf(text)
+    focus: focusOf(text),
+    maybePlaces: [...normalizeText(text).matchAll(/(?:^|\s)(?:به|در)\s+([\u0600-\u06FF]{3,})/gu)]
+      .map((match) => stem(match[1] ?? "")).filter((root) => all.includes(root))
   }
 }
 

@@ -17,6 +17,8 @@ import { type ChunkHit, ChunkSearch } from "../Documents/ChunkSearch"
 import { newId } from "../Ids"
 import { ModelCatalog } from "../Models/ModelCatalog"
 import { ProductSearch } from "../Products/ProductSearch"
+import { withoutEnclitic } from "../Search/Stemmer"
+import { wordsOf } from "../Search/TextNormalization"
 import { Transcriber } from "../Transcription/Transcriber"
 import { readAttachments } from "./Attachments"
 import type { ChatModelShape, ModelMessage, ModelRequest } from "./ChatModel"
@@ -31,6 +33,12 @@ import { productSearchTool } from "./ProductTool"
 import { systemPrompt } from "./SystemPrompt"
 import { estimateTokens } from "./Tokens"
 import { type CuratedHit, CuratedLookup } from "./TurnHooks"
+
+/** The query with its Persian words' colloquial endings off as further words: search finds "سفارش" too. */
+const withColloquialBases = (query: string): string => {
+  const bases = wordsOf(query).flatMap((word) => withoutEnclitic(word) ?? [])
+  return bases.length === 0 ? query : `${query}\n${bases.join(" ")}`
+}
 
 const defaultRagK = 5
 const maxRagK = 20
@@ -145,7 +153,8 @@ export const makePrepare = Effect.gen(function*() {
     const ragK = Math.min(Math.max(assistant.ragK ?? defaultRagK, 1), maxRagK)
     const followUp = resolveFollowUp(question, history.messages)
     const previousQuestion = followUp.previousQuestion
-    const query = Option.isSome(curated) ? "" : followUp.query
+    // Colloquial Persian endings ("سفارشمو", "مغازتون") are searched without them too.
+    const query = Option.isSome(curated) ? "" : withColloquialBases(followUp.query)
     const retrieval = query.length === 0
       ? { hits: noHits, failed: false }
       : yield* retrieve(assistant.id, query, ragK)

@@ -64,6 +64,9 @@ type Block =
   | { readonly _tag: "paragraph"; readonly text: string }
   | { readonly _tag: "item"; readonly text: string }
 
+/** A row of a table written with pipes, with or without its Markdown rule line. */
+const tableRow = (line: string) => (line.match(/\|/gu) ?? []).length >= 2
+
 const endsSentence = (line: string) => /[.!?؟:;؛…)"”»]$/u.test(line)
 
 /** A line that looks like a title: short, no sentence end except a question mark. */
@@ -157,9 +160,10 @@ const blocksOf = (text: string): Array<Block> => {
         continue
       }
       // A line after a long one is that line wrapped, and so is one going on in lower case after an unfinished one;
-      // after a short one (an address, a table row) it stays a line.
+      // after a short one (an address) it stays a line, and a table row ("a | b | c") always does.
       const previous = lines[i - 1] ?? ""
-      const wrapped = previous.length >= wrappedLineChars || (/^\p{Ll}/u.test(line) && !endsSentence(previous))
+      const wrapped = !tableRow(line) && !tableRow(previous) &&
+        (previous.length >= wrappedLineChars || (/^\p{Ll}/u.test(line) && !endsSentence(previous)))
       const joiner = wrapped ? " " : "\n"
       if (item !== undefined) item += `${joiner}${line}`
       else paragraph = paragraph.length === 0 ? line : `${paragraph}${joiner}${line}`

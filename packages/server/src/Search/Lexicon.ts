@@ -1,19 +1,22 @@
 /**
  * A small bilingual lexicon of common shop terms: words that customers and
- * shop documents use for the same thing, in English and Persian. Chunk
- * retrieval expands a query with it (an English question finds a passage
- * only written in Persian) and the offline answerer counts a synonym as the
- * word. Small on purpose: beyond it there is no notion of meaning offline.
+ * shop documents use for the same thing, in English and Persian. The
+ * offline answerer counts a synonym as the word (chunk retrieval relates
+ * words through the shop vocabulary, CrossLanguage.ts). Besides nouns it holds the verbs a question asks with and the verbs
+ * a document states the same thing with ("can I return" / "you may send
+ * back", "how heavy" / "weighs"), and a few phrases that mean one word
+ * ("send back", "پس دادن"). Small on purpose: beyond it there is no notion of
+ * meaning offline.
  */
 import { stem } from "./Stemmer"
 import { wordsOf } from "./TextNormalization"
 
 const groups: ReadonlyArray<string> = [
-  "ship shipping shipment deliver delivery send post courier ارسال تحویل فرستادن فرستاد پست",
+  "ship shipping shipment deliver delivery send post postage courier arrive arrival ارسال تحویل فرستادن فرستاد پست رسید",
   "return returns refund exchange مرجوع مرجوعی بازگشت برگشت برگرداندن بازگرداندن تعویض عودت",
   "refund money-back بازپرداخت استرداد",
   "warranty guarantee گارانتی ضمانت",
-  "price cost costs fee charge قیمت هزینه بها",
+  "price cost costs fee charge قیمت هزینه بها کرایه پسکرایه",
   "day days روز",
   "hour hours ساعت",
   "week weeks هفته",
@@ -24,27 +27,110 @@ const groups: ReadonlyArray<string> = [
   "country کشور",
   "free رایگان",
   "pay payment paid پرداخت",
-  "installment installments اقساط قسط",
+  "installment installments instalment instalments اقساط قسط قسطی",
   "order orders سفارش",
-  "phone call telephone تلفن تماس",
+  "phone call telephone تلفن تماس زنگ",
   "email mail ایمیل",
   "address نشانی آدرس",
-  "open hours باز",
-  "store shop فروشگاه",
+  "open opening close closing hours باز تعطیل",
   "product item goods کالا محصول جنس",
   "discount sale off تخفیف",
   "repair fix تعمیر",
-  "cancel cancellation لغو انصراف",
+  "cancel cancellation لغو انصراف کنسل",
   "track tracking پیگیری رهگیری",
-  "receipt invoice فاکتور رسید",
+  "receipt invoice فاکتور",
   "book books کتاب",
   "card کارت",
   "gift هدیه",
-  "damaged broken defective آسیب معیوب خراب"
+  "damaged broken defective faulty fault defect آسیب معیوب خراب خرابی ایراد نقص داغون شکسته",
+  "cable cord lead سیم کابل",
+  "receipt proof invoice رسید فاکتور",
+  "device appliance machine unit دستگاه وسیله",
+  "manual guide instructions دفترچه راهنما",
+  "customer buyer client مشتری خریدار",
+  "original genuine اصل اصلی",
+  // Kinds of goods a question names by an instance: "my sofa" is furniture, "chips" are fries.
+  "furniture sofa sofas couch wardrobe wardrobes table tables chair chairs bed beds desk مبل مبلمان کمد میز صندلی تخت",
+  "fries chips",
+  "home house خانه خونه منزل",
+  "money funds پول وجه مبلغ",
+  "part parts spare قطعه قطعات",
+  "same همان همون",
+  "end expire expiry تمام تموم پایان اتمام",
+  "ready اماده",
+  "store showroom branch shop شعبه مغازه فروشگاه",
+  "collect collection pickup click-and-collect حضوری"
 ]
 
+/**
+ * What a question asks with and what a document states it with: a question's verb or measure word and
+ * the words a passage answers it in. Kept apart from the shop terms above so that each entry says which
+ * wording it joins; the answerer reads both the same way.
+ */
+const paraphrases: ReadonlyArray<string> = [
+  // Buying: "the item I bought" is "the purchase", "the order", "what you received".
+  "buy bought purchase purchased خرید خریداری",
+  "receive received get دریافت",
+  // Accepting a means of payment: "do you take cards" / "we accept cards".
+  "accept accepted پذیرفت قبول",
+  // Covering: "is X covered" / "the guarantee includes X", "شامل … می‌شود".
+  "cover covered covers include includes including شامل پوشش",
+  // Needing: "do I need" / "is required", "must".
+  "need needed require required mandatory necessary لازم الزامی نیاز ضروری",
+  // Measures: "how heavy" / "weighs", "weight"; "how big" / "size"; "capacity" / "holds".
+  "heavy weight weigh weighs وزن سنگین",
+  "capacity hold holds volume گنجایش ظرفیت حجم",
+  "length long طول",
+  "size big dimension dimensions اندازه ابعاد",
+  // Lasting and running: "how long can I run it" / "operate", "use".
+  "run running operate operation use روشن",
+  // Stopping: "it stopped working" / "switched off", "shuts down".
+  "stop stopped shut خاموش",
+  // Cleaning: "clean" / "wash", "wipe", "descale".
+  "clean cleaning wash wipe rinse تمیز شست شستشو",
+  // Changing a part: "replace" / "change", "swap".
+  "replace replacement change swap تعویض عوض",
+  // Contacting: "reach you" / "contact", "call".
+  "contact reach call تماس",
+  // Space around a thing: "how much room" / "free space", "clearance".
+  "room space clearance gap فاصله فضا",
+  // "Is that a problem?" / "is normal".
+  "problem normal طبیعی عادی مشکل",
+  // How often: "how often", "every month", "once a week", "هر چند وقت", "ماهی یک بار" (see `phrases`).
+  "often frequency frequently regularly"
+]
+
+/**
+ * Phrases that mean one word of a group above, in normal form: "send back" is a return, not a shipment;
+ * "پس دادن" and "پس گرفتن" are returning. An empty word drops the phrase.
+ */
+const phrases: ReadonlyArray<readonly [RegExp, string]> = [
+  // "something I bought", "کالایی که خریدم": in a shop every item was bought, the clause says nothing more.
+  [/\b(?:that |which )?(?:i|we)(?: have| had| just)? (?:bought|purchased|ordered|received|got)\b/gu, ""],
+  [
+    /(?:^|\s)که\s+(?:از\s*(?:شما|تون)\s+|ازتون\s+)?(?:خریدم|خریدیم|خریدهام|سفارش\s+دادم|گرفتم|تحویل\s+گرفتم)(?=[^\p{L}]|$)/gu,
+    ""
+  ],
+  [/\b(?:send|sent|sending|give|giving|gave|bring|bringing|brought|take|taking|took)\s+(?:\w+\s+)?back\b/gu, "return"],
+  [/(?:^|\s)پس\s+(?:ن?می|ب|ن)?(?:داد|ده|د|گرفت|گیر)(?:ه|ن|م|ی|ید|یم|ند|ین)?(?=[^\p{L}]|$)/gu, "مرجوع"],
+  [/\bpick(?:ing|ed|s)?\s+(?:\w+\s+){0,2}up\b|\bcollect(?:ing|ed|s)?\b/gu, "collect"],
+  [/\b(?:switch|turn)(?:ed|ing|s)?\s+(?:\w+\s+)?on\b/gu, "run"],
+  [/\bmonthly payments?\b|\bspread the cost\b|\bsplit the cost\b|\bpay later\b/gu, "installment"],
+  [/\bat a time\b|\bcontinuously\b|\bnon-?stop\b|\bwithout (?:a )?break\b/gu, "continuous"],
+  [/پشت\s+سر\s+هم|بدون\s+وقفه|یکسره|مداوم/gu, "continuous"],
+  [/\bhow often\b|\bonce\s+(?:a|every)\b|\bevery\s+(?:\w+\s+)?(?:days?|weeks?|months?|years?)\b/gu, "often"],
+  [
+    /هر\s+چند\s+وقت|چند\s+وقت\s+یک\s*بار|(?:روزی|هفته\s*ای|ماهی|سالی|هر\s+\S+)\s+(?:یک|یه|دو|سه|۱|۲|۳|1|2|3)\s*بار/gu,
+    "often"
+  ]
+]
+
+/** `text` (normal form) with each phrase of `phrases` as its one word: "send it back" reads "return". */
+export const rewritePhrases = (text: string): string =>
+  phrases.reduce((out, [pattern, word]) => out.replace(pattern, ` ${word} `), text)
+
 /** Each group as stems of normal-form words. */
-const stemGroups: ReadonlyArray<ReadonlyArray<string>> = groups.map((
+const stemGroups: ReadonlyArray<ReadonlyArray<string>> = [...groups, ...paraphrases].map((
   group
 ) => [...new Set(group.split(" ").flatMap((word) => wordsOf(word)).map(stem))])
 
@@ -55,17 +141,3 @@ for (const group of stemGroups) {
 
 /** Stems meaning the same as `root` (itself included). */
 export const synonymsOf = (root: string): ReadonlyArray<string> => [...new Set([root, ...(byStem.get(root) ?? [])])]
-
-/** Words of the other language for a query's words (normal form, without the query's own), for expansion. */
-export const translations = (words: ReadonlyArray<string>): ReadonlyArray<string> => {
-  const own = new Set(words.map(stem))
-  const added = new Set<string>()
-  for (const word of words) {
-    const latin = /[a-z]/.test(word)
-    for (const synonym of byStem.get(stem(word)) ?? []) {
-      if (own.has(synonym) || /[a-z]/.test(synonym) === latin) continue
-      added.add(synonym)
-    }
-  }
-  return [...added]
-}

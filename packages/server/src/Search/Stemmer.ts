@@ -90,7 +90,8 @@ const verbList = [
   "انداخت/انداز",
   "باخت/باز",
   "شمرد/شمار",
-  "گزید/گزین"
+  "گزید/گزین",
+  "شست/شوی/شور"
 ]
 
 /** Present or past stem → the verb's past stem. */
@@ -183,6 +184,9 @@ const notPlural = new Set(
     .split(" ").map(normalizeText)
 )
 
+/** Words ending in -تر that are not comparatives: "فیلتر", "دفتر", and the units "متر", "لیتر", "سانتیمتر". */
+const notComparative = /(?:فیل|دف|چ|دخ|بس|کامپیو|انگش|م|لی)تر$/u
+
 /** Possessive enclitics ("سفارشتان"), plural, comparative and adjective endings, longest first. */
 const nounSuffixes = ["هایی", "هایم", "هایت", "هایش", "های", "ها", "ترین", "تر", "تان", "شان", "ات", "ان"]
 
@@ -195,6 +199,7 @@ const stripNoun = (word: string): string => {
       if (suffix === "ان" && (root.length < 6 || notPlural.has(root) || /(?:ست|م)ان$/u.test(root))) continue
       if (suffix === "تان" && root.endsWith("ستان")) continue
       if (suffix === "ات" && root.endsWith("هات")) continue
+      if (suffix === "تر" && notComparative.test(root)) continue
       root = root.slice(0, -suffix.length)
       break
     }
@@ -213,4 +218,17 @@ export const stem = (word: string): string => {
   if (/[a-z]/.test(word)) return stemEnglish(word)
   if (!/[\u0600-\u06FF]/u.test(word) || word.length < 3) return word
   return verbStemOf(word) ?? stripNoun(word)
+}
+
+/** Colloquial endings on a noun or adjective: "سفارشمو", "مغازتون", "جنساتون", "دستگاهو", "بازین", "اصله". */
+const enclitic = /(?:هاتون|اتون|هامون|تون|شون|مون|مو|تو|شو|رو|ست|ین|ید|یم|و|م|ت|ش|ه)$/u
+
+/**
+ * A Persian word without a colloquial ending ("سفارشمو" → "سفارش", "مغازتون" → "مغاز"), or undefined when it
+ * has none or too little would be left. The word may be whole as it is: callers keep it and try this too.
+ */
+export const withoutEnclitic = (word: string): string | undefined => {
+  if (!/[\u0600-\u06FF]/u.test(word)) return undefined
+  const bare = word.replace(enclitic, "")
+  return bare !== word && bare.length >= 3 ? bare : undefined
 }

@@ -27,12 +27,15 @@ export const questionStopWords: ReadonlySet<string> = new Set([
     "the were been being am did he she they him her them his hers whom whose these those which whom why " +
       "could should would will shall may might must about please tell there here had get got any some much many more " +
       "most than then also just let know want need like one long kind sort go goes yes other another under listed until till " +
+      "something anything everything someone anyone whether ever im myself yourself mean means meaning around " +
       // Persian and Arabic
       "هستند هستید هستیم هستم بودن ها های یک هم یا اما ولی اگر چه چی چیه چیست چطور چطوری چگونه چجوری کجا کجاست " +
       "کی کیست کدام کدوم چرا ایا او ما شما انها خود شود شد کرد کنم کنی کنید کند کنند باید نیز دارد دارید دارم " +
       "داره دارند دارین نیست بر روی ای را چند چقدر چه‌قدر شده لطفا لطفاً میشه میشود میتوانم میتونم میتوانید " +
       "میتونید میتونین توان توانم بگویید بگید بگین بگو بدانم بدونم دربارهٔ درباره مورد سلام ممنون مرسی فقط خیلی " +
       "الان اکنون امکان ممکن وجود اینکه اون اونا یه دیگر دیگه سایر " +
+      // Colloquial: "رو" for "را", "اگه" for "اگر", "هر", "بشه", "میتونه", "چیزی".
+      "رو اگه هر چقدره چنده چیه کجاست کیه چیکار چکار تو میخوام میخواستم بشه باشه باشد میتونه میتوان میتوانند چیزی کسی یعنی " +
       "في من على الى إلى عن ما هل كيف متى أين لماذا هذا هذه ذلك التي الذي هو هي انا أنا نحن انت أنت كم"
   )
 ])

@@ -56,7 +56,10 @@ describe("a question about a number is answered by the number in any writing", (
 
 describe("a Persian question matches the passage's verb in another form", () => {
   it("reads a compound verb with either preverb, any person and colloquial spelling, and the number as a word", () => {
-    const passages = [{ path: "returns.md", text: "بازگشت\n\nخریدار می‌تواند تا ده روز پس از دریافت، کتاب را بازگرداند." }]
+    const passages = [{
+      path: "returns.md",
+      text: "بازگشت\n\nخریدار می‌تواند تا ده روز پس از دریافت، کتاب را بازگرداند."
+    }]
     for (const question of ["تا چند روز میتونم کتاب رو برگردونم؟", "تا چند روز می توانم کتاب را برگردانم؟"]) {
       expect(ask(question, passages, { language: "fa" }), question).toContain("ده روز")
     }
@@ -129,5 +132,99 @@ describe("across languages", () => {
     const text = ask("How many days do I have to return an item?", persian)
     expect(text).toContain("۱۰ روز")
     expect(text).toContain("returns-fa.md, in Persian")
+  })
+})
+
+describe("a question asks with other words than the passage states", () => {
+  const terms = [{
+    path: "terms.md",
+    text:
+      "Terms › Returns\n\nYou may send back any unused item within 14 days of receiving it. Opened software is not taken back."
+  }]
+
+  it("reads a phrase as its word: 'send back' and 'پس دادن' are returning, not shipping", () => {
+    expect(ask("Can I return something I bought?", terms)).toContain("within 14 days")
+    const persian = [{ path: "terms.md", text: "مرجوعی\n\nخریدار می‌تواند کالای سالم را تا ۱۴ روز بازگرداند." }]
+    expect(ask("تا چند روز میتونم جنس رو پس بدم؟", persian, { language: "fa" })).toContain("۱۴ روز")
+  })
+
+  it("reads a question's measure word as the statement's verb or label", () => {
+    const specs = [{
+      path: "manual.md",
+      text: "Mixer › Specifications\n\nThe bowl holds up to 4 litres. Weight: 5.1 kg."
+    }]
+    expect(ask("What is the capacity of the bowl?", specs)).toContain("4 litres")
+    expect(ask("How heavy is the mixer?", specs)).toContain("5.1 kg")
+  })
+
+  it("answers a measure only with a number and a unit, not a version or a date", () => {
+    const notes = [{ path: "notes.md", text: "Uploads\n\nUploads of release 2.4.1 go to the archive after review." }]
+    expect(ask("What is the largest size of an upload?", notes)).toMatch(declinesEn)
+  })
+
+  it("answers how often with a frequency in either language", () => {
+    const care = [{ path: "care.md", text: "Care\n\nDescale the kettle once a month. Wipe the base with a dry cloth." }]
+    expect(ask("How often should I descale the kettle?", care)).toContain("once a month")
+    const persian = [{ path: "care.md", text: "نگهداری\n\nفیلتر را ماهی یک بار با آب سرد بشویید." }]
+    expect(ask("فیلتر رو هر چند وقت باید بشورم؟", persian, { language: "fa" })).toContain("ماهی یک بار")
+  })
+
+  it("matches a Persian compound verb by its noun, whatever light verb each side uses", () => {
+    const card = [{ path: "card.md", text: "گارانتی\n\nآسیب ناشی از ضربه شامل گارانتی نمی‌شود." }]
+    expect(ask("اگه دستگاه ضربه بخوره گارانتی داره؟", card, { language: "fa" })).toContain("ضربه")
+  })
+
+  it("does not read a Persian derived word as its base ('فروش' sale is not 'فروشگاه' shop)", () => {
+    const sale = [{ path: "sale.md", text: "شرایط فروش\n\nفروش اقساطی نداریم." }]
+    expect(ask("فروشگاه حضوری دارید؟", sale, { language: "fa" })).toMatch(declinesFa)
+  })
+})
+
+describe("a sentence about every place answers only the subject it is about", () => {
+  it("does not answer a question about a branch in a city with a sentence about delivery to every city", () => {
+    const delivery = [{ path: "delivery.md", text: "Delivery\n\nWe deliver to every city in the country." }]
+    expect(ask("Do you deliver to Yazd?", delivery)).toContain("every city")
+    expect(ask("Do you have a branch in Yazd?", delivery)).toMatch(declinesEn)
+  })
+})
+
+describe("tables and manuals' dot leaders", () => {
+  it("quotes a table row with its column headers", () => {
+    const rates = [{
+      path: "rates.md",
+      text:
+        "Rates\n\n| Service | Time | Price |\n| --- | --- | --- |\n| Economy | six days | £2 |\n| Express | one day | £9 |"
+    }]
+    expect(ask("What does express cost?", rates)).toContain("Express — Time: one day; Price: £9")
+  })
+
+  it("reads a dot-leader line as a label and its text", () => {
+    const codes = [{
+      path: "manual.txt",
+      text: "Error codes\n\nF7 on the screen ...... the water tank is empty: refill it."
+    }]
+    expect(ask("What does F7 mean?", codes)).toContain("the water tank is empty")
+  })
+})
+
+describe("colloquial Persian endings and places", () => {
+  it("reads a noun with a colloquial possessive or object ending as the noun the passage holds", () => {
+    const store = [{ path: "faq.md", text: "سوالات\n\nنشانی فروشگاه: اصفهان، خیابان نظر، پلاک ۷." }]
+    expect(ask("آدرس مغازتون کجاست؟", store, { language: "fa" })).toContain("خیابان نظر")
+  })
+
+  it("reads a word after 'به' that no passage names as a place, answered by a sentence about every place", () => {
+    const delivery = [{ path: "delivery.md", text: "ارسال\n\nبه تمام نقاط ایران ارسال داریم." }]
+    expect(ask("به خلخال هم میفرستین؟", delivery, { language: "fa" })).toContain("تمام نقاط")
+    expect(ask("به خارج از کشور هم میفرستین؟", delivery, { language: "fa" })).toMatch(declinesFa)
+  })
+})
+
+describe("a measure is answered only by a unit of its kind", () => {
+  it("does not answer a weight or a duration with litres", () => {
+    const box = [{ path: "box.md", text: "In the box\n\nThe kettle, a 1.7 litre jug and a base." }]
+    expect(ask("How much does the kettle weigh?", box)).toMatch(declinesEn)
+    expect(ask("How long is the kettle's guarantee?", box)).toMatch(declinesEn)
+    expect(ask("How big is the jug?", box)).toContain("1.7 litre")
   })
 })

@@ -38,6 +38,9 @@ describe("answer language", () => {
     expect(detectLanguage("Do you ship to Shiraz?")).toBe("en")
     expect(detectLanguage("به شیراز ارسال دارید؟")).toBe("fa")
     expect(detectLanguage("هل تشحنون إلى الرياض؟")).toBe("ar")
+    // Persian typed with the Arabic keyboard's ي and ك is still Persian.
+    expect(detectLanguage("ميشه اين رو عوض كنم؟")).toBe("fa")
+    expect(detectLanguage("كم سعر الشحن؟")).toBe("ar")
     expect(detectLanguage("Is the سماور in stock?")).toBe("en")
     expect(configuredLanguage("fa-IR")).toBe("fa")
     expect(configuredLanguage("Persian")).toBe("fa")

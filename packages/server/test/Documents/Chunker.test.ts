@@ -182,3 +182,13 @@ describe("Chunker", () => {
     expect(chunkText(text)).toEqual(chunkText(text))
   })
 })
+
+describe("tables written with pipes", () => {
+  it("keeps each row a line, with or without the rule line", () => {
+    const row = "Express delivery with tracking and insurance, signed for | next working day | £9.50"
+    const text =
+      `Rates\n\nService | Time | Price\n${row}\nEconomy delivery without tracking, left at the door | five days | £2`
+    const chunk = chunkText(text)[0]?.text ?? ""
+    expect(chunk).toContain(`${row}\nEconomy`)
+  })
+})

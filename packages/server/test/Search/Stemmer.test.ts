@@ -82,3 +82,14 @@ describe("English", () => {
     apart([["ship", "shop"], ["return", "retain"]])
   })
 })
+
+describe("Persian words that only look inflected", () => {
+  it("keeps -تر that is part of the word, and strips the comparative", () => {
+    apart([["فیلتر", "فیل"], ["دفتر", "دف"], ["سانتیمتر", "سانتیم"], ["لیتر", "لی"]])
+    same([["ارزان‌تر", "ارزان"], ["سریع‌تر", "سریع"]])
+  })
+
+  it("reads a colloquial present stem of a listed verb ('بشورم') as the verb", () => {
+    same([["بشورم", "شستم"], ["میشورید", "شستند"]])
+  })
+})
