@@ -16,19 +16,10 @@ import { execFileSync } from "node:child_process"
 import * as os from "node:os"
 import { parseArgs } from "node:util"
 import type { Client } from "pg"
-import { vectorLiteral } from "../../packages/server/src/Search/Embedder"
-import { embedOne, modelId as offlineModelId } from "../../packages/server/src/Search/OfflineEmbedder"
-import { stopWords } from "../../packages/server/src/Search/SearchEngine"
-import { wordsOf } from "../../packages/server/src/Search/TextNormalization"
+import { modelId as offlineModelId } from "../../packages/server/src/Search/OfflineEmbedder"
+import { bareSearch, searchLimit } from "./catalog/bare"
 import { type BenchProduct, type BenchQuery, generateProducts, generateQueries, random } from "./catalog/products"
-import {
-  efSearchFor,
-  filterSql,
-  meaningMessage,
-  meaningPool,
-  measureRecall,
-  type RecallFigures
-} from "./catalog/recall"
+import { efSearchFor, measureRecall, type RecallFigures } from "./catalog/recall"
 import { replicate } from "./catalog/replicate"
 import {
   cleanUp,
@@ -46,7 +37,6 @@ import {
 import { type Latency, round, since, summarize, table } from "./catalog/stats"
 
 const importBatch = 1000
-const searchLimit = 20
 const recallK = 10
 
 const parseOptions = () => {
@@ -225,18 +215,7 @@ const searchLatency = async (
   }
 }
 
-/**
- * The same questions sent straight to Postgres, as the baseline beside the
- * HTTP figures, in the statements the service sends: the keyword candidates
- * (the products holding every content word of the query, through the GIN
- * over the assistant's scoped terms, filters applied; when fewer than a page,
- * those holding any word, each word's share of the 2,000 at most, in one statement) with each candidate's
- * distance to the query's vector (sent once), and, when the candidates do not fill the page, the meaning side's
- * 40 nearest (its HNSW settings and the read in one message; the assistant's own index when it has one), one
- * after the other on one connection. What this leaves out is the service's
- * own cost: HTTP, JSON, the dictionary lookup (typos, prefixes, stems),
- * ranking in TypeScript, embedding the query and reading the page.
- */
+/** The same queries' statements straight to Postgres, one after the other on one connection (see catalog/bare.ts). */
 const bareSqlLatency = async (
   db: Client,
   assistantId: string,
@@ -248,63 +227,11 @@ const bareSqlLatency = async (
 ): Promise<Latency> => {
   const samples: Array<number> = []
   let measuring = 0
-  const holds = (i: number) => `products_scoped_terms(assistant_id, search_terms) && $${i + 1}::text[]`
-  const columns = `id, array_to_string(search_fields, E'\\n', '') AS fields, position, ` +
-    `embedding <=> (SELECT v FROM query_vector) AS distance`
-  const scoped = (groups: ReadonlyArray<ReadonlyArray<string>>) =>
-    groups.map((terms) => terms.map((term) => `${assistantId} ${term}`))
-  const everyWord = (query: BenchQuery, groups: ReadonlyArray<ReadonlyArray<string>>) =>
-    `SELECT ${columns} FROM products WHERE ${groups.map((_, i) => holds(i)).join(" AND ")}${
-      filterSql(query)
-    } ORDER BY position LIMIT 2000`
-  /** Parameters from `$(first + 1)`. */
-  const anyWord = (query: BenchQuery, groups: ReadonlyArray<ReadonlyArray<string>>, first = 0) =>
-    `SELECT DISTINCT ON (position) id, fields, position, distance FROM (${
-      groups.map((_, i) =>
-        `(SELECT ${columns} FROM products WHERE ${holds(first + i)}${filterSql(query)} LIMIT ${
-          Math.max(searchLimit, Math.ceil(2000 / groups.length))
-        })`
-      ).join(" UNION ALL ")
-    }) c ORDER BY position`
-  /** The query's vector as `query_vector`, its parameter after the statement's others. */
-  const withVector = (statement: string, params: ReadonlyArray<unknown>, vector: string) =>
-    db.query<{ readonly id: string }>(
-      `WITH query_vector AS MATERIALIZED (SELECT $${params.length + 1}::halfvec AS v) SELECT * FROM (${statement}) k`,
-      [...params, vector]
-    )
-  /** As the service reads them: every word's products, and any word's behind a one-time filter, one statement. */
-  const candidates = (
-    query: BenchQuery,
-    content: ReadonlyArray<string>,
-    words: ReadonlyArray<string>,
-    vector: string
-  ) => {
-    const all = words.map((word) => [word])
-    if (content.length < 2) return withVector(anyWord(query, all), scoped(all), vector)
-    const required = content.map((word) => [word])
-    return withVector(
-      `WITH every AS MATERIALIZED (${everyWord(query, required)})
-       SELECT true AS every, id, fields, position, distance FROM every
-       UNION ALL
-       SELECT false, id, fields, position, distance FROM (${anyWord(query, all, required.length)}) a
-       WHERE (SELECT count(*) FROM every) < ${searchLimit}`,
-      [...scoped(required), ...scoped(all)],
-      vector
-    )
-  }
   for (const [i, query] of queries.entries()) {
     if (i === options.warmup) measuring = performance.now()
     if (i > options.warmup && samples.length >= 10 && since(measuring) > options.budgetMs) break
-    const words = [...new Set(wordsOf(query.query))]
-    const content = words.filter((word) => !stopWords.has(word))
-    const vector = vectorLiteral(embedOne(query.query))
     const start = performance.now()
-    const found = await candidates(query, content, words, vector)
-    if (new Set(found.rows.map((row) => row.id)).size < searchLimit) {
-      await db.query(
-        meaningMessage(query, dims, { assistantId, vector, model: offlineModelId, limit: meaningPool, products })
-      )
-    }
+    await bareSearch(db, { assistantId, dims, products }, query)
     if (i >= options.warmup) samples.push(since(start))
   }
   return summarize(samples)
