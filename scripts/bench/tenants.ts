@@ -128,7 +128,7 @@ const main = async () => {
   const plan = planShops(options.shops, options.scale)
   const planned = plan.reduce((sum, shop) => sum + shop.products, 0)
   progress(`${options.shops} shops, ${planned} products planned; starting the service on a fresh database…`)
-  const service: Service = await startService(baseUrl)
+  const service: Service = await startService(baseUrl, "dastyar_bench_tenants")
   const pid = service.pid ?? 0
   const rss = { peak: 0 }
   const sampler = setInterval(() => (rss.peak = Math.max(rss.peak, rssMb(pid))), 500)
