@@ -249,14 +249,15 @@ const main = async () => {
     big: await explainMeaning(db, assistantOf(big), dims, plan[0]?.products ?? 0)
   }
 
-  // The big shop re-imports its whole catalog (every title changed, so every product is indexed again).
+  // The big shop re-imports its whole catalog: every title changed, each differently, so every product is
+  // indexed again and no two share a vector.
   const bigCount = plan[0]?.products ?? 0
   const feed = Array.from({ length: bigCount }, (_, g) => {
     const product = sourceCatalog[g % sourceCatalog.length] ?? sourceCatalog[0]
     return {
       ...product,
       externalId: `${product?.externalId}~${Math.floor(g / sourceProducts)}`,
-      title: `${product?.title} (${g % 7})`
+      title: `${product?.title} (${Math.floor(g / sourceProducts)})`
     }
   })
   progress(`the big shop re-imports ${bigCount} products through the API…`)

@@ -118,7 +118,8 @@ export const copyProducts = async (
      FROM unnest($1::text[], $2::int[]) AS t(target, count)
        CROSS JOIN LATERAL generate_series(0, t.count - 1) AS g
        JOIN bench_source s ON s.r = g % $3::int
-       JOIN bench_noise n ON n.j = abs(hashtext(t.target) + g * 7) % 1000
+       -- Copies of one source row in one shop each get other noise: identical vectors would share HNSW elements.
+       JOIN bench_noise n ON n.j = abs(hashtext(t.target) % 1000 + g % $3::int + 7 * (g / $3::int)) % 1000
        CROSS JOIN LATERAL (SELECT s.external_id || '~' || (g / $3::int) AS new_external_id) x
      ORDER BY t.target, g`,
     [targets, counts, sourceProducts]

@@ -115,6 +115,32 @@ const roundRobin = (instances: () => ReadonlyArray<ChildServer>) => {
   }
 }
 
+/** Waits until the replica has replayed the primary's WAL up to now; the seconds it took. */
+const replayed = async (primaryUrl: URL, replicaPort: number): Promise<number> => {
+  const started = Date.now()
+  const primary = new pg.Client({ connectionString: primaryUrl.toString() })
+  const standby = new pg.Client({
+    connectionString: `postgres://${primaryUrl.username || "postgres"}@127.0.0.1:${replicaPort}/postgres`
+  })
+  await primary.connect()
+  await standby.connect()
+  try {
+    const target = (await primary.query<{ lsn: string }>("SELECT pg_current_wal_lsn()::text AS lsn")).rows[0]?.lsn
+    for (;;) {
+      const behind = await standby.query<{ behind: boolean }>(
+        "SELECT coalesce(pg_last_wal_replay_lsn() < $1::pg_lsn, true) AS behind",
+        [target]
+      )
+      if (behind.rows[0]?.behind === false) return (Date.now() - started) / 1000
+      if (Date.now() - started > 900_000) throw new Error(`the replica did not replay up to ${target} in 900 s`)
+      await new Promise((resolve) => setTimeout(resolve, 500))
+    }
+  } finally {
+    await primary.end()
+    await standby.end()
+  }
+}
+
 interface Ledger {
   readonly products: Set<string>
   readonly imports: Array<{ readonly ids: ReadonlyArray<string> }>
@@ -140,6 +166,8 @@ describe(`reliability: multi-node${skipReason === undefined ? "" : ` (skipped: $
         const replicaPort = yield* replica(yield* Effect.promise(freePort))
         const store = yield* storage
         const database = new URL(store.databaseUrl ?? "").pathname
+        // The replica serves the database once it has replayed its creation (longer while other work writes much WAL).
+        const caughtUpSeconds = yield* Effect.promise(() => replayed(primaryUrl, replicaPort))
         const primaryRelay = yield* relay(net.gateway, Number(primaryUrl.port || 5432))
         const replicaRelay = yield* relay(net.gateway, replicaPort)
         const redisUrl = yield* redis(net.gateway, yield* Effect.promise(freePort), randomBytes(12).toString("hex"))
@@ -196,25 +224,8 @@ describe(`reliability: multi-node${skipReason === undefined ? "" : ` (skipped: $
         yield* Effect.promise(() => db.connect())
         yield* Effect.addFinalizer(() => Effect.promise(() => db.end()))
         const replicaUrl = `postgres://${primaryUrl.username || "postgres"}@127.0.0.1:${replicaPort}${database}`
-        // The replica has the database once it has replayed its creation.
-        const replicaDb = yield* Effect.promise(async () => {
-          const deadline = Date.now() + 180_000
-          for (;;) {
-            const client = new pg.Client({ connectionString: replicaUrl })
-            try {
-              await client.connect()
-              return client
-            } catch (error) {
-              await client.end().catch(() => undefined)
-              if (Date.now() > deadline) throw error
-              await new Promise((resolve) => setTimeout(resolve, 500))
-            }
-          }
-        })
-        const replicaReads = () =>
-          replicaDb.query<{ n: string }>(
-            "SELECT xact_commit::text AS n FROM pg_stat_database WHERE datname = current_database()"
-          ).then((result) => Number(result.rows[0]?.n ?? 0))
+        const replicaDb = new pg.Client({ connectionString: replicaUrl })
+        yield* Effect.promise(() => replicaDb.connect())
         yield* Effect.addFinalizer(() => Effect.promise(() => replicaDb.end()))
         const replicaBefore = yield* Effect.promise(replicaReads)
 
@@ -403,6 +414,7 @@ describe(`reliability: multi-node${skipReason === undefined ? "" : ` (skipped: $
           limitRefused: probe.refused,
           limitPerInstance: probe.perInstance.join("/"),
           replicaTransactions,
+          replicaCatchUpSeconds: caughtUpSeconds.toFixed(1),
           settleSeconds: settleSeconds.toFixed(1),
           runSeconds: trafficSeconds.toFixed(1),
           account: accountId
