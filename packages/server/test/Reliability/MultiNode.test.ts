@@ -227,6 +227,10 @@ describe(`reliability: multi-node${skipReason === undefined ? "" : ` (skipped: $
         const replicaDb = new pg.Client({ connectionString: replicaUrl })
         yield* Effect.promise(() => replicaDb.connect())
         yield* Effect.addFinalizer(() => Effect.promise(() => replicaDb.end()))
+        const replicaReads = () =>
+          replicaDb.query<{ n: string }>(
+            "SELECT xact_commit::text AS n FROM pg_stat_database WHERE datname = current_database()"
+          ).then((result) => Number(result.rows[0]?.n ?? 0))
         const replicaBefore = yield* Effect.promise(replicaReads)
 
         const random = generator(seed)
