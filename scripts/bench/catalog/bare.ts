@@ -50,41 +50,38 @@ const facetStatement = (
 }
 
 /**
- * The same questions sent straight to Postgres, as the baseline beside the
- * HTTP figures, in the statements the service sends: the keyword candidates
- * (the products holding every content word of the query, through the GIN
- * over the assistant's scoped terms, filters applied; when fewer than a page,
- * those holding any word, each word's share of the 2,000 at most, in one statement) with each candidate's
- * distance to the query's vector (sent once), and, when the candidates do not fill the page, the meaning side's
- * 40 nearest (its HNSW settings and the read in one message; the assistant's own index when it has one), one
- * after the other on one connection. What this leaves out is the service's
- * own cost: HTTP, JSON, the dictionary lookup (typos, prefixes, stems),
- * ranking in TypeScript, embedding the query and reading the page. With
- * `facets` the facet statement follows, as the service sends it after the search.
+ * One search sent straight to Postgres, in the statements the service sends: the keyword candidates (the
+ * products holding every content word of the query, through the GIN over the assistant's scoped terms, filters
+ * applied; when fewer than a page, those holding any word, each word's share of the 2,000 at most, in one
+ * statement) with each candidate's distance to the query's vector (sent once), and, when the candidates do not
+ * fill the page, the meaning side's 40 nearest (its HNSW settings and the read in one message; the assistant's
+ * own index when it has one). With `facets` the facet statement follows. What this leaves out is the service's
+ * own cost: HTTP, JSON, the dictionary lookup (typos, prefixes, stems), ranking in TypeScript, embedding the
+ * query and reading the page.
  */
-export const bareSqlLatency = async (
+export const bareSearch = async (
   db: Client,
-  assistantId: string,
-  dims: number,
-  /** The assistant's catalog size (the meaning side's `hnsw.ef_search` follows it). */
-  products: number,
-  queries: ReadonlyArray<BenchQuery>,
-  options: { readonly warmup: number; readonly budgetMs: number },
+  target: {
+    readonly assistantId: string
+    readonly dims: number
+    /** The assistant's catalog size (the meaning side's `hnsw.ef_search` follows it). */
+    readonly products: number
+  },
+  query: BenchQuery,
   facets: ReadonlyArray<string> = []
-): Promise<Latency> => {
-  const samples: Array<number> = []
-  let measuring = 0
+): Promise<void> => {
+  const { assistantId, dims, products } = target
   const holds = (i: number) => `products_scoped_terms(assistant_id, search_terms) && $${i + 1}::text[]`
   const columns = `id, array_to_string(search_fields, E'\\n', '') AS fields, position, ` +
     `embedding <=> (SELECT v FROM query_vector) AS distance`
   const scoped = (groups: ReadonlyArray<ReadonlyArray<string>>) =>
     groups.map((terms) => terms.map((term) => `${assistantId} ${term}`))
-  const everyWord = (query: BenchQuery, groups: ReadonlyArray<ReadonlyArray<string>>) =>
+  const everyWord = (groups: ReadonlyArray<ReadonlyArray<string>>) =>
     `SELECT ${columns} FROM products WHERE ${groups.map((_, i) => holds(i)).join(" AND ")}${
       filterSql(query)
     } ORDER BY position LIMIT 2000`
   /** Parameters from `$(first + 1)`. */
-  const anyWord = (query: BenchQuery, groups: ReadonlyArray<ReadonlyArray<string>>, first = 0) =>
+  const anyWord = (groups: ReadonlyArray<ReadonlyArray<string>>, first = 0) =>
     `SELECT DISTINCT ON (position) id, fields, position, distance FROM (${
       groups.map((_, i) =>
         `(SELECT ${columns} FROM products WHERE ${holds(first + i)}${filterSql(query)} LIMIT ${
@@ -98,47 +95,55 @@ export const bareSqlLatency = async (
       `WITH query_vector AS MATERIALIZED (SELECT $${params.length + 1}::halfvec AS v) SELECT * FROM (${statement}) k`,
       [...params, vector]
     )
-  /** As the service reads them: every word's products, and any word's behind a one-time filter, one statement. */
-  const candidates = (
-    query: BenchQuery,
-    content: ReadonlyArray<string>,
-    words: ReadonlyArray<string>,
-    vector: string
-  ) => {
-    const all = words.map((word) => [word])
-    if (content.length < 2) return withVector(anyWord(query, all), scoped(all), vector)
-    const required = content.map((word) => [word])
-    return withVector(
-      `WITH every AS MATERIALIZED (${everyWord(query, required)})
+  const words = [...new Set(wordsOf(query.query))]
+  const content = words.filter((word) => !stopWords.has(word))
+  const vector = vectorLiteral(embedOne(query.query))
+  const all = words.map((word) => [word])
+  const required = content.map((word) => [word])
+  // As the service reads them: every word's products, and any word's behind a one-time filter, one statement.
+  const found = content.length < 2
+    ? await withVector(anyWord(all), scoped(all), vector)
+    : await withVector(
+      `WITH every AS MATERIALIZED (${everyWord(required)})
        SELECT true AS every, id, fields, position, distance FROM every
        UNION ALL
-       SELECT false, id, fields, position, distance FROM (${anyWord(query, all, required.length)}) a
+       SELECT false, id, fields, position, distance FROM (${anyWord(all, required.length)}) a
        WHERE (SELECT count(*) FROM every) < ${searchLimit}`,
       [...scoped(required), ...scoped(all)],
       vector
     )
+  if (new Set(found.rows.map((row) => row.id)).size < searchLimit) {
+    await db.query(
+      meaningMessage(query, dims, { assistantId, vector, model: offlineModelId, limit: meaningPool, products })
+    )
   }
+  if (facets.length > 0 && words.length > 0) {
+    const counted = (content.length > 0 ? content : words).map((word) => [word])
+    await db.query(facetStatement(query, facets, counted.length, all.length, holds), [
+      ...scoped(counted),
+      ...scoped(all)
+    ])
+  }
+}
+
+/** `bareSearch` over `queries` on one connection, one after the other, timed after `warmup` within `budgetMs`. */
+export const bareSqlLatency = async (
+  db: Client,
+  assistantId: string,
+  dims: number,
+  /** The assistant's catalog size (the meaning side's `hnsw.ef_search` follows it). */
+  products: number,
+  queries: ReadonlyArray<BenchQuery>,
+  options: { readonly warmup: number; readonly budgetMs: number },
+  facets: ReadonlyArray<string> = []
+): Promise<Latency> => {
+  const samples: Array<number> = []
+  let measuring = 0
   for (const [i, query] of queries.entries()) {
     if (i === options.warmup) measuring = performance.now()
     if (i > options.warmup && samples.length >= 10 && since(measuring) > options.budgetMs) break
-    const words = [...new Set(wordsOf(query.query))]
-    const content = words.filter((word) => !stopWords.has(word))
-    const vector = vectorLiteral(embedOne(query.query))
     const start = performance.now()
-    const found = await candidates(query, content, words, vector)
-    if (new Set(found.rows.map((row) => row.id)).size < searchLimit) {
-      await db.query(
-        meaningMessage(query, dims, { assistantId, vector, model: offlineModelId, limit: meaningPool, products })
-      )
-    }
-    if (facets.length > 0 && words.length > 0) {
-      const required = (content.length > 0 ? content : words).map((word) => [word])
-      const all = words.map((word) => [word])
-      await db.query(
-        facetStatement(query, facets, required.length, all.length, holds),
-        [...scoped(required), ...scoped(all)]
-      )
-    }
+    await bareSearch(db, { assistantId, dims, products }, query, facets)
     if (i >= options.warmup) samples.push(since(start))
   }
   return summarize(samples)

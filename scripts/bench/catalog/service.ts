@@ -152,12 +152,12 @@ const stopChild = async (child: ChildProcess) => {
 }
 
 /** A fresh database on the server of `baseUrl`, dropped at cleanup. */
-const freshDatabase = async (baseUrl: string) => {
+const freshDatabase = async (baseUrl: string, prefix: string) => {
   const admin = new pg.Client({ connectionString: baseUrl })
   await admin.connect()
   onCleanup("close the admin connection", () => admin.end())
   const version = (await admin.query<{ server_version: string }>("SHOW server_version")).rows[0]?.server_version ?? "?"
-  const name = `dastyar_bench_catalog_${Date.now()}_${process.pid}`
+  const name = `${prefix}_${Date.now()}_${process.pid}`
   await admin.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`)
   // DASTYAR_BENCH_KEEP_DATABASE=1 keeps it, to look at the plans afterwards (drop it by hand).
   if (process.env.DASTYAR_BENCH_KEEP_DATABASE === "1") console.error(`[bench] keeping database ${name}`)
@@ -177,11 +177,14 @@ const freshDatabase = async (baseUrl: string) => {
  * stated for), a rate limit it never reaches, and logs at Warn (indexer
  * failures stay visible in the tail shown on failure).
  */
-export const startService = async (databaseBaseUrl: string | undefined): Promise<Service> => {
+export const startService = async (
+  databaseBaseUrl: string | undefined,
+  databasePrefix = "dastyar_bench_catalog"
+): Promise<Service> => {
   const adminToken = `bench_${randomBytes(24).toString("base64url")}`
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "dastyar-bench-catalog-"))
   onCleanup("remove the data dir", async () => fs.rmSync(dataDir, { recursive: true, force: true }))
-  const database = databaseBaseUrl === undefined ? null : await freshDatabase(databaseBaseUrl)
+  const database = databaseBaseUrl === undefined ? null : await freshDatabase(databaseBaseUrl, databasePrefix)
   const port = await freePort()
   const env: Record<string, string | undefined> = { ...process.env }
   for (const name of Object.keys(env)) if (name.startsWith("DASTYAR_EMBEDDINGS_")) delete env[name]

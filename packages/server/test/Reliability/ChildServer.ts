@@ -68,18 +68,23 @@ export const startServer = (
   storage: Storage,
   env: Readonly<Record<string, string>> = {},
   port?: number,
-  nodeArgs: ReadonlyArray<string> = ["--enable-source-maps"]
+  nodeArgs: ReadonlyArray<string> = ["--enable-source-maps"],
+  /** A network namespace to run in (`ip netns exec`), listening on its address instead of loopback. */
+  host?: { readonly namespace: string; readonly address: string }
 ) =>
   Effect.gen(function*() {
     const chosen = port ?? (yield* Effect.promise(freePort))
-    const child = spawn(process.execPath, [...serverNodeFlags, ...nodeArgs, "dist/js/main.js"], {
+    const command = [process.execPath, ...serverNodeFlags, ...nodeArgs, "dist/js/main.js"]
+    // `ip netns exec` execs the command, so the child's pid is the server's own (a SIGKILL reaches it).
+    const launched = host === undefined ? command : ["ip", "netns", "exec", host.namespace, ...command]
+    const child = spawn(launched[0] ?? process.execPath, launched.slice(1), {
       cwd: serverDir,
       env: {
         ...process.env,
         // An embedded storage must not inherit the suite's Postgres.
         ...(storage.databaseUrl === undefined ? { DATABASE_URL: undefined } : {}),
         PORT: String(chosen),
-        HOST: "127.0.0.1",
+        HOST: host?.address ?? "127.0.0.1",
         DASTYAR_ADMIN_TOKEN: adminToken,
         DASTYAR_SEED_DEMO: "false",
         DASTYAR_LOG_LEVEL: "Error",
@@ -94,7 +99,12 @@ export const startServer = (
     const keep = (data: Buffer) => (output = (output + data.toString("utf8")).slice(-8000))
     child.stdout.on("data", keep)
     child.stderr.on("data", keep)
-    const server: ChildServer = { child, port: chosen, base: `http://127.0.0.1:${chosen}`, output: () => output }
+    const server: ChildServer = {
+      child,
+      port: chosen,
+      base: `http://${host?.address ?? "127.0.0.1"}:${chosen}`,
+      output: () => output
+    }
     const deadline = Date.now() + 120_000
     while (Date.now() < deadline) {
       if (exited(child)) return yield* Effect.dieMessage(`the server exited while starting:\n${output}`)
