@@ -2,11 +2,11 @@
  * A small bilingual lexicon of common shop terms: words that customers and
  * shop documents use for the same thing, in English and Persian. The
  * offline answerer counts a synonym as the word (chunk retrieval relates
- * words through the shop vocabulary, CrossLanguage.ts). Besides nouns it holds the verbs a question asks with and the verbs
- * a document states the same thing with ("can I return" / "you may send
- * back", "how heavy" / "weighs"), and a few phrases that mean one word
- * ("send back", "پس دادن"). Small on purpose: beyond it there is no notion of
- * meaning offline.
+ * words through the shop vocabulary, CrossLanguage.ts). Besides nouns it
+ * holds the verbs a question asks with and the verbs a document states the
+ * same thing with ("can I return" / "you may send back", "how heavy" /
+ * "weighs"), and a few phrases that mean one word ("send back", "پس دادن").
+ * Small on purpose: beyond it there is no notion of meaning offline.
  */
 import { stem } from "./Stemmer"
 import { wordsOf } from "./TextNormalization"
