@@ -91,7 +91,9 @@ export const layer = Layer.effect(
         const words = SearchEngine.parseQuery(query)
         if (words.length === 0) return { words, expansion: [] }
         const rules = yield* synonyms.rulesOf(assistantId)
-        const expansion = yield* expandWithSynonyms((all) => expansions.expand(assistantId, all), words, rules)
+        const expansion = yield* expandWithSynonyms((all) => expansions.expand(assistantId, all), words, rules, {
+          related: true
+        })
         return { words, expansion }
       })
 

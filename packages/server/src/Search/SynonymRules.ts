@@ -9,6 +9,7 @@
  */
 import * as Effect from "effect/Effect"
 import type { Expansion, QueryWord, TermMatch } from "./Query"
+import { relatedTerm } from "./RelatedTerms"
 import { stem } from "./Stemmer"
 import { wordsOf } from "./TextNormalization"
 
@@ -87,15 +88,29 @@ export const compoundRules = (words: ReadonlyArray<QueryWord>): ReadonlyArray<Sy
 /**
  * Expands a query's words with `expand` (the term dictionary), together with
  * the alternatives the rules add, in one call; each alternative's terms join
- * its query word's as inexact matches.
+ * its query word's as inexact matches. With `related` (products, whose
+ * hidden field holds related terms, see RelatedTerms.ts) each query word and
+ * each of its alternatives also stands for its related term.
  */
 export const expandWithSynonyms = <E, R>(
   expand: (words: ReadonlyArray<QueryWord>) => Effect.Effect<Expansion, E, R>,
   words: ReadonlyArray<QueryWord>,
-  rules: ReadonlyArray<SynonymRule>
+  rules: ReadonlyArray<SynonymRule>,
+  options?: { readonly related: boolean }
 ): Effect.Effect<Expansion, E, R> => {
   const alternatives = alternativesOf(words, [...rules, ...compoundRules(words)])
-  if (alternatives.length === 0) return expand(words)
+  const withRelated = (expansion: Expansion): Expansion => {
+    if (options?.related !== true) return expansion
+    const related = expansion.map((terms) => new Map<string, TermMatch>(terms))
+    const add = (group: number, word: string) => {
+      const term = relatedTerm(word)
+      if (!related[group]?.has(term)) related[group]?.set(term, { typos: 0, exact: false })
+    }
+    words.forEach(({ word }, group) => add(group, word))
+    for (const { group, word } of alternatives) add(group, word)
+    return related
+  }
+  if (alternatives.length === 0) return Effect.map(expand(words), withRelated)
   const extra = alternatives.map(({ word }): QueryWord => ({ word, counts: true, prefix: false }))
   return Effect.map(expand([...words, ...extra]), (all) => {
     const merged = all.slice(0, words.length).map((terms) => new Map<string, TermMatch>(terms))
@@ -105,6 +120,6 @@ export const expandWithSynonyms = <E, R>(
         if (target !== undefined && !target.has(term)) target.set(term, { typos: match.typos, exact: false })
       }
     })
-    return merged
+    return withRelated(merged)
   })
 }

@@ -46,4 +46,11 @@ layer(TestApp(), { excludeTestServices: true })("search without noise", (it) => 
       expect(ids.indexOf("n-6")).toBeLessThan(ids.indexOf("n-7"))
       expect(ids.indexOf("n-7")).toBeLessThan(ids.indexOf("n-5"))
     }))
+
+  it.effect("a product type in the title outweighs a rarer colour in an attribute", () =>
+    Effect.gen(function*() {
+      const ids = yield* search("red kettle")
+      expect(ids.indexOf("n-3")).toBeLessThan(ids.indexOf("n-5"))
+      expect(ids.indexOf("n-4")).toBeLessThan(ids.indexOf("n-5"))
+    }))
 })
