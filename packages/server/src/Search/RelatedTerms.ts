@@ -2,7 +2,8 @@
  * Meaning without an embeddings provider: each product carries a last,
  * hidden field of words related to its title (WordNet's synonyms, kinds,
  * definition words and derived verbs of its English words, see
- * WordNet.ts), computed when it is indexed. Each is stored as a related
+ * WordNet.ts; and its compounds written apart, joined), computed when it is
+ * indexed. Each is stored as a related
  * term, `~` and its stem, a form no query word takes by itself, so related
  * terms stay out of the typo and prefix expansions of the term dictionary
  * and a query word reaches them only by its stem (`relatedTerm`).
@@ -18,9 +19,10 @@ export const relatedTerm = (word: string): string => `~${stem(word)}`
 const maxRelatedTerms = 40
 
 /**
- * The hidden field of a product: the related terms of its title's words
- * (and of two neighbouring words WordNet knows as one, "running shoe"),
- * without those of words any searched field already holds.
+ * The hidden field of a product: every two neighbouring title words joined
+ * into one, then the related terms of its title's words (and of two
+ * neighbouring words WordNet knows as one, "running shoe"), without those of
+ * words any searched field already holds.
  */
 export const relatedField = (
   title: ReadonlyArray<string>,
@@ -33,6 +35,11 @@ export const relatedField = (
     if (field.length < maxRelatedTerms && !own.has(term) && !field.includes(term)) field.push(term)
   }
   const content = title.filter((word) => !stopWords.has(word))
+  // A compound the title writes apart, joined: a query writing it as one word finds it ("هارددیسک").
+  for (const [i, word] of title.slice(1).entries()) {
+    const previous = title[i] ?? ""
+    if (!stopWords.has(previous) && !stopWords.has(word)) add(`${previous}${word}`)
+  }
   const pairs = content.slice(1).map((word, i) => `${content[i]}_${word}`).filter(isNoun)
   for (const lemma of [...pairs, ...content]) for (const word of relatedWords(lemma)) add(word)
   return field

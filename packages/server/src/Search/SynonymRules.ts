@@ -72,17 +72,19 @@ export const alternativesOf = (
 
 /**
  * Two neighbouring query words also stand for the word they make joined:
- * Persian compounds are written with a space, a half-space or none ("پاور
- * بانک", "پاوربانک"), English ones too ("power bank", "powerbank"). A
- * half-space is already a join in normal form; this finds the joined form
- * from the spaced one.
+ * Persian compounds are written with a space, a half-space or none ("هارد
+ * دیسک", "هارددیسک"), English ones too ("power bank", "powerbank"), and
+ * model numbers with or without a space ("a 54", "a54"). A half-space is
+ * already a join in normal form; this finds the joined form from the spaced
+ * one (the hidden field of products holds the other way, see
+ * RelatedTerms.ts).
  */
 export const compoundRules = (words: ReadonlyArray<QueryWord>): ReadonlyArray<SynonymRule> =>
   words.slice(1).flatMap((next, i) => {
     const first = words[i]?.word ?? ""
-    return [...first].length >= 2 && [...next.word].length >= 2
-      ? [{ from: [first, next.word], to: [[`${first}${next.word}`]] }]
-      : []
+    // A model number joins a one-letter part too ("a 54" is "a54").
+    const joins = ([...first].length >= 2 && [...next.word].length >= 2) || /\p{N}/u.test(`${first}${next.word}`)
+    return joins ? [{ from: [first, next.word], to: [[`${first}${next.word}`]] }] : []
   })
 
 /**
