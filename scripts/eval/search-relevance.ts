@@ -1,25 +1,28 @@
 /**
- * Search relevance over generated English and Persian catalogs (judged by
- * construction, see packages/server/test/support/SearchEvalCatalog.ts):
- * nDCG@10 and recall@10 per query group for a naive title-trigram baseline,
- * keyword-only, meaning-only and hybrid search, all in the same run, and
- * hybrid's nDCG@10 by `semanticRatio`.
+ * Search relevance: nDCG@10 and recall@10 per query group for keyword-only,
+ * meaning-only and hybrid search beside two baselines (a naive title-trigram
+ * ranking and MiniSearch), all in the same run, and hybrid's nDCG@10 by
+ * `semanticRatio`. Tuning sets (the generated catalogs of
+ * packages/server/test/support/SearchEvalCatalog.ts and
+ * scripts/eval/data/search-tuning.json) and held-aside sets
+ * (scripts/eval/data/search-held-aside*.json) are printed apart.
  *
  *   pnpm eval:search [--losses]
  *
  * Runs the real service on a fresh database of `DATABASE_URL` (dropped
- * afterwards) or on embedded PGlite. `--losses` lists the queries where
- * hybrid ranks below the naive baseline or below keyword-only.
+ * afterwards) or on embedded PGlite. `--losses` lists the TUNING queries
+ * where hybrid ranks below a baseline or below keyword-only; held-aside
+ * queries are never listed one by one.
  */
-import { formatTables, lossesToNaive, runStandalone } from "../../packages/server/test/support/SearchEval"
+import { runStandalone } from "../../packages/server/test/support/SearchEval"
+import { formatTables, lossesTo } from "../../packages/server/test/support/SearchEvalReport"
 
 const figures = await runStandalone()
 console.log(formatTables(figures))
 if (process.argv.includes("--losses")) {
-  const losses = lossesToNaive(figures)
-  console.log(`\nhybrid below the naive baseline on ${losses.length} queries${losses.length > 0 ? ":" : ""}`)
-  for (const loss of losses) console.log(loss)
-  const belowKeyword = lossesToNaive(figures, "hybrid", "keyword")
-  console.log(`\nhybrid below keyword-only on ${belowKeyword.length} queries${belowKeyword.length > 0 ? ":" : ""}`)
-  for (const loss of belowKeyword) console.log(loss)
+  for (const baseline of ["naive", "minisearch", "keyword"]) {
+    const losses = lossesTo(figures, baseline)
+    console.log(`\nhybrid below ${baseline} on ${losses.length} tuning queries${losses.length > 0 ? ":" : ""}`)
+    for (const loss of losses) console.log(loss)
+  }
 }

@@ -1,23 +1,29 @@
 /**
- * The search relevance evaluation over the generated English and Persian
- * catalogs (SearchEvalCatalog.ts): each catalog is imported through the API
- * into its own assistant; every judged query runs as keyword-only,
- * meaning-only, hybrid (default `semanticRatio`) and a naive baseline (title
- * trigram similarity, pg_trgm, straight in Postgres) in the same run, and
- * hybrid again at other ratios to show how the default was chosen.
+ * The search relevance evaluation: each catalog (the generated ones of
+ * SearchEvalCatalog.ts and, standalone, the hand-judged sets of
+ * SearchEvalJudged.ts) is imported through the API into its own assistant;
+ * every judged query runs as keyword-only, meaning-only, hybrid (default
+ * `semanticRatio`) and two baselines in the same run: a naive one (title
+ * trigram similarity, pg_trgm, straight in Postgres) and MiniSearch over the
+ * same titles, configured as its README suggests (fuzzy 0.2, prefix search).
+ * Hybrid runs again at other ratios to show how the default was chosen.
  */
+import type { Products } from "@dastyar/domain"
 import { SqlClient } from "@effect/sql"
 import * as Effect from "effect/Effect"
+import MiniSearch from "minisearch"
 import { ProductSearch } from "../../src/Products/ProductSearch"
 import { normalizeText } from "../../src/Search/TextNormalization"
 import { importProducts, waitUntilSynced } from "./CatalogRelevance"
-import { mean, ndcgAt, recallAt } from "./RelevanceMetrics"
-import { type EvalCatalog, evalCatalogs, type EvalQuery, type Group, groups } from "./SearchEvalCatalog"
-import { heldAsideCatalogs } from "./SearchEvalHeldAside"
+import { ndcgAt, recallAt } from "./RelevanceMetrics"
+import { type EvalCatalog, evalCatalogs, type EvalQuery } from "./SearchEvalCatalog"
+import { heldAsideCatalogs, tuningCatalogs } from "./SearchEvalJudged"
 import { setupAccount, TestApp } from "./TestApp"
 
 export const cutoff = 10
-export const systems = ["naive", "keyword", "meaning", "hybrid"] as const
+/** The baselines every figure of ours is printed beside. */
+export const baselines = ["naive", "minisearch"] as const
+export const systems = [...baselines, "keyword", "meaning", "hybrid"] as const
 export type System = typeof systems[number]
 /** Ratios tried for the default `semanticRatio`. */
 export const ratios = [0.1, 0.2, 0.3, 0.5] as const
@@ -30,13 +36,30 @@ export interface Scored {
   readonly recall: number
 }
 
-const score = (query: EvalQuery, system: string, ranked: ReadonlyArray<string>): Scored => ({
-  query,
-  system,
-  ranked,
-  ndcg: ndcgAt(cutoff, ranked, query.relevant),
-  recall: recallAt(cutoff, ranked, query.relevant)
-})
+/**
+ * A noise query has nothing relevant, where nDCG would be 1 whatever came back; it scores 1 only when
+ * nothing did, so that listing unrelated products counts against a system.
+ */
+const score = (query: EvalQuery, system: string, ranked: ReadonlyArray<string>): Scored => {
+  const noise = query.group === "noise" ? (ranked.length === 0 ? 1 : 0) : undefined
+  return {
+    query,
+    system,
+    ranked,
+    ndcg: noise ?? ndcgAt(cutoff, ranked, query.relevant),
+    recall: noise ?? recallAt(cutoff, ranked, query.relevant)
+  }
+}
+
+/** MiniSearch over the titles, as the naive baseline sees them, with the options a new user would pick. */
+const miniSearchOf = (products: ReadonlyArray<Products.ProductCreate>) => {
+  const index = new MiniSearch<{ readonly id: string; readonly title: string }>({
+    fields: ["title"],
+    searchOptions: { fuzzy: 0.2, prefix: true }
+  })
+  index.addAll(products.map((product) => ({ id: product.externalId, title: product.title })))
+  return (query: string) => index.search(query).slice(0, cutoff).map((result) => String(result.id))
+}
 
 const evaluateCatalog = (catalog: EvalCatalog) =>
   Effect.gen(function*() {
@@ -45,6 +68,7 @@ const evaluateCatalog = (catalog: EvalCatalog) =>
     const { assistantId, key } = yield* setupAccount()
     yield* importProducts(key, assistantId, catalog.products)
     yield* waitUntilSynced(key, assistantId)
+    const miniSearch = miniSearchOf(catalog.products)
     const naive = (query: string) =>
       sql<{ readonly externalId: string }>`
         SELECT external_id FROM products WHERE assistant_id = ${assistantId}
@@ -59,6 +83,7 @@ const evaluateCatalog = (catalog: EvalCatalog) =>
       Effect.gen(function*() {
         const results = [
           score(query, "naive", yield* naive(query.query)),
+          score(query, "minisearch", miniSearch(query.query)),
           score(query, "keyword", yield* ours(query.query, "keyword")),
           score(query, "meaning", yield* ours(query.query, "meaning")),
           score(query, "hybrid", yield* ours(query.query, "hybrid"))
@@ -76,10 +101,10 @@ export interface Figures {
   readonly results: ReadonlyArray<Scored>
 }
 
-/** The evaluation over the tuning catalogs, and the held-aside ones with `heldAside`. */
-export const runSearchEvalOf = (options: { readonly heldAside: boolean }) =>
+/** The evaluation over the generated catalogs, and with `judged` over the hand-judged sets too. */
+export const runSearchEvalOf = (options: { readonly judged: boolean }) =>
   Effect.gen(function*() {
-    const catalogs = [...evalCatalogs, ...(options.heldAside ? heldAsideCatalogs() : [])]
+    const catalogs = [...evalCatalogs, ...(options.judged ? [...tuningCatalogs(), ...heldAsideCatalogs()] : [])]
     const results = (yield* Effect.forEach(catalogs, evaluateCatalog)).flat()
     return {
       products: catalogs.reduce((n, catalog) => n + catalog.products.length, 0),
@@ -88,94 +113,8 @@ export const runSearchEvalOf = (options: { readonly heldAside: boolean }) =>
     } satisfies Figures
   })
 
-export const runSearchEval = runSearchEvalOf({ heldAside: false })
+/** The generated catalogs only, as the test runs them. */
+export const runSearchEval = runSearchEvalOf({ judged: false })
 
 export const runStandalone = (): Promise<Figures> =>
-  Effect.runPromise(runSearchEvalOf({ heldAside: true }).pipe(Effect.provide(TestApp())))
-
-/** Mean nDCG@10 and recall@10 of one system over the queries `keep` selects. */
-export const scoreOf = (figures: Figures, system: string, keep: (query: EvalQuery) => boolean) => {
-  const results = figures.results.filter((result) => result.system === system && keep(result.query))
-  return { ndcg: mean(results.map((r) => r.ndcg)), recall: mean(results.map((r) => r.recall)), queries: results.length }
-}
-
-const rowsOf = (): ReadonlyArray<readonly [string, (query: EvalQuery) => boolean]> => [
-  ...groups.map((group): readonly [string, (query: EvalQuery) => boolean] => [group, (query) => query.group === group]),
-  ["all but meaning", (query) => query.group !== "meaning"],
-  ["language en", (query) => query.language === "en"],
-  ["language fa", (query) => query.language === "fa"]
-]
-
-const table = (header: ReadonlyArray<string>, body: ReadonlyArray<ReadonlyArray<string>>) => {
-  const widths = header.map((cell, column) => Math.max(cell.length, ...body.map((row) => (row[column] ?? "").length)))
-  const line = (cells: ReadonlyArray<string>) =>
-    cells.map((cell, column) => column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))
-      .join("  ")
-  return [line(header), ...body.map(line)].join("\n")
-}
-
-/** The tables of `formatSet` for the tuning queries, then for the held-aside ones (if any ran). */
-export const formatTables = (figures: Figures): string => {
-  const tuning = formatSet(figures, (query) => query.heldAside !== true)
-  if (!figures.results.some((result) => result.query.heldAside === true)) return tuning
-  return [
-    "TUNING SET",
-    tuning,
-    "",
-    "HELD-ASIDE SETS (other trades; never tuned on)",
-    formatSet(figures, (query) => query.heldAside === true)
-  ].join("\n")
-}
-
-/** nDCG@10 and recall@10 per group for the four systems, and hybrid's nDCG@10 per ratio, of the `inSet` queries. */
-const formatSet = (figures: Figures, inSet: (query: EvalQuery) => boolean): string => {
-  const rows = rowsOf().map(([label, keep]) => [label, (query: EvalQuery) => inSet(query) && keep(query)] as const)
-    .filter(([, keep]) => scoreOf(figures, "hybrid", keep).queries > 0)
-  const main = table(
-    ["group", "queries", ...systems.flatMap((system) => [`${system} nDCG`, `${system} R@10`])],
-    rows.map(([label, keep]) => [
-      label,
-      String(scoreOf(figures, "hybrid", keep).queries),
-      ...systems.flatMap((system) => {
-        const s = scoreOf(figures, system, keep)
-        return [s.ndcg.toFixed(3), s.recall.toFixed(3)]
-      })
-    ])
-  )
-  const sweep = table(
-    ["group", "keyword", ...ratios.map((ratio) => `ratio ${ratio}`), "meaning"],
-    rows.map(([label, keep]) => [
-      label,
-      scoreOf(figures, "keyword", keep).ndcg.toFixed(3),
-      ...ratios.map((ratio) => scoreOf(figures, `hybrid@${ratio}`, keep).ndcg.toFixed(3)),
-      scoreOf(figures, "meaning", keep).ndcg.toFixed(3)
-    ])
-  )
-  return [
-    `${scoreOf(figures, "hybrid", inSet).queries} judged queries, first ${cutoff} results`,
-    main,
-    "",
-    "hybrid nDCG@10 by semanticRatio",
-    sweep
-  ].join("\n")
-}
-
-/** Queries where hybrid (or `system`) scores below the naive baseline (or `baseline`), with both rankings. */
-export const lossesToNaive = (figures: Figures, system = "hybrid", baseline = "naive"): ReadonlyArray<string> => {
-  const byQuery = new Map<string, Record<string, Scored>>()
-  for (const result of figures.results) {
-    byQuery.set(result.query.id, { ...byQuery.get(result.query.id), [result.system]: result })
-  }
-  return [...byQuery.values()].flatMap((results) => {
-    const hybrid = results[system]
-    const naive = results[baseline]
-    if (hybrid === undefined || naive === undefined || hybrid.ndcg >= naive.ndcg - 1e-9) return []
-    const show = (r: Scored) =>
-      `    ${r.system.padEnd(7)} ${r.ndcg.toFixed(3)}  ${
-        r.ranked.map((id) => `${id}${r.query.relevant[id] === undefined ? "" : `(${r.query.relevant[id]})`}`).join(" ")
-      }`
-    return [[`${hybrid.query.id} «${hybrid.query.query}»`, show(naive), show(hybrid)].join("\n")]
-  })
-}
-
-export type { Group }
+  Effect.runPromise(runSearchEvalOf({ judged: true }).pipe(Effect.provide(TestApp())))

@@ -13,6 +13,7 @@
 import { Products } from "@dastyar/domain"
 import { normalizeText } from "../../src/Search/TextNormalization"
 
+/** Query groups; "noise" (hand-judged sets only) is a misspelt word that nothing in the catalog comes close to. */
 export const groups = [
   "exact",
   "brand+type",
@@ -22,7 +23,8 @@ export const groups = [
   "inflected",
   "prefix",
   "persian-forms",
-  "meaning"
+  "meaning",
+  "noise"
 ] as const
 export type Group = typeof groups[number]
 
@@ -33,8 +35,10 @@ export interface EvalQuery {
   readonly group: Group
   /** externalId → grade (3 exactly asked, 1 acceptable). */
   readonly relevant: Readonly<Record<string, 1 | 2 | 3>>
-  /** A query of a held-aside set (SearchEvalHeldAside.ts), never tuned on. */
+  /** A query of a held-aside set (SearchEvalJudged.ts), never tuned on. */
   readonly heldAside?: boolean
+  /** The hand-judged file the query comes from; none for the generated catalogs. */
+  readonly set?: string
 }
 
 export interface EvalCatalog {

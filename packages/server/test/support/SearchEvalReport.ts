@@ -1,0 +1,116 @@
+/**
+ * The tables and loss lists of the search relevance evaluation (SearchEval.ts):
+ * tuning sets (generated catalogs, hand-judged tuning file) and held-aside sets
+ * are printed apart, every system of ours beside both baselines. Held-aside
+ * queries only ever show up in aggregate rows, never one by one.
+ */
+import { mean } from "./RelevanceMetrics"
+import { baselines, cutoff, type Figures, ratios, type Scored, systems } from "./SearchEval"
+import { type EvalQuery, groups } from "./SearchEvalCatalog"
+import { heldAsideFiles, tuningFile } from "./SearchEvalJudged"
+
+type Keep = (query: EvalQuery) => boolean
+
+/** Mean nDCG@10 and recall@10 of one system over the queries `keep` selects. */
+export const scoreOf = (figures: Figures, system: string, keep: Keep) => {
+  const results = figures.results.filter((result) => result.system === system && keep(result.query))
+  return { ndcg: mean(results.map((r) => r.ndcg)), recall: mean(results.map((r) => r.recall)), queries: results.length }
+}
+
+/** Noise queries score whether anything came back, not a ranking, so no aggregate row mixes them in. */
+const ranked: Keep = (query) => query.group !== "noise"
+
+const rowsOf = (): ReadonlyArray<readonly [string, Keep]> => [
+  ...groups.map((group): readonly [string, Keep] => [group, (query) => query.group === group]),
+  ["all but meaning, noise", (query) => ranked(query) && query.group !== "meaning"],
+  ["language en", (query) => ranked(query) && query.language === "en"],
+  ["language fa", (query) => ranked(query) && query.language === "fa"]
+]
+
+const table = (header: ReadonlyArray<string>, body: ReadonlyArray<ReadonlyArray<string>>) => {
+  const widths = header.map((cell, column) => Math.max(cell.length, ...body.map((row) => (row[column] ?? "").length)))
+  const line = (cells: ReadonlyArray<string>) =>
+    cells.map((cell, column) => column === 0 ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0))
+      .join("  ")
+  return [line(header), ...body.map(line)].join("\n")
+}
+
+const generated: Keep = (query) => query.set === undefined
+const handTuning: Keep = (query) => query.set === tuningFile
+const heldAside: Keep = (query) => query.heldAside === true
+
+/** The tables of `formatSet` for each set that ran: generated tuning, hand-judged tuning, held-aside. */
+export const formatTables = (figures: Figures): string => {
+  const sets: ReadonlyArray<readonly [string, Keep]> = [
+    ["TUNING SET: generated catalogs (judged by construction)", generated],
+    [`TUNING SET: hand-judged catalogs (${tuningFile})`, handTuning],
+    [`HELD-ASIDE SETS (${heldAsideFiles.join(", ")}; aggregates only, never tuned on)`, heldAside]
+  ]
+  return sets.filter(([, inSet]) => scoreOf(figures, "hybrid", inSet).queries > 0)
+    .map(([title, inSet]) => `${title}\n${formatSet(figures, inSet)}`).join("\n\n")
+}
+
+/** nDCG@10 and recall@10 per group for every system, and hybrid's nDCG@10 per ratio, of the `inSet` queries. */
+const formatSet = (figures: Figures, inSet: Keep): string => {
+  const rows = rowsOf().map(([label, keep]) => [label, (query: EvalQuery) => inSet(query) && keep(query)] as const)
+    .filter(([, keep]) => scoreOf(figures, "hybrid", keep).queries > 0)
+  const main = table(
+    ["group", "queries", ...systems.flatMap((system) => [`${system} nDCG`, `${system} R@10`])],
+    rows.map(([label, keep]) => [
+      label,
+      String(scoreOf(figures, "hybrid", keep).queries),
+      ...systems.flatMap((system) => {
+        const s = scoreOf(figures, system, keep)
+        return [s.ndcg.toFixed(3), s.recall.toFixed(3)]
+      })
+    ])
+  )
+  const sweep = table(
+    ["group", "keyword", ...ratios.map((ratio) => `ratio ${ratio}`), "meaning"],
+    rows.map(([label, keep]) => [
+      label,
+      scoreOf(figures, "keyword", keep).ndcg.toFixed(3),
+      ...ratios.map((ratio) => scoreOf(figures, `hybrid@${ratio}`, keep).ndcg.toFixed(3)),
+      scoreOf(figures, "meaning", keep).ndcg.toFixed(3)
+    ])
+  )
+  const noise = scoreOf(figures, "hybrid", (query) => inSet(query) && !ranked(query)).queries > 0
+  return [
+    `${scoreOf(figures, "hybrid", inSet).queries} judged queries, first ${cutoff} results`,
+    main,
+    ...(noise
+      ? ["(noise: nothing is relevant; 1 when nothing comes back, else 0; left out of the rows below it)"]
+      : []),
+    "",
+    "hybrid nDCG@10 by semanticRatio",
+    sweep
+  ].join("\n")
+}
+
+/**
+ * Tuning queries where `system` scores below `baseline`, with both rankings. Held-aside queries are never
+ * listed, so that nobody tunes while looking at them.
+ */
+export const lossesTo = (
+  figures: Figures,
+  baseline: string = baselines[0],
+  system = "hybrid"
+): ReadonlyArray<string> => {
+  const byQuery = new Map<string, Record<string, Scored>>()
+  for (const result of figures.results) {
+    if (heldAside(result.query)) continue
+    const key = `${result.query.set ?? "generated"}/${result.query.id}`
+    byQuery.set(key, { ...byQuery.get(key), [result.system]: result })
+  }
+  const width = Math.max(system.length, baseline.length)
+  return [...byQuery.values()].flatMap((results) => {
+    const ours = results[system]
+    const theirs = results[baseline]
+    if (ours === undefined || theirs === undefined || ours.ndcg >= theirs.ndcg - 1e-9) return []
+    const show = (r: Scored) =>
+      `    ${r.system.padEnd(width)} ${r.ndcg.toFixed(3)}  ${
+        r.ranked.map((id) => `${id}${r.query.relevant[id] === undefined ? "" : `(${r.query.relevant[id]})`}`).join(" ")
+      }`
+    return [[`${ours.query.id} «${ours.query.query}» (${ours.query.group})`, show(theirs), show(ours)].join("\n")]
+  })
+}
