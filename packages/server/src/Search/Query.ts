@@ -88,9 +88,10 @@ export const takesShortWordTypo = (word: string): boolean =>
 /**
  * The typos a word of 4 letters (too short for the budget) may still carry,
  * as MiniSearch and Typesense forgive them: a missing letter, a doubled
- * one, a wrong vowel or a Persian letter of the same sound ("towl" is
- * "towel", "lemp" is "lamp"); never another wrong consonant ("cast" is not
- * "case") and never in the first letter.
+ * one, two neighbours swapped, a wrong vowel or a Persian letter of the
+ * same sound ("towl" is "towel", "lemp" is "lamp", "lmap" is "lamp"); never
+ * another wrong consonant ("cast" is not "case") and never in the first
+ * letter.
  */
 const shortWordTypo = (word: string, term: string): boolean => {
   if (!takesShortWordTypo(word)) return false
@@ -103,7 +104,8 @@ const shortWordTypo = (word: string, term: string): boolean => {
   if (t.length === s.length - 1) return s.some((letter, i) => i > 0 && letter === s[i - 1] && without(s, i) === term)
   if (t.length !== s.length) return false
   const differ = s.flatMap((letter, i) => letter === t[i] ? [] : [i])
-  const at = differ[0]
+  const [at, next] = differ
+  if (differ.length === 2 && at !== undefined && next === at + 1) return s[at] === t[next] && s[next] === t[at]
   return differ.length === 1 && at !== undefined && soundAlike(s[at] ?? "", t[at] ?? "")
 }
 

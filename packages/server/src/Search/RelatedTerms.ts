@@ -40,6 +40,11 @@ export const relatedField = (
     const previous = title[i] ?? ""
     if (!stopWords.has(previous) && !stopWords.has(word)) add(`${previous}${word}`)
   }
+  // And a Persian one of three ("برف پاک کن").
+  for (const [i, word] of title.slice(2).entries()) {
+    const three = `${title[i] ?? ""}${title[i + 1] ?? ""}${word}`
+    if (/^[\u0600-\u06FF]+$/u.test(three)) add(three)
+  }
   const pairs = content.slice(1).map((word, i) => `${content[i]}_${word}`).filter(isNoun)
   for (const lemma of [...pairs, ...content]) for (const word of relatedWords(lemma)) add(word)
   return field

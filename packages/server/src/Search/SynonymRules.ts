@@ -79,13 +79,20 @@ export const alternativesOf = (
  * one (the hidden field of products holds the other way, see
  * RelatedTerms.ts).
  */
-export const compoundRules = (words: ReadonlyArray<QueryWord>): ReadonlyArray<SynonymRule> =>
-  words.slice(1).flatMap((next, i) => {
+export const compoundRules = (words: ReadonlyArray<QueryWord>): ReadonlyArray<SynonymRule> => {
+  const pairs = words.slice(1).flatMap((next, i) => {
     const first = words[i]?.word ?? ""
     // A model number joins a one-letter part too ("a 54" is "a54").
     const joins = ([...first].length >= 2 && [...next.word].length >= 2) || /\p{N}/u.test(`${first}${next.word}`)
     return joins ? [{ from: [first, next.word], to: [[`${first}${next.word}`]] }] : []
   })
+  // A Persian compound of three words ("برف پاک کن") is written joined too.
+  const triples = words.slice(2).flatMap((last, i) => {
+    const three = [words[i]?.word ?? "", words[i + 1]?.word ?? "", last.word]
+    return /^[\u0600-\u06FF]+$/u.test(three.join("")) ? [{ from: three, to: [[three.join("")]] }] : []
+  })
+  return [...pairs, ...triples]
+}
 
 /**
  * Expands a query's words with `expand` (the term dictionary), together with

@@ -204,11 +204,13 @@ export const relatedWords = boundedMemo(50_000, (word: string): ReadonlyArray<st
   // A word used more as an adjective (a colour, a material) says what a product is like, not what it is.
   const adjective = entryOf("adj", word).tagged
   if (adjective > 0 && adjective >= entryOf("noun", word).tagged) return []
-  // A thing a shop sells among the word's two commonest senses ("speaker" the loudspeaker, not the talker).
-  const sense = lookUp(word, "noun").slice(0, 2).map((offset) => synset("noun", offset))
-    .find((found) => found !== null && merchandise.has(found.file))
-  if (sense === undefined || sense === null) return []
-  const senses: ReadonlyArray<Synset> = [sense]
+  // Things a shop sells among the word's three commonest senses ("speaker" the loudspeaker, not the talker;
+  // "washer" the seal and the washing machine, not the person), two at most.
+  const senses = lookUp(word, "noun").slice(0, 3).flatMap((offset) => {
+    const found = synset("noun", offset)
+    return found !== null && merchandise.has(found.file) ? [found] : []
+  }).slice(0, 2)
+  if (senses.length === 0) return []
   const own = new Set(wordsOfLemma(word))
   const related: Array<string> = []
   const add = (words: ReadonlyArray<string>) => {
@@ -221,6 +223,7 @@ export const relatedWords = boundedMemo(50_000, (word: string): ReadonlyArray<st
   }
   for (const sense of senses) add(sense.lemmas.flatMap(wordsOfLemma))
   for (const sense of senses) {
+    // The kinds above each sense: its parents' lemmas, then their parents'.
     const parents = sense.pointers.filter((p) => p.symbol === "@" || p.symbol === "@i")
     for (const parent of parents) {
       const first = synset("noun", parent.offset)

@@ -35,6 +35,8 @@ layer(TestApp(), { excludeTestServices: true })("search without noise", (it) => 
     Effect.gen(function*() {
       expect((yield* search("xylophnoe")).length).toBeLessThanOrEqual(3)
       expect((yield* search("qwzrtp vbnmk")).length).toBeLessThanOrEqual(3)
+      // The offline embedder's guesses are not kept at all: its vectors only know the words already searched.
+      expect(yield* search("qwzrtp vbnmk")).toEqual([])
       // Asked for the meaning side alone, it still answers with its ranking.
       expect((yield* search("xylophnoe", { semanticRatio: 1 })).length).toBeGreaterThan(3)
     }))

@@ -14,6 +14,12 @@ describe("word matching: pairs that must and must not match", () => {
     expect(matches("کتیب", "کتاب")).toBe(true)
   })
 
+  it("a 4-letter word forgives two neighbouring letters swapped, but not the first", () => {
+    expect(matches("lmap", "lamp")).toBe(true)
+    expect(matches("lapm", "lamp")).toBe(true)
+    expect(matches("almp", "lamp")).toBe(false)
+  })
+
   it("a 4-letter word never forgives a wrong consonant, a first letter or a digit", () => {
     expect(matches("cast", "case")).toBe(false)
     expect(matches("lamp", "damp")).toBe(false)
