@@ -65,6 +65,9 @@ interface Scanned {
 
 const space = 32
 const newline = 10
+const tilde = 126
+/** Offsets the second code unit of a related term in `firsts`, above every first code unit. */
+const tildeSecond = 0x10000
 
 /**
  * One pass over a document's fields: each word is looked up among the
@@ -81,7 +84,9 @@ const scan = (text: string, terms: TermIndex, firsts: ReadonlySet<number>, words
   for (let i = 0; i <= text.length; i++) {
     const c = i === text.length ? newline : text.charCodeAt(i)
     if (c !== space && c !== newline) continue
-    if (i > start && firsts.has(text.charCodeAt(start))) {
+    const first = text.charCodeAt(start)
+    // Each related term starts with "~": its second code unit says more (the hidden field is all "~" words).
+    if (i > start && firsts.has(first) && (first !== tilde || firsts.has(text.charCodeAt(start + 1) + tildeSecond))) {
       const found = terms.get(text.slice(start, i))
       if (found !== undefined) {
         for (const { match, word } of found) {
@@ -165,6 +170,7 @@ export const rankDocuments = (
       if (entries === undefined) terms.set(term, [{ word, match }])
       else entries.push({ word, match })
       firsts.add(term.charCodeAt(0))
+      if (term.charCodeAt(0) === tilde) firsts.add(term.charCodeAt(1) + tildeSecond)
     }
   })
   const scanned = documents.map((document) => scan(document.fields, terms, firsts, expansion.length))
