@@ -48,8 +48,8 @@ export const replicate = async (
        x.category_key, x.subcategory_key, x.attribute_keys,
        split_part(x.lookup_key, chr(10), 1) || chr(10) || lower(x.new_external_id),
        'synced', 1, now(), x.search_terms,
-       -- externalId words change with the copy's suffix; only the last field holds them.
-       x.search_fields[1:3] || ARRAY[x.search_fields[4] || ' ' || $5 || x.c],
+       -- externalId words change with the copy's suffix; only the fourth field holds them (the fifth: related words).
+       x.search_fields[1:3] || ARRAY[x.search_fields[4] || ' ' || $5 || x.c] || x.search_fields[5:],
        -- A correlated subquery, so each row draws its own noise.
        (x.embedding::vector + (SELECT array_agg((random() - 0.5) * $6::float8)::real[]::vector
                                FROM generate_series(1, $4::int + 0 * x.position)))::halfvec,

@@ -20,6 +20,7 @@ import { AppConfig } from "../Config"
 import { prepared } from "../Database/Database"
 import { SearchSql } from "../Database/Replicas"
 import { Embedder, vectorLiteral } from "../Search/Embedder"
+import * as OfflineEmbedder from "../Search/OfflineEmbedder"
 import * as SearchEngine from "../Search/SearchEngine"
 import { expandWithSynonyms } from "../Search/SynonymRules"
 import { Synonyms } from "../Search/Synonyms"
@@ -57,6 +58,10 @@ export const layer = Layer.effect(
     const expansions = yield* TermExpansions
     const synonyms = yield* Synonyms
     const { searchEnabled } = yield* AppConfig
+    // The offline embedder's guesses for a query no word of which matched are noise (see `fuse`).
+    const meaningOnlyWithoutWords = embedder.modelId === OfflineEmbedder.modelId ?
+      0 :
+      SearchEngine.maxMeaningOnlyWithoutWords
 
     const catalogSizes = yield* SearchEngine.makeCollectionSizes((assistantId) =>
       sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM products WHERE assistant_id = ${assistantId}`.pipe(
@@ -91,7 +96,9 @@ export const layer = Layer.effect(
         const words = SearchEngine.parseQuery(query)
         if (words.length === 0) return { words, expansion: [] }
         const rules = yield* synonyms.rulesOf(assistantId)
-        const expansion = yield* expandWithSynonyms((all) => expansions.expand(assistantId, all), words, rules)
+        const expansion = yield* expandWithSynonyms((all) => expansions.expand(assistantId, all), words, rules, {
+          related: true
+        })
         return { words, expansion }
       })
 
@@ -158,7 +165,7 @@ export const layer = Layer.effect(
             ? []
             : yield* meaningSide(assistantId, params, pool, products, vector)
           return {
-            results: SearchEngine.fuse(keyword.ranked, meaning, ratio, keyword.similarity),
+            results: SearchEngine.fuse(keyword.ranked, meaning, ratio, keyword.similarity, meaningOnlyWithoutWords),
             keyword: keyword.ranked
           }
         })
@@ -174,7 +181,10 @@ export const layer = Layer.effect(
             (vector) => meaningSide(assistantId, params, pool, products, vector)
           )
       ], { concurrency: 2 }).pipe(
-        Effect.map(([keyword, meaning]) => ({ results: SearchEngine.fuse(keyword, meaning, ratio), keyword }))
+        Effect.map(([keyword, meaning]) => ({
+          results: SearchEngine.fuse(keyword, meaning, ratio, undefined, meaningOnlyWithoutWords),
+          keyword
+        }))
       )
     }
 

@@ -4,6 +4,7 @@
  * text that is embedded, and which changes make a product pending again.
  */
 import { ProductFields as ProductFieldsModule, type Products } from "@dastyar/domain"
+import { relatedField } from "../Search/RelatedTerms"
 import { categoryKey, normalizeText, wordsOf } from "../Search/TextNormalization"
 
 export type AttributeValue = typeof Products.AttributeValue.Type
@@ -38,14 +39,18 @@ export const derivedKeys = (externalId: string, fields: ProductFields) => ({
 /**
  * The searched fields in rank order, each as its normalised words: title,
  * classification (category and subcategory), attribute values, externalId
- * ("sku-1042" is "sku" and "1042"). The description is not searched.
+ * ("sku-1042" is "sku" and "1042"), and last the related terms of the title
+ * (Search/RelatedTerms.ts). The description is not searched.
  */
-export const searchFields = (externalId: string, fields: ProductFields): ReadonlyArray<ReadonlyArray<string>> => [
-  wordsOf(fields.title),
-  wordsOf([fields.category, fields.subcategory].filter((part) => part !== null).join(" ")),
-  wordsOf(Object.values(fields.attributes).filter((value) => typeof value !== "boolean").map(String).join(" ")),
-  wordsOf(externalId)
-]
+export const searchFields = (externalId: string, fields: ProductFields): ReadonlyArray<ReadonlyArray<string>> => {
+  const searched = [
+    wordsOf(fields.title),
+    wordsOf([fields.category, fields.subcategory].filter((part) => part !== null).join(" ")),
+    wordsOf(Object.values(fields.attributes).filter((value) => typeof value !== "boolean").map(String).join(" ")),
+    wordsOf(externalId)
+  ]
+  return [...searched, relatedField(searched[0] ?? [], searched.flat())]
+}
 
 /** The text embedded for the meaning side: the title leads, classification and attributes follow. */
 export const embeddingText = (fields: ProductFields): string =>

@@ -21,6 +21,9 @@ export const meaningCutoff = 0.85
  * query with no close word (a misspelling too far from every term) should
  * get a few guesses, not the whole catalog in no useful order. It holds for
  * any embedder, since it counts results rather than trusting a similarity.
+ * The offline embedder keeps none (`meaningOnlyWithoutWords` 0): its
+ * vectors hash words and letters, which the keyword side, with its typos
+ * and second look, has already searched; a guess from them is noise.
  */
 export const maxMeaningOnlyWithoutWords = 3
 
@@ -54,7 +57,8 @@ export const fuse = (
   keyword: ReadonlyArray<Ranked>,
   meaning: ReadonlyArray<{ readonly id: string; readonly similarity: number }>,
   ratio: number,
-  keywordSimilarity?: ReadonlyMap<string, number>
+  keywordSimilarity?: ReadonlyMap<string, number>,
+  meaningOnlyWithoutWords: number = maxMeaningOnlyWithoutWords
 ): ReadonlyArray<Fused> => {
   const entries = new Map<string, { score: number; bucket: number; order: number }>()
   let rank = 0
@@ -85,7 +89,7 @@ export const fuse = (
   }
   const best = meaning[0]?.similarity ?? 0
   let meaningOnly = 0
-  const meaningOnlyCap = keyword.length === 0 && ratio < 1 ? maxMeaningOnlyWithoutWords : Number.POSITIVE_INFINITY
+  const meaningOnlyCap = keyword.length === 0 && ratio < 1 ? meaningOnlyWithoutWords : Number.POSITIVE_INFINITY
   meaning.forEach((result, i) => {
     if (ratio === 0) return
     const score = ratio / (rrfK + i + 1)

@@ -52,12 +52,34 @@ export const matchTerm = (query: QueryWord, term: string): TermMatch | null => {
     if (typos <= budget) return { typos, exact: false }
   }
   if (budget === 0 && shortWordTypo(query.word, term)) return { typos: 1, exact: false }
+  if (persianEnding(query.word, term)) return { typos: 0, exact: false }
   const family = familyOf(query.word)
   return family !== null && stem(term) === family ? { typos: 1, exact: false } : null
 }
 
 /** Vowel letters: a wrong one is the commonest typo of a short word. */
 const vowels = new Set([..."aeiouyاوی"])
+
+/**
+ * Persian letters of one sound, each set written for another by people who
+ * spell by ear ("ساعت", "صاعت"): one for another is a short word's typo too.
+ */
+const sameSound: ReadonlyArray<ReadonlySet<string>> = ["سصث", "زذضظ", "تط", "هح", "قغ", "اع"].map((letters) =>
+  new Set([...letters])
+)
+const soundAlike = (a: string, b: string) =>
+  (vowels.has(a) && vowels.has(b)) || sameSound.some((letters) => letters.has(a) && letters.has(b))
+
+/**
+ * Endings a Persian word takes that the stemmer keeps on short words, where
+ * they may be part of the word: the ezafe or indefinite ی ("کفشی"), and the
+ * colloquial plural ا ("کفشا"). A query word that is a dictionary term with
+ * one of them is that term.
+ */
+const persianEndings = ["ی", "ای", "ا", "ایی"]
+const persianEnding = (word: string, term: string): boolean =>
+  [...term].length >= 3 && /^[\u0600-\u06FF]+$/u.test(word) && word.startsWith(term) &&
+  persianEndings.includes(word.slice(term.length))
 
 /** Whether a word too short for the typo budget may still take a short word's typo (see `shortWordTypo`). */
 export const takesShortWordTypo = (word: string): boolean =>
@@ -66,8 +88,10 @@ export const takesShortWordTypo = (word: string): boolean =>
 /**
  * The typos a word of 4 letters (too short for the budget) may still carry,
  * as MiniSearch and Typesense forgive them: a missing letter, a doubled
- * one, or a wrong vowel ("towl" is "towel", "lemp" is "lamp"); never a
- * wrong consonant ("cast" is not "case") and never in the first letter.
+ * one, two neighbours swapped, a wrong vowel or a Persian letter of the
+ * same sound ("towl" is "towel", "lemp" is "lamp", "lmap" is "lamp"); never
+ * another wrong consonant ("cast" is not "case") and never in the first
+ * letter.
  */
 const shortWordTypo = (word: string, term: string): boolean => {
   if (!takesShortWordTypo(word)) return false
@@ -80,8 +104,9 @@ const shortWordTypo = (word: string, term: string): boolean => {
   if (t.length === s.length - 1) return s.some((letter, i) => i > 0 && letter === s[i - 1] && without(s, i) === term)
   if (t.length !== s.length) return false
   const differ = s.flatMap((letter, i) => letter === t[i] ? [] : [i])
-  const at = differ[0]
-  return differ.length === 1 && at !== undefined && vowels.has(s[at] ?? "") && vowels.has(t[at] ?? "")
+  const [at, next] = differ
+  if (differ.length === 2 && at !== undefined && next === at + 1) return s[at] === t[next] && s[next] === t[at]
+  return differ.length === 1 && at !== undefined && soundAlike(s[at] ?? "", t[at] ?? "")
 }
 
 /**

@@ -8,6 +8,28 @@ import type { Expansion, QueryWord, TermMatch } from "./Query"
 const maxProximity = 8
 
 /**
+ * How much a word's idf weighs by the field it matched in (title,
+ * classification, attribute values, externalId, related terms), as BM25F
+ * weighs fields: a colour in an attribute says less of what a product is
+ * than a product type in its title, so the kettles of other colours rank
+ * above a red blender for a red kettle, where a rarer attribute word alone
+ * would have won.
+ */
+const fieldWeights = [1, 0.8, 0.6, 0.6, 0.4]
+const classificationField = 1
+
+/**
+ * A word's field weight: its best field's, and the classification's on top
+ * when it is in the title too. A word in both the title and the category
+ * names what the product is (the type of "bosch kettle"), where a brand or
+ * a colour is in the title and an attribute: the kettles of other brands
+ * then rank above the brand's toaster.
+ */
+const fieldWeightOf = (found: { readonly best: WordHit; readonly classified: boolean }) =>
+  (fieldWeights[found.best.field] ?? 0.4) +
+  (found.best.field === 0 && found.classified ? fieldWeights[classificationField] ?? 0 : 0)
+
+/**
  * A document as ranked: its fields, best first, one line each ("\n"
  * between fields, a single space between words; "" is a field without words).
  */
@@ -43,6 +65,9 @@ interface Scanned {
 
 const space = 32
 const newline = 10
+const tilde = 126
+/** Offsets the second code unit of a related term in `firsts`, above every first code unit. */
+const tildeSecond = 0x10000
 
 /**
  * One pass over a document's fields: each word is looked up among the
@@ -59,7 +84,9 @@ const scan = (text: string, terms: TermIndex, firsts: ReadonlySet<number>, words
   for (let i = 0; i <= text.length; i++) {
     const c = i === text.length ? newline : text.charCodeAt(i)
     if (c !== space && c !== newline) continue
-    if (i > start && firsts.has(text.charCodeAt(start))) {
+    const first = text.charCodeAt(start)
+    // Each related term starts with "~": its second code unit says more (the hidden field is all "~" words).
+    if (i > start && firsts.has(first) && (first !== tilde || firsts.has(text.charCodeAt(start + 1) + tildeSecond))) {
       const found = terms.get(text.slice(start, i))
       if (found !== undefined) {
         for (const { match, word } of found) {
@@ -84,22 +111,24 @@ const scan = (text: string, terms: TermIndex, firsts: ReadonlySet<number>, words
 /** A query word's best hit in a document, and in how many fields it occurs (a word in title and category says more). */
 const bestHits = (
   hits: ReadonlyArray<WordHit> | undefined
-): { readonly best: WordHit; readonly fields: number } | null => {
+): { readonly best: WordHit; readonly fields: number; readonly classified: boolean } | null => {
   if (hits === undefined) return null
   let best: WordHit | null = null
   let inFields = 0
   let lastField = -1
+  let classified = false
   for (const hit of hits) {
     if (hit.field !== lastField) {
       inFields++
       lastField = hit.field
     }
+    if (hit.field === classificationField) classified = true
     if (
       best === null || hit.typos < best.typos ||
       (hit.typos === best.typos && (hit.field < best.field || (hit.field === best.field && hit.exact && !best.exact)))
     ) best = hit
   }
-  return best === null ? null : { best, fields: inFields }
+  return best === null ? null : { best, fields: inFields, classified }
 }
 
 /** Compares two bucket keys on their first `depth` rules (all by default). */
@@ -141,6 +170,7 @@ export const rankDocuments = (
       if (entries === undefined) terms.set(term, [{ word, match }])
       else entries.push({ word, match })
       firsts.add(term.charCodeAt(0))
+      if (term.charCodeAt(0) === tilde) firsts.add(term.charCodeAt(1) + tildeSecond)
     }
   })
   const scanned = documents.map((document) => scan(document.fields, terms, firsts, expansion.length))
@@ -171,7 +201,7 @@ export const rankDocuments = (
       if (found === null) return
       const hit = found.best
       if (counted[w]) matched++
-      weight += idf[w] ?? 0
+      weight += (idf[w] ?? 0) * fieldWeightOf(found)
       typos += hit.typos
       field += hit.field
       coverage += found.fields

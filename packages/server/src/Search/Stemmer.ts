@@ -20,6 +20,7 @@ const stemEnglish = (word: string): string => {
   else if (root.endsWith("ies") && root.length > 4) root = `${root.slice(0, -3)}y`
   else if (/(ss|x|z|ch|sh)es$/.test(root)) root = root.slice(0, -2)
   else if (root.endsWith("s") && !/(ss|us|is)$/.test(root) && root.length > 3) root = root.slice(0, -1)
+  else if (root.endsWith("ied") && root.length > 4) root = `${root.slice(0, -3)}y`
   else if (root.endsWith("ing") && root.length > 5) root = root.slice(0, -3)
   else if (root.endsWith("ed") && root.length > 4) root = root.slice(0, -2)
   else if (root.endsWith("ly") && root.length > 4) root = root.slice(0, -2)

@@ -9,6 +9,7 @@
  */
 import * as Effect from "effect/Effect"
 import type { Expansion, QueryWord, TermMatch } from "./Query"
+import { relatedTerm } from "./RelatedTerms"
 import { stem } from "./Stemmer"
 import { wordsOf } from "./TextNormalization"
 
@@ -71,31 +72,54 @@ export const alternativesOf = (
 
 /**
  * Two neighbouring query words also stand for the word they make joined:
- * Persian compounds are written with a space, a half-space or none ("پاور
- * بانک", "پاوربانک"), English ones too ("power bank", "powerbank"). A
- * half-space is already a join in normal form; this finds the joined form
- * from the spaced one.
+ * Persian compounds are written with a space, a half-space or none ("هارد
+ * دیسک", "هارددیسک"), English ones too ("power bank", "powerbank"), and
+ * model numbers with or without a space ("a 54", "a54"). A half-space is
+ * already a join in normal form; this finds the joined form from the spaced
+ * one (the hidden field of products holds the other way, see
+ * RelatedTerms.ts).
  */
-export const compoundRules = (words: ReadonlyArray<QueryWord>): ReadonlyArray<SynonymRule> =>
-  words.slice(1).flatMap((next, i) => {
+export const compoundRules = (words: ReadonlyArray<QueryWord>): ReadonlyArray<SynonymRule> => {
+  const pairs = words.slice(1).flatMap((next, i) => {
     const first = words[i]?.word ?? ""
-    return [...first].length >= 2 && [...next.word].length >= 2
-      ? [{ from: [first, next.word], to: [[`${first}${next.word}`]] }]
-      : []
+    // A model number joins a one-letter part too ("a 54" is "a54").
+    const joins = ([...first].length >= 2 && [...next.word].length >= 2) || /\p{N}/u.test(`${first}${next.word}`)
+    return joins ? [{ from: [first, next.word], to: [[`${first}${next.word}`]] }] : []
   })
+  // A Persian compound of three words ("برف پاک کن") is written joined too.
+  const triples = words.slice(2).flatMap((last, i) => {
+    const three = [words[i]?.word ?? "", words[i + 1]?.word ?? "", last.word]
+    return /^[\u0600-\u06FF]+$/u.test(three.join("")) ? [{ from: three, to: [[three.join("")]] }] : []
+  })
+  return [...pairs, ...triples]
+}
 
 /**
  * Expands a query's words with `expand` (the term dictionary), together with
  * the alternatives the rules add, in one call; each alternative's terms join
- * its query word's as inexact matches.
+ * its query word's as inexact matches. With `related` (products, whose
+ * hidden field holds related terms, see RelatedTerms.ts) each query word and
+ * each of its alternatives also stands for its related term.
  */
 export const expandWithSynonyms = <E, R>(
   expand: (words: ReadonlyArray<QueryWord>) => Effect.Effect<Expansion, E, R>,
   words: ReadonlyArray<QueryWord>,
-  rules: ReadonlyArray<SynonymRule>
+  rules: ReadonlyArray<SynonymRule>,
+  options?: { readonly related: boolean }
 ): Effect.Effect<Expansion, E, R> => {
   const alternatives = alternativesOf(words, [...rules, ...compoundRules(words)])
-  if (alternatives.length === 0) return expand(words)
+  const withRelated = (expansion: Expansion): Expansion => {
+    if (options?.related !== true) return expansion
+    const related = expansion.map((terms) => new Map<string, TermMatch>(terms))
+    const add = (group: number, word: string) => {
+      const term = relatedTerm(word)
+      if (!related[group]?.has(term)) related[group]?.set(term, { typos: 0, exact: false })
+    }
+    words.forEach(({ word }, group) => add(group, word))
+    for (const { group, word } of alternatives) add(group, word)
+    return related
+  }
+  if (alternatives.length === 0) return Effect.map(expand(words), withRelated)
   const extra = alternatives.map(({ word }): QueryWord => ({ word, counts: true, prefix: false }))
   return Effect.map(expand([...words, ...extra]), (all) => {
     const merged = all.slice(0, words.length).map((terms) => new Map<string, TermMatch>(terms))
@@ -105,6 +129,6 @@ export const expandWithSynonyms = <E, R>(
         if (target !== undefined && !target.has(term)) target.set(term, { typos: match.typos, exact: false })
       }
     })
-    return merged
+    return withRelated(merged)
   })
 }

@@ -8,7 +8,7 @@ import * as Effect from "effect/Effect"
 import { prepared } from "../Database/Database"
 import { matchTerm, type QueryWord, takesShortWordTypo, type TermMatch } from "./Query"
 import { stem } from "./Stemmer"
-import { typoBudget } from "./Typos"
+import { typoBudget, typoDistance } from "./Typos"
 
 /** Expansions kept per query word, closest first. */
 const maxExpansions = 64
@@ -34,23 +34,36 @@ const top = String.fromCodePoint(0x10FFFF)
 /** fuzzystrmatch refuses words over this many characters (an error, not a large distance). */
 const maxLevenshteinChars = 255
 
-/** Expands each query word against the assistant's term dictionary (one round trip). */
-export const expand = (sql: SqlClient.SqlClient, assistantId: string, words: ReadonlyArray<QueryWord>) =>
-  Effect.gen(function*() {
-    if (words.length === 0) return []
-    // Edit distance of term and query word, at most `limit` + 1; a word too long for levenshtein counts as far.
-    // CASE, not AND: only CASE fixes the order in which Postgres evaluates the two.
-    const distance = (limit: number) =>
-      sql.literal(
-        `(CASE WHEN length(s.term) <= ${maxLevenshteinChars} AND length(q.word) <= ${maxLevenshteinChars} ` +
-          `THEN levenshtein_less_equal(s.term, q.word, ${limit}) ELSE ${limit + 1} END)`
-      )
-    const rows = yield* prepared(
-      sql,
-      sql<{ readonly i: number; readonly term: string }>`
+/** A dictionary read for one word: terms from `anchor` on, within `budget` typos, or of its `root`. */
+interface TermRead {
+  readonly word: string
+  readonly anchor: string
+  readonly root: string
+  readonly budget: number
+}
+
+const readOf = (query: QueryWord, budget = typoBudget(query.word)): TermRead => ({
+  word: query.word,
+  anchor: anchorOf(query),
+  root: rootOf(query),
+  budget
+})
+
+/** The dictionary's terms near each read's word (one round trip), as (read index from 1, term). */
+const readTerms = (sql: SqlClient.SqlClient, assistantId: string, reads: ReadonlyArray<TermRead>) => {
+  // Edit distance of term and query word, at most `limit` + 1; a word too long for levenshtein counts as far.
+  // CASE, not AND: only CASE fixes the order in which Postgres evaluates the two.
+  const distance = (limit: number) =>
+    sql.literal(
+      `(CASE WHEN length(s.term) <= ${maxLevenshteinChars} AND length(q.word) <= ${maxLevenshteinChars} ` +
+        `THEN levenshtein_less_equal(s.term, q.word, ${limit}) ELSE ${limit + 1} END)`
+    )
+  return prepared(
+    sql,
+    sql<{ readonly i: number; readonly term: string }>`
       SELECT q.i::int AS i, t.term
-      FROM unnest(${words.map((w) => w.word)}::text[], ${words.map(anchorOf)}::text[], ${words.map(rootOf)}::text[],
-                  ${words.map((w) => typoBudget(w.word))}::int[])
+      FROM unnest(${reads.map((r) => r.word)}::text[], ${reads.map((r) => r.anchor)}::text[],
+                  ${reads.map((r) => r.root)}::text[], ${reads.map((r) => r.budget)}::int[])
         WITH ORDINALITY AS q(word, anchor, root, budget, i)
       CROSS JOIN LATERAL (
         SELECT s.term FROM search_terms s
@@ -62,7 +75,69 @@ export const expand = (sql: SqlClient.SqlClient, assistantId: string, words: Rea
         ORDER BY ${distance(8)}, s.term
         LIMIT ${maxExpansions * 4}
       ) t`
-    )
+  )
+}
+
+/**
+ * Letters typed for one another at the start of a word, where the typo
+ * budget never looks: by sound in English ("kamera", "fone") and in Persian
+ * ("صاعت"), each set's letters for one another.
+ */
+const firstLetterSounds: ReadonlyArray<readonly [string, ReadonlyArray<string>]> = [
+  ["c", ["k", "s"]],
+  ["k", ["c", "q"]],
+  ["q", ["k"]],
+  ["s", ["c"]],
+  ["f", ["ph"]],
+  ["g", ["j"]],
+  ["j", ["g"]],
+  ["v", ["w"]],
+  ["w", ["v"]],
+  ["y", ["i"]],
+  ["i", ["e", "y"]],
+  ["e", ["i"]],
+  ...["سصث", "زذضظ", "تط", "هح", "قغ", "اع"].flatMap((set) =>
+    [...set].map((letter): readonly [string, ReadonlyArray<string>] => [letter, [...set].filter((o) => o !== letter)])
+  )
+]
+
+/**
+ * The words a query word may have been meant as when it matches no term:
+ * its first two letters swapped, its first letter dropped or typed by
+ * sound, each then matched with its own typo budget, as one typo more.
+ */
+export const firstLetterVariants = (word: string): ReadonlyArray<string> => {
+  const letters = [...word]
+  const [first = "", second = ""] = letters
+  const rest = letters.slice(1).join("")
+  const variants = [`${second}${first}${letters.slice(2).join("")}`, rest]
+  if (word.startsWith("ph")) variants.push(`f${letters.slice(2).join("")}`)
+  for (const [letter, others] of firstLetterSounds) {
+    if (letter === first) for (const other of others) variants.push(`${other}${rest}`)
+  }
+  return [...new Set(variants)].filter((variant) => variant !== word && [...variant].length >= 3)
+}
+
+/** Whether a word that matched nothing gets a second, looser look (not a number, not a short word). */
+const looksAgain = (word: string) => [...word].length >= 4 && !/\p{N}/u.test(word)
+
+/** The shortest word the looser look gives a second typo (Typesense allows two from 7 letters). */
+const minLooserLetters = 7
+
+/**
+ * Typos of the looser look: two in a word of 7 or 8 letters. Shorter words keep theirs: a second typo in
+ * 5 or 6 letters, or any wrong consonant in 4 ("cast" for "case"), finds other words rather than the one meant.
+ */
+const looserBudget = 2
+
+/** Typos a first-letter variant may carry besides its first letter: one in a word with two to spare. */
+const variantBudget = (word: string) => typoBudget(word) >= 2 ? 1 : 0
+
+/** Expands each query word against the assistant's term dictionary (one round trip; two when a word finds none). */
+export const expand = (sql: SqlClient.SqlClient, assistantId: string, words: ReadonlyArray<QueryWord>) =>
+  Effect.gen(function*() {
+    if (words.length === 0) return []
+    const rows = yield* readTerms(sql, assistantId, words.map((query) => readOf(query)))
     const expansion = words.map(() => new Map<string, TermMatch>())
     const unmatched: Array<{ readonly i: number; readonly term: string }> = []
     for (const row of rows) {
@@ -74,6 +149,7 @@ export const expand = (sql: SqlClient.SqlClient, assistantId: string, words: Rea
       if (match !== null) map.set(row.term, match)
       else unmatched.push(row)
     }
+    yield* looserLook(sql, assistantId, words, expansion)
     // Inflections of a corrected word count with its typos ("mriror" → "mirror", so also "mirrors").
     for (const row of unmatched) {
       const map = expansion[row.i - 1]
@@ -91,4 +167,60 @@ export const expand = (sql: SqlClient.SqlClient, assistantId: string, words: Rea
       if (!expansion[i]?.has(query.word)) expansion[i]?.set(query.word, { typos: 0, exact: true })
     })
     return expansion
+  })
+
+/**
+ * A second look for the words that matched no term, as a naive trigram
+ * ranking would still find them: a typo more than the budget
+ * (`looserBudget`), and a typo in the first letter (`firstLetterVariants`,
+ * each matched as itself or its stem, or with one typo more in a word of 9
+ * letters or more). What it finds counts at least one typo, so it ranks
+ * below every closer match. Words that matched anything never take it, and a
+ * search of known words never pays its round trip.
+ */
+const looserLook = (
+  sql: SqlClient.SqlClient,
+  assistantId: string,
+  words: ReadonlyArray<QueryWord>,
+  expansion: ReadonlyArray<Map<string, TermMatch>>
+) =>
+  Effect.gen(function*() {
+    const missed = words.flatMap((query, i) => expansion[i]?.size === 0 && looksAgain(query.word) ? [i] : [])
+    if (missed.length === 0) return
+    // The looser look's reads: a second typo for the longer words, the first letter's typos for all.
+    const reads: Array<{ readonly group: number; readonly query: QueryWord; readonly looser: boolean }> = []
+    for (const i of missed) {
+      const query = words[i]
+      if (query === undefined) continue
+      if ([...query.word].length >= minLooserLetters && typoBudget(query.word) < 2) {
+        reads.push({ group: i, query, looser: true })
+      }
+      for (const variant of firstLetterVariants(query.word)) {
+        reads.push({ group: i, query: { ...query, word: variant, prefix: false }, looser: false })
+      }
+    }
+    const rows = yield* readTerms(
+      sql,
+      assistantId,
+      reads.map(({ group, looser, query }) =>
+        readOf(query, looser ? looserBudget : variantBudget(words[group]?.word ?? ""))
+      )
+    )
+    for (const row of rows) {
+      const read = reads[row.i - 1]
+      const original = read === undefined ? undefined : words[read.group]
+      const map = read === undefined ? undefined : expansion[read.group]
+      if (read === undefined || original === undefined || map === undefined) continue
+      if (map.size >= maxExpansions || map.has(row.term)) continue
+      const term = [...row.term]
+      if (read.looser) {
+        const budget = looserBudget
+        const typos = term[0] === [...read.query.word][0] ? typoDistance(row.term, read.query.word, budget) : budget + 1
+        if (typos <= budget) map.set(row.term, { typos: Math.max(typos, 1), exact: false })
+      } else if (row.term === read.query.word || stem(row.term) === stem(read.query.word)) {
+        map.set(row.term, { typos: 1, exact: false })
+      } else if (variantBudget(original.word) > 0 && term[0] === [...read.query.word][0]) {
+        if (typoDistance(row.term, read.query.word, 1) <= 1) map.set(row.term, { typos: 2, exact: false })
+      }
+    }
   })

@@ -13,8 +13,10 @@ import { boundedMemo } from "../Platform/Memo"
  * pass (with `dropped` below) does all.
  */
 const folds = new Map<string, string>([
-  ...[..."\u064A\u0649\u06D2"].map((c) => [c, "\u06CC"] as const), // Arabic yeh, alef maksura, yeh barree → Persian yeh
-  ["\u0643", "\u06A9"], // Arabic kaf → Persian keheh
+  // Arabic yeh, alef maksura, yeh barree and the yeh of other keyboards → Persian yeh
+  ...[..."\u064A\u0649\u06D2\u06CD\u06D0"].map((c) => [c, "\u06CC"] as const),
+  ...[..."\u0643\u06AA"].map((c) => [c, "\u06A9"] as const), // Arabic and swash kaf → Persian keheh
+  ...[..."\u06BE\u06C1\u06D5"].map((c) => [c, "\u0647"] as const), // heh doachashmee, goal, ae (Urdu keyboards) → heh
   ["\u0629", "\u0647"], // teh marbuta → heh
   ...[..."\u0623\u0625\u0622\u0671"].map((c) => [c, "\u0627"] as const), // alef with hamza or madda, wasla → alef
   ["\u0624", "\u0648"], // waw with hamza → waw

@@ -35,6 +35,8 @@ layer(TestApp(), { excludeTestServices: true })("search without noise", (it) => 
     Effect.gen(function*() {
       expect((yield* search("xylophnoe")).length).toBeLessThanOrEqual(3)
       expect((yield* search("qwzrtp vbnmk")).length).toBeLessThanOrEqual(3)
+      // The offline embedder's guesses are not kept at all: its vectors only know the words already searched.
+      expect(yield* search("qwzrtp vbnmk")).toEqual([])
       // Asked for the meaning side alone, it still answers with its ranking.
       expect((yield* search("xylophnoe", { semanticRatio: 1 })).length).toBeGreaterThan(3)
     }))
@@ -45,5 +47,12 @@ layer(TestApp(), { excludeTestServices: true })("search without noise", (it) => 
       expect(ids[0]).toBe("n-6")
       expect(ids.indexOf("n-6")).toBeLessThan(ids.indexOf("n-7"))
       expect(ids.indexOf("n-7")).toBeLessThan(ids.indexOf("n-5"))
+    }))
+
+  it.effect("a product type in the title outweighs a rarer colour in an attribute", () =>
+    Effect.gen(function*() {
+      const ids = yield* search("red kettle")
+      expect(ids.indexOf("n-3")).toBeLessThan(ids.indexOf("n-5"))
+      expect(ids.indexOf("n-4")).toBeLessThan(ids.indexOf("n-5"))
     }))
 })

@@ -21,6 +21,12 @@ const catalog = [
   { externalId: "b-1", title: "Acme blender" },
   { externalId: "b-2", title: "Zest blender 600 W" },
   { externalId: "b-3", title: "Kitchenor blender" },
+  // a product type (title and category) outweighs a rarer brand (title and attribute)
+  { externalId: "z-1", title: "Zorbo grill", attributes: { brand: "Zorbo" } },
+  { externalId: "z-2", title: "Zorbo fan", attributes: { brand: "Zorbo" } },
+  { externalId: "z-3", title: "Glass teapot", category: "Teapots" },
+  { externalId: "z-4", title: "Clay teapot", category: "Teapots" },
+  { externalId: "z-5", title: "Porcelain teapot", category: "Teapots" },
   // typos
   { externalId: "t-1", title: "Marlbe tray" },
   { externalId: "t-2", title: "Marble coaster" },
@@ -66,6 +72,13 @@ layer(TestApp(), { excludeTestServices: true })("search ranking rules", (it) => 
       expect(ids[0]).toBe("b-3")
       expect(ids.slice(1, 3).sort()).toEqual(["b-1", "b-2"])
       expect(ids.slice(3, 7).sort()).toEqual(["k-1", "k-2", "k-3", "k-4"])
+    }))
+
+  it.effect("words: a word in the title and the category, the product's type, outweighs a rarer brand", () =>
+    Effect.gen(function*() {
+      const ids = yield* search("Zorbo teapot")
+      expect(ids.slice(0, 3).sort()).toEqual(["z-3", "z-4", "z-5"])
+      expect(ids.slice(3, 5).sort()).toEqual(["z-1", "z-2"])
     }))
 
   it.effect("typos: fewer typos first", () =>

@@ -1,0 +1,51 @@
+/**
+ * Meaning without an embeddings provider: each product carries a last,
+ * hidden field of words related to its title (WordNet's synonyms, kinds,
+ * definition words and derived verbs of its English words, see
+ * WordNet.ts; and its compounds written apart, joined), computed when it is
+ * indexed. Each is stored as a related
+ * term, `~` and its stem, a form no query word takes by itself, so related
+ * terms stay out of the typo and prefix expansions of the term dictionary
+ * and a query word reaches them only by its stem (`relatedTerm`).
+ */
+import { stem } from "./Stemmer"
+import { stopWords } from "./StopWords"
+import { isNoun, relatedWords } from "./WordNet"
+
+/** The related term of a word: what the hidden field holds and what a query word adds to its terms. */
+export const relatedTerm = (word: string): string => `~${stem(word)}`
+
+/** Related terms of one product at most: the field is scanned for every keyword candidate of a search. */
+const maxRelatedTerms = 40
+
+/**
+ * The hidden field of a product: every two neighbouring title words joined
+ * into one, then the related terms of its title's words (and of two
+ * neighbouring words WordNet knows as one, "running shoe"), without those of
+ * words any searched field already holds.
+ */
+export const relatedField = (
+  title: ReadonlyArray<string>,
+  searched: ReadonlyArray<string>
+): ReadonlyArray<string> => {
+  const own = new Set(searched.map(relatedTerm))
+  const field: Array<string> = []
+  const add = (word: string) => {
+    const term = relatedTerm(word)
+    if (field.length < maxRelatedTerms && !own.has(term) && !field.includes(term)) field.push(term)
+  }
+  const content = title.filter((word) => !stopWords.has(word))
+  // A compound the title writes apart, joined: a query writing it as one word finds it ("هارددیسک").
+  for (const [i, word] of title.slice(1).entries()) {
+    const previous = title[i] ?? ""
+    if (!stopWords.has(previous) && !stopWords.has(word)) add(`${previous}${word}`)
+  }
+  // And a Persian one of three ("برف پاک کن").
+  for (const [i, word] of title.slice(2).entries()) {
+    const three = `${title[i] ?? ""}${title[i + 1] ?? ""}${word}`
+    if (/^[\u0600-\u06FF]+$/u.test(three)) add(three)
+  }
+  const pairs = content.slice(1).map((word, i) => `${content[i]}_${word}`).filter(isNoun)
+  for (const lemma of [...pairs, ...content]) for (const word of relatedWords(lemma)) add(word)
+  return field
+}

@@ -1,0 +1,54 @@
+/**
+ * Misspellings a typo budget alone misses, as a naive trigram ranking finds
+ * them: a first letter typed wrong, swapped or doubled, and a second typo in
+ * a longer word; found only when the word matches nothing closer.
+ */
+import { expect, layer } from "@effect/vitest"
+import * as Effect from "effect/Effect"
+import { setupAccount, TestApp } from "../support/TestApp"
+import { hitIds, productCall, waitUntilSynced } from "./support"
+
+const catalog = [
+  { externalId: "s-1", title: "Compact camera" },
+  { externalId: "s-2", title: "Ceramic vase" },
+  { externalId: "s-3", title: "Wireless keyboard" },
+  { externalId: "s-4", title: "Desk lamp" },
+  { externalId: "s-5", title: "هارد دیسک اکسترنال" },
+  { externalId: "s-6", title: "Galaxy A54 case" },
+  { externalId: "s-7", title: "دیسک ترمز" }
+]
+
+layer(TestApp(), { excludeTestServices: true })("search of misspellings and split words", (it) => {
+  const shop = Effect.gen(function*() {
+    const s = yield* setupAccount()
+    yield* productCall(s, "POST", "/import", { products: catalog })
+    yield* waitUntilSynced(s)
+    return s
+  }).pipe(Effect.cached, Effect.runSync)
+
+  const search = (query: string) =>
+    Effect.flatMap(shop, (s) => productCall(s, "POST", "/search", { query, semanticRatio: 0 })).pipe(
+      Effect.map(hitIds)
+    )
+
+  it.effect("a first letter typed by sound, swapped with the second or typed twice", () =>
+    Effect.gen(function*() {
+      expect(yield* search("kamera")).toEqual(["s-1"])
+      expect(yield* search("ecramic")).toEqual(["s-2"])
+      expect(yield* search("ddesk")).toEqual(["s-4"])
+    }))
+
+  it.effect("a second typo in a word of 7 letters or more, when nothing closer matches", () =>
+    Effect.gen(function*() {
+      expect(yield* search("kebyaord")).toEqual(["s-3"])
+      // A word of 5 or 6 letters keeps its one typo.
+      expect(yield* search("lmpa")).toEqual([])
+    }))
+
+  it.effect("a compound the title writes apart is found written as one word, and a model number split", () =>
+    Effect.gen(function*() {
+      expect((yield* search("هارددیسک"))[0]).toBe("s-5")
+      expect(yield* search("هارددیسک")).not.toContain("s-7")
+      expect((yield* search("a 54"))[0]).toBe("s-6")
+    }))
+})
