@@ -11,7 +11,10 @@ const catalog = [
   { externalId: "f-5", title: "کفش‌های ورزشی" },
   { externalId: "f-6", title: "Power bank 20000 mAh" },
   { externalId: "f-7", title: "Hood cleaner spray" },
-  { externalId: "f-8", title: "Batter mix" }
+  { externalId: "f-8", title: "Batter mix" },
+  { externalId: "f-9", title: "آبمیوه گیری فیلیپس" },
+  { externalId: "f-10", title: "میوه خشک" },
+  { externalId: "f-11", title: "Quilted bedspread" }
 ]
 
 layer(TestApp(), { excludeTestServices: true })("search of word forms", (it) => {
@@ -35,6 +38,9 @@ layer(TestApp(), { excludeTestServices: true })("search of word forms", (it) => 
       expect(ids.indexOf("f-1")).toBeLessThan(ids.indexOf("f-2"))
       expect((yield* search("power bank"))[0]).toBe("f-6")
       expect(yield* search("powerbank")).not.toContain("f-2")
+      const juicer = yield* search("آب میوه گیری")
+      expect(juicer[0]).toBe("f-9")
+      expect(juicer.indexOf("f-9")).toBeLessThan(juicer.indexOf("f-10"))
     }))
 
   it.effect("a half-space, a space and none are one plural form", () =>
@@ -47,6 +53,7 @@ layer(TestApp(), { excludeTestServices: true })("search of word forms", (it) => 
       const hoodies = yield* search("hoodies")
       expect(hoodies).toContain("f-3")
       expect(hoodies).not.toContain("f-4")
+      expect(yield* search("quilts")).toContain("f-11")
       // "hood" is a word of its own: found as itself, before the family.
       expect((yield* search("hood"))[0]).toBe("f-7")
       expect(yield* search("toothbrushes")).not.toContain("f-3")
