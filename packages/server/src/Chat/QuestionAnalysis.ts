@@ -74,9 +74,13 @@ export const bareForm = (root: string, everywhere: ReadonlyArray<string>): strin
 export const contains = (roots: ReadonlyArray<string>, root: string): boolean =>
   roots.some((candidate) => sameWord(candidate, root))
 
-/** The root or one of its synonyms is among `roots`. */
+/**
+ * The root or one of its synonyms is among `roots`. A word that only asks for the kind of value ("time",
+ * "وقت", "cost") is matched by itself: its synonyms name that kind anywhere ("زمان تحویل" for a question on
+ * the time to return), and the value itself is what answers it.
+ */
 export const mentions = (roots: ReadonlyArray<string>, root: string): boolean =>
-  synonymsOf(root).some((alternative) => contains(roots, alternative))
+  askingWords.has(root) ? contains(roots, root) : synonymsOf(root).some((alternative) => contains(roots, alternative))
 
 const stems = (words: string): ReadonlySet<string> => new Set(wordsOf(words).map(stem))
 
@@ -92,14 +96,18 @@ export const freeWords = stems("free رایگان مجانی")
 /** Words that say a duration without a number. */
 export const promptWords = stems("same immediately instantly tomorrow overnight today فورا فوری همان فردا امروز")
 
+/** Words that ask for time itself rather than name a unit or the subject. */
+const askingWords = stems("time period duration زمان مدت وقت")
+
 /** Words that frame the value asked for rather than name the subject. */
 const frameWords = new Set([
   ...timeUnits,
   ...moneyUnits,
+  ...askingWords,
   ...stems(
-    "long take takes took fast quickly soon time cost costs price much many number amount often " +
-      "period duration heavy weight weigh weighs capacity size big length wide tall high address " +
-      "طول کشد میکشد زمان مدت وقت میبرد قیمت هزینه چقدر تعداد وزن ظرفیت گنجایش اندازه ادرس نشانی"
+    "long take takes took fast quickly soon cost costs price much many number amount often " +
+      "heavy weight weigh weighs capacity size big length wide tall high address " +
+      "طول کشد میکشد میبرد قیمت هزینه چقدر تعداد وزن ظرفیت گنجایش اندازه ادرس نشانی"
   )
 ])
 
