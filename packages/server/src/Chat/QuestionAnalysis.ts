@@ -7,6 +7,7 @@
  * follow-up, the words of the question before it.
  */
 import { rewritePhrases, synonymsOf } from "../Search/Lexicon"
+import { isNumberWord } from "../Search/Numbers"
 import { stem, withoutEnclitic } from "../Search/Stemmer"
 import { questionStopWords } from "../Search/StopWords"
 import { normalizeText, wordsOf } from "../Search/TextNormalization"
@@ -111,9 +112,12 @@ const frameWords = new Set([
   )
 ])
 
-/** Words that ask for a duration: "how soon", "how long … take", "what is the warranty period", "مدت". */
+/**
+ * Words that ask for a duration: "how soon", "how long … take", "what is the warranty period", "مدت"; "کی"
+ * before a verb ("کی برمیگرده") asks when, but before "برام" (for me) it asks who.
+ */
 const durationAsk =
-  /\bwhen (?:will|does|do|is|can)\b.*\b(?:arrive|arrives|come|back|ready|get)\b|(?:^|\s)(?:کی|چه وقت|چه زمانی)\s+(?:\S+\s+)?(?:می|بر|اماد|میرس|میاد)|\bhow (?:soon|fast|quickly)\b|\bhow long\b.*\b(?:take|takes|last|lasts|wait|valid|keep|until)\b|\bwithin how\b|\b(?:period|duration)\b|مدت|چند وقت|چقدر (?:طول|زمان|وقت)|تا کی|چه زمانی طول/u
+  /\bwhen (?:will|does|do|is|can)\b.*\b(?:arrive|arrives|come|back|ready|get)\b|(?:^|\s)(?:کی|چه وقت|چه زمانی)\s+(?:\S+\s+)?(?:می|بر(?!ا)|اماد|میرس|میاد)|\bhow (?:soon|fast|quickly)\b|\bhow long\b.*\b(?:take|takes|last|lasts|wait|valid|keep|until)\b|\bwithin how\b|\b(?:period|duration)\b|مدت|چند وقت|چقدر (?:طول|زمان|وقت)|تا کی|چه زمانی طول/u
 /** Words that ask how often: "how often", "هر چند وقت", "چند وقت یک بار". */
 const frequencyAsk = /\bhow often\b|\bhow frequently\b|هر\s*چند\s*(?:وقت|روز|ماه|هفته)|چند\s*وقت\s*(?:یک|یه)\s*بار/u
 /**
@@ -227,9 +231,15 @@ const focusOf = (text: string): string | undefined => {
   return frameWords.has(root) || vagueThings.has(root) ? undefined : root
 }
 
+/** "کرجم" (I am in Karaj), "تهرانی": a known city with a personal ending is the city. */
+const asPlace = (root: string): string =>
+  knownPlaces.has(root) ? root : [root.replace(/(?:یم|م|ی|ه)$/u, "")].map(stem).find((bare) => knownPlaces.has(bare)) ?? root
+
+const questionRoots = (text: string) => rootsOf(text).map(asPlace)
+
 export const analyzeQuestion = (text: string, previous?: string): Question => {
-  const own = rootsOf(text.replace(imperative, ""))
-  const context = previous === undefined ? [] : rootsOf(previous).filter((root) => !own.includes(root))
+  const own = questionRoots(text.replace(imperative, ""))
+  const context = previous === undefined ? [] : questionRoots(previous).filter((root) => !own.includes(root))
   const asked = expectedOf(text)
   // A follow-up without a value of its own ("And to another province?") asks for the previous one's.
   const { expected, unit } = asked.expected === "any" && previous !== undefined ? expectedOf(previous) : asked
@@ -240,7 +250,8 @@ export const analyzeQuestion = (text: string, previous?: string): Question => {
     contextRoots: context,
     expected,
     unit,
-    subject: [...new Set(all.filter((root) => !frameWords.has(root)))],
+    // A number ("بیست و یک", "twenty") is a value the question states, not what it is about.
+    subject: [...new Set(all.filter((root) => !frameWords.has(root) && !isNumberWord(root)))],
     places: placesOf(`${text} ${previous ?? ""}`).filter((place) => all.includes(place)),
     focus: focusOf(text),
     maybePlaces: [...normalizeText(text).matchAll(/(?:^|\s)(?:به|در)\s+([\u0600-\u06FF]{3,})/gu)]

@@ -63,6 +63,11 @@ const phrases: ReadonlyArray<readonly [RegExp, string]> = [
   [/\b(?:send|sent|sending|give|giving|gave|bring|bringing|brought|take|taking|took)\s+(?:\w+\s+)?back\b/gu, "return"],
   [/(?:^|\s)پس\s+(?:ن?می|ب|ن)?(?:داد|ده|د|گرفت|گیر)(?:ه|ن|م|ی|ید|یم|ند|ین)?(?=[^\p{L}]|$)/gu, "مرجوع"],
   [/\bpick(?:ing|ed|s)?\s+(?:\w+\s+){0,2}up\b|\bcollect(?:ing|ed|s)?\b/gu, "collect"],
+  // "خودم بیام … بگیرم" (I come and take it myself) is collecting in person.
+  [
+    /(?:^|\s)(?:خودم\s+|خودمون\s+)?(?:بیام|بیایم|بیاییم|میام|میایم|میاییم)(?=\s+(?:\S+\s+)?(?:بگیرم|بگیریم|ببرم|ببریم|میگیرم|میبرم))/gu,
+    "collect"
+  ],
   [/\b(?:switch|turn)(?:ed|ing|s)?\s+(?:\w+\s+)?on\b/gu, "run"],
   [/\bmonthly payments?\b|\bspread the cost\b|\bsplit the cost\b|\bpay later\b/gu, "installment"],
   [/\bat a time\b|\bcontinuously\b|\bnon-?stop\b|\bwithout (?:a )?break\b/gu, "continuous"],
