@@ -177,7 +177,12 @@ const expectedOf = (text: string): { readonly expected: Expected; readonly unit:
     (word === "many" && words[i - 1] === "how") || word === "چند" || (word === "long" && words[i - 1] === "how")
   )
   const next = at < 0 ? undefined : words[at + 1]
-  const unit = next === undefined || questionStopWords.has(next) ? undefined : stem(next)
+  const named = next === undefined || questionStopWords.has(next) ? undefined : stem(next)
+  // "چند ماهه", "چند روزه": a time unit with the colloquial "is" ending is the unit.
+  const bareUnit = named === undefined ? undefined : stem(named.replace(/[هی]$/u, ""))
+  const unit = named !== undefined && !timeUnits.has(named) && bareUnit !== undefined && timeUnits.has(bareUnit)
+    ? bareUnit
+    : named
   if (frequencyAsk.test(normal)) return { expected: "frequency", unit: undefined }
   if (addressAsk.test(normal)) return { expected: "address", unit: undefined }
   if (unit !== undefined && timeUnits.has(unit)) return { expected: "duration", unit }

@@ -6,7 +6,7 @@
  * send back", "how heavy" / "weighs"), and a few phrases that mean one word
  * ("send back", "پس دادن"). Beyond these there is no notion of meaning offline.
  */
-import { shopVocabulary } from "./ShopVocabulary"
+import { productKinds, shopVocabulary } from "./ShopVocabulary"
 import { stem } from "./Stemmer"
 import { stopWords } from "./StopWords"
 import { wordsOf } from "./TextNormalization"
@@ -96,3 +96,12 @@ for (const group of stemGroups) {
 
 /** Stems meaning the same as `root` (itself included). */
 export const synonymsOf = (root: string): ReadonlyArray<string> => [...new Set([root, ...(byStem.get(root) ?? [])])]
+
+/** A hyphenated name ("washing-machine") is no kind of goods by each of its parts ("machine"). */
+const productStems = new Set(
+  productKinds.flatMap((line) => line.split(/\s+/u).filter((word) => !word.includes("-")))
+    .flatMap((word) => wordsOf(word)).filter((word) => !stopWords.has(word)).map(stem)
+)
+
+/** Whether `root` names a kind of goods ("fridge", "یخچال", "gift"). */
+export const isProductKind = (root: string): boolean => productStems.has(root)

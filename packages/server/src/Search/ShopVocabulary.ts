@@ -7,6 +7,35 @@
  * several lines. Chunk retrieval reads it through CrossLanguage.ts; the offline
  * answerer counts a word of a line as any other word of it (Lexicon.ts).
  */
+/**
+ * Kinds of goods a shop sells: a question naming one that no passage names asks about other goods than the
+ * passages speak of (the offline answerer declines it).
+ */
+export const productKinds: ReadonlyArray<string> = [
+  "clothes clothing | لباس پوشاک",
+  "shoe shoes | کفش",
+  "bag | کیف",
+  "book books | کتاب",
+  "gift | هدیه",
+  "toy toys | اسباب‌بازی",
+  "mobile smartphone | گوشی موبایل",
+  "laptop computer | لپ‌تاپ کامپیوتر",
+  "battery | باتری",
+  "cable cord lead | سیم کابل",
+  "charger | شارژر",
+  "fridge refrigerator | یخچال",
+  "washing-machine washer | لباسشویی",
+  "air-conditioner | کولر",
+  "kettle | کتری",
+  "cooker | زودپز",
+  "vacuum | جاروبرقی",
+  "furniture sofa sofas couch table tables chair chairs wardrobe wardrobes bed beds desk | مبلمان مبل میز صندلی کمد تخت",
+  "cosmetic cosmetics hygiene | آرایشی بهداشتی",
+  "food | غذا خوراکی",
+  "fries chips |"
+]
+
+/** Every line of the vocabulary, the kinds of goods among them. */
 export const shopVocabulary: ReadonlyArray<string> = [
   // Delivery and shipping
   "ship shipping shipment deliver delivery dispatch send sent post postage courier | ارسال تحویل فرستادن فرستاد پست ارسالی مرسوله",
@@ -116,29 +145,9 @@ export const shopVocabulary: ReadonlyArray<string> = [
   "cotton | نخ نخی",
   "leather | چرم",
   "wool | پشم",
-  "clothes clothing | لباس پوشاک",
-  "shoe shoes | کفش",
-  "bag | کیف",
-  "book books | کتاب",
-  "gift | هدیه",
-  "toy toys | اسباب‌بازی",
-  "phone mobile | گوشی موبایل",
-  "laptop computer | لپ‌تاپ کامپیوتر",
-  "battery | باتری",
-  "cable cord lead | سیم کابل",
-  "charger | شارژر",
-  "fridge refrigerator | یخچال",
-  "washing-machine washer | لباسشویی",
-  "air-conditioner | کولر",
-  "kettle | کتری",
-  "cooker | زودپز",
-  "vacuum | جاروبرقی",
-  "furniture sofa sofas couch table tables chair chairs wardrobe wardrobes bed beds desk | مبلمان مبل میز صندلی کمد تخت",
+  ...productKinds,
   "appliance appliances device machine unit | دستگاه لوازم وسیله",
   "kitchen | آشپزخانه",
-  "cosmetic cosmetics hygiene | آرایشی بهداشتی",
-  "food | غذا خوراکی",
-  "fries chips |",
   // Courses and services
   "course courses class | دوره کلاس",
   "session sessions | جلسه",

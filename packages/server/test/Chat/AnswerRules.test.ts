@@ -254,6 +254,19 @@ describe("colloquial Persian: a city with a personal ending, coming to collect, 
   })
 })
 
+describe("a kind of goods no passage names", () => {
+  const card = [{ path: "card.md", text: "کارت گارانتی\n\nمحصول: کتری برقی مدل K-2\nمدت گارانتی: ۱۲ ماه از تاریخ خرید" }]
+
+  it("declines a question about the guarantee of goods the passages do not name", () => {
+    expect(ask("گارانتی کولر چند ماهه؟", card, { language: "fa" })).toMatch(declinesFa)
+    expect(ask("How many months is the fridge's guarantee?", card)).toMatch(declinesEn)
+  })
+
+  it("answers the same question about the goods the passage names, with a colloquial unit", () => {
+    expect(ask("گارانتی کتری چند ماهه؟", card, { language: "fa" })).toContain("۱۲ ماه")
+  })
+})
+
 describe("a measure is answered only by a unit of its kind", () => {
   it("does not answer a weight or a duration with litres", () => {
     const box = [{ path: "box.md", text: "In the box\n\nThe kettle, a 1.7 litre jug and a base." }]

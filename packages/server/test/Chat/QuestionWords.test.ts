@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { analyzeQuestion, mentions } from "../../src/Chat/QuestionAnalysis"
-import { rewritePhrases, synonymsOf } from "../../src/Search/Lexicon"
+import { isProductKind, rewritePhrases, synonymsOf } from "../../src/Search/Lexicon"
 import { stem } from "../../src/Search/Stemmer"
 import { normalizeText } from "../../src/Search/TextNormalization"
 
@@ -32,6 +32,11 @@ describe("what kind of value a Persian question asks for", () => {
     expect(analyzeQuestion("سفارشم کی میرسه؟").expected).toBe("duration")
   })
 
+  it("reads a time unit with the colloquial 'is' ending ('چند ماهه') as the unit", () => {
+    expect(analyzeQuestion("گارانتیش چند ماهه؟")).toMatchObject({ expected: "duration", unit: root("ماه") })
+    expect(analyzeQuestion("چند تا کتاب دارین؟").expected).toBe("count")
+  })
+
   it("reads 'کی برام' as who, not when", () => {
     expect(analyzeQuestion("کولر رو کی برام نصب میکنه؟").expected).toBe("any")
   })
@@ -41,6 +46,13 @@ describe("synonyms", () => {
   it("reads the shop terms from the shop vocabulary, in both languages", () => {
     expect(synonymsOf(root("kettle"))).toContain(root("کتری"))
     expect(synonymsOf(root("ship"))).toContain(root("ارسال"))
+  })
+
+  it("knows kinds of goods, but not each part of a hyphenated name ('washing-machine' is no 'machine')", () => {
+    expect(isProductKind(root("یخچال"))).toBe(true)
+    expect(isProductKind(root("fridge"))).toBe(true)
+    expect(isProductKind(root("machine"))).toBe(false)
+    expect(isProductKind(root("guarantee"))).toBe(false)
   })
 
   it("does not make 'open' a synonym of 'sealed'", () => {
