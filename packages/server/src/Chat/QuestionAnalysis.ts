@@ -41,7 +41,9 @@ export interface Question {
  * Persian light verbs: in a compound verb ("ضربه خوردن", "تماس گرفتن", "گارانتی داشتن") the meaning is the
  * noun's, and a document says the same with another verb ("شامل … می‌شود"), so the verb is not a word to match.
  */
-const lightVerbs = new Set(["خورد", "کرد", "شد", "داد", "زد", "گرفت", "داشت", "امد", "اورد", "گذاشت", "نمود"])
+const lightVerbStems = ["خورد", "کرد", "شد", "داد", "زد", "گرفت", "داشت", "امد", "اورد", "گذاشت", "نمود"]
+/** ...with their infinitives ("تموم شدن", "نصب کردن"). */
+const lightVerbs = new Set([...lightVerbStems, ...lightVerbStems.map((verb) => `${verb}ن`)])
 
 /** Words of a text as stems, without stop words, single letters or light verbs; phrases read as their word. */
 export const rootsOf = (text: string): ReadonlyArray<string> =>

@@ -20,8 +20,10 @@ const paraphrases: ReadonlyArray<string> = [
   // Buying: "the item I bought" is "the purchase", "the order", "what you received".
   "buy bought purchase purchased خرید خریداری",
   "receive received get دریافت",
-  // Accepting a means of payment: "do you take cards" / "we accept cards".
-  "accept accepted پذیرفت قبول",
+  // Accepting: "do you take cards" / "we accept cards"; "is it accepted" / "it is valid".
+  "accept accepted valid پذیرفت قبول معتبر",
+  // Being available: "can I get parts" / "parts are provided", "گیر میاد" (see `phrases`).
+  "available provide provided offer offered ارائه موجود",
   // Covering: "is X covered" / "the guarantee includes X", "شامل … می‌شود".
   "cover covered covers include includes including شامل پوشش",
   // Needing: "do I need" / "is required", "must".
@@ -62,6 +64,10 @@ const phrases: ReadonlyArray<readonly [RegExp, string]> = [
   ],
   [/\b(?:send|sent|sending|give|giving|gave|bring|bringing|brought|take|taking|took)\s+(?:\w+\s+)?back\b/gu, "return"],
   [/(?:^|\s)پس\s+(?:ن?می|ب|ن)?(?:داد|ده|د|گرفت|گیر)(?:ه|ن|م|ی|ید|یم|ند|ین)?(?=[^\p{L}]|$)/gu, "مرجوع"],
+  // "بعد از" and "پس از" (after) relate two things and name neither.
+  [/(?:^|\s)(?:بعد|پس)\s+از(?=\s)/gu, ""],
+  // "گیر میاد" (can be had) is being available.
+  [/(?:^|\s)گیر\s+(?:ن?می|ب)?(?:اد|یاد|اید|ایند|یان)(?=[^\p{L}]|$)/gu, "موجود"],
   [/\bpick(?:ing|ed|s)?\s+(?:\w+\s+){0,2}up\b|\bcollect(?:ing|ed|s)?\b/gu, "collect"],
   // "خودم بیام … بگیرم" (I come and take it myself) is collecting in person.
   [

@@ -26,6 +26,24 @@ describe("which words of a question are its subject", () => {
   })
 })
 
+describe("Persian words that name nothing", () => {
+  it("drops 'بعد از' and 'پس از' (after), a light verb's infinitive and 'بدون' (without)", () => {
+    const roots = analyzeQuestion("بعد از تموم شدن گارانتی بدون فاکتور چی؟").roots
+    for (const word of ["بعد", "شدن", "بدون", "دانست"]) expect(roots).not.toContain(root(word))
+    expect(roots).toContain(root("فاکتور"))
+  })
+
+  it("reads 'گیر میاد' as being available, as a passage states it", () => {
+    expect(analyzeQuestion("قطعه‌اش گیر میاد؟").roots).toContain(root("موجود"))
+    expect(mentions([root("ارائه")], root("موجود"))).toBe(true)
+  })
+
+  it("reads 'accepted' and 'valid' as one", () => {
+    expect(mentions([root("معتبر")], root("قبول"))).toBe(true)
+    expect(mentions([root("فاکتور")], root("قبول"))).toBe(false)
+  })
+})
+
 describe("what kind of value a Persian question asks for", () => {
   it("reads 'کی' before a verb as when", () => {
     expect(analyzeQuestion("سفارشم کی برمیگرده؟").expected).toBe("duration")
