@@ -254,6 +254,21 @@ describe("colloquial Persian: a city with a personal ending, coming to collect, 
   })
 })
 
+describe("a semicolon joins two clauses of one statement", () => {
+  it("quotes both clauses of a sentence joined by a Persian or Latin semicolon", () => {
+    const fa = [{
+      path: "returns.md",
+      text: "مرجوعی\n\nاگر کالا معیوب باشد، هزینه پست برگشت با فروشگاه است؛ در غیر این صورت هزینه با خریدار است."
+    }]
+    expect(ask("هزینه پست برگشت با کیه؟", fa, { language: "fa" })).toContain("در غیر این صورت هزینه با خریدار است")
+    const en = [{
+      path: "returns.md",
+      text: "Returns\n\nIf the item is faulty, we pay the return postage; otherwise the buyer pays it."
+    }]
+    expect(ask("Who pays the return postage?", en)).toContain("otherwise the buyer pays it")
+  })
+})
+
 describe("a kind of goods no passage names", () => {
   const card = [{ path: "card.md", text: "کارت گارانتی\n\nمحصول: کتری برقی مدل K-2\nمدت گارانتی: ۱۲ ماه از تاریخ خرید" }]
 
