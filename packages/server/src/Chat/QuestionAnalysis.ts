@@ -240,7 +240,9 @@ const focusOf = (text: string): string | undefined => {
 
 /** "کرجم" (I am in Karaj), "تهرانی": a known city with a personal ending is the city. */
 const asPlace = (root: string): string =>
-  knownPlaces.has(root) ? root : [root.replace(/(?:یم|م|ی|ه)$/u, "")].map(stem).find((bare) => knownPlaces.has(bare)) ?? root
+  knownPlaces.has(root)
+    ? root
+    : [root.replace(/(?:یم|م|ی|ه)$/u, "")].map(stem).find((bare) => knownPlaces.has(bare)) ?? root
 
 const questionRoots = (text: string) => rootsOf(text).map(asPlace)
 

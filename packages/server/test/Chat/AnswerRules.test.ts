@@ -223,7 +223,8 @@ describe("colloquial Persian endings and places", () => {
 describe("colloquial Persian: a city with a personal ending, coming to collect, asking for time", () => {
   const service = [{
     path: "service.md",
-    text: "خدمات\n\nدر تبریز و رشت کارشناس ما دستگاه را از منزل شما می‌برد. در سایر شهرها دستگاه را به نزدیکترین نمایندگی ببرید."
+    text:
+      "خدمات\n\nدر تبریز و رشت کارشناس ما دستگاه را از منزل شما می‌برد. در سایر شهرها دستگاه را به نزدیکترین نمایندگی ببرید."
   }]
 
   it("reads a known city with a personal ending as the city, answered by a sentence about the other cities", () => {
@@ -270,7 +271,10 @@ describe("a semicolon joins two clauses of one statement", () => {
 })
 
 describe("a kind of goods no passage names", () => {
-  const card = [{ path: "card.md", text: "کارت گارانتی\n\nمحصول: کتری برقی مدل K-2\nمدت گارانتی: ۱۲ ماه از تاریخ خرید" }]
+  const card = [{
+    path: "card.md",
+    text: "کارت گارانتی\n\nمحصول: کتری برقی مدل K-2\nمدت گارانتی: ۱۲ ماه از تاریخ خرید"
+  }]
 
   it("declines a question about the guarantee of goods the passages do not name", () => {
     expect(ask("گارانتی کولر چند ماهه؟", card, { language: "fa" })).toMatch(declinesFa)
