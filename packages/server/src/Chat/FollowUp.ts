@@ -10,7 +10,13 @@ import { rootsOf } from "./QuestionAnalysis"
 
 /** Openings that continue the previous question rather than start a new one. */
 const continues =
-  /^\s*(?:and|but|also|so|then|what about|how about|and what about|what if|same for|و|ولی|اما|پس|همچنین|در مورد|درباره|راجع به|برای|چطور برای|اون|آن|همین)(?=[\s,،.?؟]|$)/iu
+  /^\s*(?:and|but|also|so|then|what about|how about|and what about|what if|same for|in that case|if so|if not|otherwise|و|ولی|اما|پس|همچنین|در مورد|درباره|راجع به|برای|چطور برای|اون|آن|همین|واسه|برا|در اون صورت|در این صورت|وگرنه)(?=[\s,،.?؟]|$)/iu
+/**
+ * Endings that ask the previous question again of something else: "… too?", "… instead?", and the colloquial
+ * Persian "X چی؟", "X چطور؟", "… هم همینطوره؟" (and X?).
+ */
+const asksAgain =
+  /(?:\b(?:too|as well|instead|either)|(?:^|\s)(?:چی|چطور|چطوره|چطوریه|چطوری|چه‌طور|همینطوره|همینطوریه|هم همینطور))\s*[?؟.!]*\s*$/iu
 /** Pronouns standing for something named before. */
 const pointsBack =
   /\b(?:it|its|that|this|they|them|those|these|one)\b|(?:^|\s)(?:اون|آن|اینها|آنها|همون|همان|اونا)(?=[\s,،.?؟]|$)/iu
@@ -27,7 +33,8 @@ export interface Resolved {
 /** Whether `question` follows up on `previous`. */
 export const isFollowUp = (question: string, previous: string): boolean =>
   previous.trim().length > 0 &&
-  (continues.test(question) || pointsBack.test(question) || rootsOf(question).length <= fewWords)
+  (continues.test(question) || asksAgain.test(question) || pointsBack.test(question) ||
+    rootsOf(question).length <= fewWords)
 
 /** The question resolved against the user's last message in `history` (oldest first). */
 export const resolveFollowUp = (question: string, history: ReadonlyArray<HistoryMessage>): Resolved => {

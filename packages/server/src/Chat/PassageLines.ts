@@ -77,7 +77,10 @@ const readable = (text: string): ReadonlyArray<string> => {
   return out
 }
 
-/** Lines of a passage body: split after . ! ? ؟ ؛ and at line breaks; Markdown headings and list markers go. */
+/**
+ * Lines of a passage body: split after . ! ? ؟ and at line breaks, not at a semicolon of either script (its two
+ * clauses are one statement: "if faulty, we pay; otherwise you do"); Markdown headings and list markers go.
+ */
 export const linesOf = (text: string): ReadonlyArray<Line> => {
   const lines: Array<Line> = []
   let context: Array<string> = []
@@ -96,7 +99,7 @@ export const linesOf = (text: string): ReadonlyArray<Line> => {
       continue
     }
     labelRun = false
-    for (const sentence of line.split(/(?<=[.!?؟؛])\s+/u)) {
+    for (const sentence of line.split(/(?<=[.!?؟])\s+/u)) {
       if (quotable(sentence)) lines.push({ text: sentence, label: false, item, context: context.join(" — ") })
     }
   }

@@ -16,6 +16,7 @@
  * weighty word of the question is in no passage, or when the best match is
  * loose, outside a section about the question, with such a word missing.
  */
+import { isProductKind } from "../Search/Lexicon"
 import { readNumbers } from "../Search/Numbers"
 import { stem } from "../Search/Stemmer"
 import { wordsOf } from "../Search/TextNormalization"
@@ -291,7 +292,12 @@ export const rankSentences = (asked: Question, passages: ReadonlyArray<Passage>)
   // Nothing bears on the question: no subject word in any passage, or not the thing it asks for.
   const focusMissing = question.focus !== undefined && own.includes(question.focus) &&
     !question.places.includes(question.focus) && !mentions(everywhere, question.focus)
-  if ((question.subject.length > 0 && subject.length === 0) || focusMissing) {
+  // A kind of goods the question names ("fridge", "gift card") that no passage names: the passages are about
+  // other goods, however well the rest of the question matches.
+  const strangeThing = question.subject.some((root) =>
+    own.includes(root) && !question.places.includes(root) && isProductKind(root) && !mentions(everywhere, root)
+  )
+  if ((question.subject.length > 0 && subject.length === 0) || focusMissing || strangeThing) {
     return { ...nothing, missingLargest: 1, missingTotal: 1 }
   }
   const headingMatch = new Map<ReadonlyArray<string>, number>()

@@ -7,6 +7,7 @@
  * follow-up, the words of the question before it.
  */
 import { rewritePhrases, synonymsOf } from "../Search/Lexicon"
+import { isNumberWord } from "../Search/Numbers"
 import { stem, withoutEnclitic } from "../Search/Stemmer"
 import { questionStopWords } from "../Search/StopWords"
 import { normalizeText, wordsOf } from "../Search/TextNormalization"
@@ -40,7 +41,9 @@ export interface Question {
  * Persian light verbs: in a compound verb ("ضربه خوردن", "تماس گرفتن", "گارانتی داشتن") the meaning is the
  * noun's, and a document says the same with another verb ("شامل … می‌شود"), so the verb is not a word to match.
  */
-const lightVerbs = new Set(["خورد", "کرد", "شد", "داد", "زد", "گرفت", "داشت", "امد", "اورد", "گذاشت", "نمود"])
+const lightVerbStems = ["خورد", "کرد", "شد", "داد", "زد", "گرفت", "داشت", "امد", "اورد", "گذاشت", "نمود"]
+/** ...with their infinitives ("تموم شدن", "نصب کردن"). */
+const lightVerbs = new Set([...lightVerbStems, ...lightVerbStems.map((verb) => `${verb}ن`)])
 
 /** Words of a text as stems, without stop words, single letters or light verbs; phrases read as their word. */
 export const rootsOf = (text: string): ReadonlyArray<string> =>
@@ -74,9 +77,13 @@ export const bareForm = (root: string, everywhere: ReadonlyArray<string>): strin
 export const contains = (roots: ReadonlyArray<string>, root: string): boolean =>
   roots.some((candidate) => sameWord(candidate, root))
 
-/** The root or one of its synonyms is among `roots`. */
+/**
+ * The root or one of its synonyms is among `roots`. A word that only asks for the kind of value ("time",
+ * "وقت", "cost") is matched by itself: its synonyms name that kind anywhere ("زمان تحویل" for a question on
+ * the time to return), and the value itself is what answers it.
+ */
 export const mentions = (roots: ReadonlyArray<string>, root: string): boolean =>
-  synonymsOf(root).some((alternative) => contains(roots, alternative))
+  askingWords.has(root) ? contains(roots, root) : synonymsOf(root).some((alternative) => contains(roots, alternative))
 
 const stems = (words: string): ReadonlySet<string> => new Set(wordsOf(words).map(stem))
 
@@ -92,20 +99,27 @@ export const freeWords = stems("free رایگان مجانی")
 /** Words that say a duration without a number. */
 export const promptWords = stems("same immediately instantly tomorrow overnight today فورا فوری همان فردا امروز")
 
+/** Words that ask for time itself rather than name a unit or the subject. */
+const askingWords = stems("time period duration زمان مدت وقت")
+
 /** Words that frame the value asked for rather than name the subject. */
 const frameWords = new Set([
   ...timeUnits,
   ...moneyUnits,
+  ...askingWords,
   ...stems(
-    "long take takes took fast quickly soon time cost costs price much many number amount often " +
-      "period duration heavy weight weigh weighs capacity size big length wide tall high address " +
-      "طول کشد میکشد زمان مدت وقت میبرد قیمت هزینه چقدر تعداد وزن ظرفیت گنجایش اندازه ادرس نشانی"
+    "long take takes took fast quickly soon cost costs price much many number amount often " +
+      "heavy weight weigh weighs capacity size big length wide tall high address " +
+      "طول کشد میکشد میبرد قیمت هزینه چقدر تعداد وزن ظرفیت گنجایش اندازه ادرس نشانی"
   )
 ])
 
-/** Words that ask for a duration: "how soon", "how long … take", "what is the warranty period", "مدت". */
+/**
+ * Words that ask for a duration: "how soon", "how long … take", "what is the warranty period", "مدت"; "کی"
+ * before a verb ("کی برمیگرده") asks when, but before "برام" (for me) it asks who.
+ */
 const durationAsk =
-  /\bwhen (?:will|does|do|is|can)\b.*\b(?:arrive|arrives|come|back|ready|get)\b|(?:^|\s)(?:کی|چه وقت|چه زمانی)\s+(?:\S+\s+)?(?:می|بر|اماد|میرس|میاد)|\bhow (?:soon|fast|quickly)\b|\bhow long\b.*\b(?:take|takes|last|lasts|wait|valid|keep|until)\b|\bwithin how\b|\b(?:period|duration)\b|مدت|چند وقت|چقدر (?:طول|زمان|وقت)|تا کی|چه زمانی طول/u
+  /\bwhen (?:will|does|do|is|can)\b.*\b(?:arrive|arrives|come|back|ready|get)\b|(?:^|\s)(?:کی|چه وقت|چه زمانی)\s+(?:\S+\s+)?(?:می|بر(?!ا)|اماد|میرس|میاد)|\bhow (?:soon|fast|quickly)\b|\bhow long\b.*\b(?:take|takes|last|lasts|wait|valid|keep|until)\b|\bwithin how\b|\b(?:period|duration)\b|مدت|چند وقت|چقدر (?:طول|زمان|وقت)|تا کی|چه زمانی طول/u
 /** Words that ask how often: "how often", "هر چند وقت", "چند وقت یک بار". */
 const frequencyAsk = /\bhow often\b|\bhow frequently\b|هر\s*چند\s*(?:وقت|روز|ماه|هفته)|چند\s*وقت\s*(?:یک|یه)\s*بار/u
 /**
@@ -165,7 +179,12 @@ const expectedOf = (text: string): { readonly expected: Expected; readonly unit:
     (word === "many" && words[i - 1] === "how") || word === "چند" || (word === "long" && words[i - 1] === "how")
   )
   const next = at < 0 ? undefined : words[at + 1]
-  const unit = next === undefined || questionStopWords.has(next) ? undefined : stem(next)
+  const named = next === undefined || questionStopWords.has(next) ? undefined : stem(next)
+  // "چند ماهه", "چند روزه": a time unit with the colloquial "is" ending is the unit.
+  const bareUnit = named === undefined ? undefined : stem(named.replace(/[هی]$/u, ""))
+  const unit = named !== undefined && !timeUnits.has(named) && bareUnit !== undefined && timeUnits.has(bareUnit)
+    ? bareUnit
+    : named
   if (frequencyAsk.test(normal)) return { expected: "frequency", unit: undefined }
   if (addressAsk.test(normal)) return { expected: "address", unit: undefined }
   if (unit !== undefined && timeUnits.has(unit)) return { expected: "duration", unit }
@@ -219,9 +238,17 @@ const focusOf = (text: string): string | undefined => {
   return frameWords.has(root) || vagueThings.has(root) ? undefined : root
 }
 
+/** "کرجم" (I am in Karaj), "تهرانی": a known city with a personal ending is the city. */
+const asPlace = (root: string): string =>
+  knownPlaces.has(root)
+    ? root
+    : [root.replace(/(?:یم|م|ی|ه)$/u, "")].map(stem).find((bare) => knownPlaces.has(bare)) ?? root
+
+const questionRoots = (text: string) => rootsOf(text).map(asPlace)
+
 export const analyzeQuestion = (text: string, previous?: string): Question => {
-  const own = rootsOf(text.replace(imperative, ""))
-  const context = previous === undefined ? [] : rootsOf(previous).filter((root) => !own.includes(root))
+  const own = questionRoots(text.replace(imperative, ""))
+  const context = previous === undefined ? [] : questionRoots(previous).filter((root) => !own.includes(root))
   const asked = expectedOf(text)
   // A follow-up without a value of its own ("And to another province?") asks for the previous one's.
   const { expected, unit } = asked.expected === "any" && previous !== undefined ? expectedOf(previous) : asked
@@ -232,7 +259,8 @@ export const analyzeQuestion = (text: string, previous?: string): Question => {
     contextRoots: context,
     expected,
     unit,
-    subject: [...new Set(all.filter((root) => !frameWords.has(root)))],
+    // A number ("بیست و یک", "twenty") is a value the question states, not what it is about.
+    subject: [...new Set(all.filter((root) => !frameWords.has(root) && !isNumberWord(root)))],
     places: placesOf(`${text} ${previous ?? ""}`).filter((place) => all.includes(place)),
     focus: focusOf(text),
     maybePlaces: [...normalizeText(text).matchAll(/(?:^|\s)(?:به|در)\s+([\u0600-\u06FF]{3,})/gu)]

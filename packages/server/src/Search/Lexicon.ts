@@ -1,78 +1,29 @@
 /**
- * A small bilingual lexicon of common shop terms: words that customers and
- * shop documents use for the same thing, in English and Persian. The
- * offline answerer counts a synonym as the word (chunk retrieval relates
- * words through the shop vocabulary, CrossLanguage.ts). Besides nouns it
- * holds the verbs a question asks with and the verbs a document states the
- * same thing with ("can I return" / "you may send back", "how heavy" /
- * "weighs"), and a few phrases that mean one word ("send back", "پس دادن").
- * Small on purpose: beyond it there is no notion of meaning offline.
+ * What the offline answerer counts as the same word: the shop terms of the
+ * bilingual shop vocabulary (ShopVocabulary.ts, one place for them, shared
+ * with chunk retrieval), and, kept here, the verbs a question asks with and
+ * the verbs a document states the same thing with ("can I return" / "you may
+ * send back", "how heavy" / "weighs"), and a few phrases that mean one word
+ * ("send back", "پس دادن"). Beyond these there is no notion of meaning offline.
  */
+import { productKinds, shopVocabulary } from "./ShopVocabulary"
 import { stem } from "./Stemmer"
+import { stopWords } from "./StopWords"
 import { wordsOf } from "./TextNormalization"
-
-const groups: ReadonlyArray<string> = [
-  "ship shipping shipment deliver delivery send post postage courier arrive arrival ارسال تحویل فرستادن فرستاد پست رسید",
-  "return returns refund exchange مرجوع مرجوعی بازگشت برگشت برگرداندن بازگرداندن تعویض عودت",
-  "refund money-back بازپرداخت استرداد",
-  "warranty guarantee گارانتی ضمانت",
-  "price cost costs fee charge قیمت هزینه بها کرایه پسکرایه",
-  "day days روز",
-  "hour hours ساعت",
-  "week weeks هفته",
-  "month months ماه",
-  "year years سال",
-  "city cities شهر شهرستان",
-  "province provinces استان",
-  "country کشور",
-  "free رایگان",
-  "pay payment paid پرداخت",
-  "installment installments instalment instalments اقساط قسط قسطی",
-  "order orders سفارش",
-  "phone call telephone تلفن تماس زنگ",
-  "email mail ایمیل",
-  "address نشانی آدرس",
-  "open opening close closing hours باز تعطیل",
-  "product item goods کالا محصول جنس",
-  "discount sale off تخفیف",
-  "repair fix تعمیر",
-  "cancel cancellation لغو انصراف کنسل",
-  "track tracking پیگیری رهگیری",
-  "receipt invoice فاکتور",
-  "book books کتاب",
-  "card کارت",
-  "gift هدیه",
-  "damaged broken defective faulty fault defect آسیب معیوب خراب خرابی ایراد نقص داغون شکسته",
-  "cable cord lead سیم کابل",
-  "receipt proof invoice رسید فاکتور",
-  "device appliance machine unit دستگاه وسیله",
-  "manual guide instructions دفترچه راهنما",
-  "customer buyer client مشتری خریدار",
-  "original genuine اصل اصلی",
-  // Kinds of goods a question names by an instance: "my sofa" is furniture, "chips" are fries.
-  "furniture sofa sofas couch wardrobe wardrobes table tables chair chairs bed beds desk مبل مبلمان کمد میز صندلی تخت",
-  "fries chips",
-  "home house خانه خونه منزل",
-  "money funds پول وجه مبلغ",
-  "part parts spare قطعه قطعات",
-  "same همان همون",
-  "end expire expiry تمام تموم پایان اتمام",
-  "ready اماده",
-  "store showroom branch shop شعبه مغازه فروشگاه",
-  "collect collection pickup click-and-collect حضوری"
-]
 
 /**
  * What a question asks with and what a document states it with: a question's verb or measure word and
- * the words a passage answers it in. Kept apart from the shop terms above so that each entry says which
+ * the words a passage answers it in. Kept apart from the shop terms so that each entry says which
  * wording it joins; the answerer reads both the same way.
  */
 const paraphrases: ReadonlyArray<string> = [
   // Buying: "the item I bought" is "the purchase", "the order", "what you received".
   "buy bought purchase purchased خرید خریداری",
   "receive received get دریافت",
-  // Accepting a means of payment: "do you take cards" / "we accept cards".
-  "accept accepted پذیرفت قبول",
+  // Accepting: "do you take cards" / "we accept cards"; "is it accepted" / "it is valid".
+  "accept accepted valid پذیرفت قبول معتبر",
+  // Being available: "can I get parts" / "parts are provided", "گیر میاد" (see `phrases`).
+  "available provide provided offer offered ارائه موجود",
   // Covering: "is X covered" / "the guarantee includes X", "شامل … می‌شود".
   "cover covered covers include includes including شامل پوشش",
   // Needing: "do I need" / "is required", "must".
@@ -101,7 +52,7 @@ const paraphrases: ReadonlyArray<string> = [
 ]
 
 /**
- * Phrases that mean one word of a group above, in normal form: "send back" is a return, not a shipment;
+ * Phrases that mean one word of a shop term or paraphrase, in normal form: "send back" is a return, not a shipment;
  * "پس دادن" and "پس گرفتن" are returning. An empty word drops the phrase.
  */
 const phrases: ReadonlyArray<readonly [RegExp, string]> = [
@@ -113,7 +64,16 @@ const phrases: ReadonlyArray<readonly [RegExp, string]> = [
   ],
   [/\b(?:send|sent|sending|give|giving|gave|bring|bringing|brought|take|taking|took)\s+(?:\w+\s+)?back\b/gu, "return"],
   [/(?:^|\s)پس\s+(?:ن?می|ب|ن)?(?:داد|ده|د|گرفت|گیر)(?:ه|ن|م|ی|ید|یم|ند|ین)?(?=[^\p{L}]|$)/gu, "مرجوع"],
+  // "بعد از" and "پس از" (after) relate two things and name neither.
+  [/(?:^|\s)(?:بعد|پس)\s+از(?=\s)/gu, ""],
+  // "گیر میاد" (can be had) is being available.
+  [/(?:^|\s)گیر\s+(?:ن?می|ب)?(?:اد|یاد|اید|ایند|یان)(?=[^\p{L}]|$)/gu, "موجود"],
   [/\bpick(?:ing|ed|s)?\s+(?:\w+\s+){0,2}up\b|\bcollect(?:ing|ed|s)?\b/gu, "collect"],
+  // "خودم بیام … بگیرم" (I come and take it myself) is collecting in person.
+  [
+    /(?:^|\s)(?:خودم\s+|خودمون\s+)?(?:بیام|بیایم|بیاییم|میام|میایم|میاییم)(?=\s+(?:\S+\s+)?(?:بگیرم|بگیریم|ببرم|ببریم|میگیرم|میبرم))/gu,
+    "collect"
+  ],
   [/\b(?:switch|turn)(?:ed|ing|s)?\s+(?:\w+\s+)?on\b/gu, "run"],
   [/\bmonthly payments?\b|\bspread the cost\b|\bsplit the cost\b|\bpay later\b/gu, "installment"],
   [/\bat a time\b|\bcontinuously\b|\bnon-?stop\b|\bwithout (?:a )?break\b/gu, "continuous"],
@@ -129,10 +89,11 @@ const phrases: ReadonlyArray<readonly [RegExp, string]> = [
 export const rewritePhrases = (text: string): string =>
   phrases.reduce((out, [pattern, word]) => out.replace(pattern, ` ${word} `), text)
 
-/** Each group as stems of normal-form words. */
-const stemGroups: ReadonlyArray<ReadonlyArray<string>> = [...groups, ...paraphrases].map((
-  group
-) => [...new Set(group.split(" ").flatMap((word) => wordsOf(word)).map(stem))])
+/** Each shop term line and paraphrase as stems of normal-form words, stop words out. */
+const stemGroups: ReadonlyArray<ReadonlyArray<string>> = [
+  ...shopVocabulary.map((line) => line.replace("|", " ")),
+  ...paraphrases
+].map((group) => [...new Set(wordsOf(group).filter((word) => !stopWords.has(word)).map(stem))])
 
 const byStem = new Map<string, Array<string>>()
 for (const group of stemGroups) {
@@ -141,3 +102,12 @@ for (const group of stemGroups) {
 
 /** Stems meaning the same as `root` (itself included). */
 export const synonymsOf = (root: string): ReadonlyArray<string> => [...new Set([root, ...(byStem.get(root) ?? [])])]
+
+/** A hyphenated name ("washing-machine") is no kind of goods by each of its parts ("machine"). */
+const productStems = new Set(
+  productKinds.flatMap((line) => line.split(/\s+/u).filter((word) => !word.includes("-")))
+    .flatMap((word) => wordsOf(word)).filter((word) => !stopWords.has(word)).map(stem)
+)
+
+/** Whether `root` names a kind of goods ("fridge", "یخچال", "gift"). */
+export const isProductKind = (root: string): boolean => productStems.has(root)

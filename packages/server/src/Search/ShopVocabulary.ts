@@ -4,8 +4,38 @@
  * English words first, then its Persian ones (written and colloquial forms).
  * Written by hand for this project from the wording of Iranian and English
  * shops' shipping, returns, guarantee and FAQ pages; a word may stand in
- * several lines. Chunk retrieval reads it through CrossLanguage.ts.
+ * several lines. Chunk retrieval reads it through CrossLanguage.ts; the offline
+ * answerer counts a word of a line as any other word of it (Lexicon.ts).
  */
+/**
+ * Kinds of goods a shop sells: a question naming one that no passage names asks about other goods than the
+ * passages speak of (the offline answerer declines it).
+ */
+export const productKinds: ReadonlyArray<string> = [
+  "clothes clothing | لباس پوشاک",
+  "shoe shoes | کفش",
+  "bag | کیف",
+  "book books | کتاب",
+  "gift | هدیه",
+  "toy toys | اسباب‌بازی",
+  "mobile smartphone | گوشی موبایل",
+  "laptop computer | لپ‌تاپ کامپیوتر",
+  "battery | باتری",
+  "cable cord lead | سیم کابل",
+  "charger | شارژر",
+  "fridge refrigerator | یخچال",
+  "washing-machine washer | لباسشویی",
+  "air-conditioner | کولر",
+  "kettle | کتری",
+  "cooker | زودپز",
+  "vacuum | جاروبرقی",
+  "furniture sofa sofas couch table tables chair chairs wardrobe wardrobes bed beds desk | مبلمان مبل میز صندلی کمد تخت",
+  "cosmetic cosmetics hygiene | آرایشی بهداشتی",
+  "food | غذا خوراکی",
+  "fries chips |"
+]
+
+/** Every line of the vocabulary, the kinds of goods among them. */
 export const shopVocabulary: ReadonlyArray<string> = [
   // Delivery and shipping
   "ship shipping shipment deliver delivery dispatch send sent post postage courier | ارسال تحویل فرستادن فرستاد پست ارسالی مرسوله",
@@ -36,16 +66,16 @@ export const shopVocabulary: ReadonlyArray<string> = [
   "return returns returned back | مرجوع مرجوعی بازگشت برگشت برگرداندن بازگرداندن عودت",
   "refund refunds money-back reimburse | بازپرداخت استرداد عودت وجه پول",
   "exchange swap replace replacement | تعویض تبدیل جایگزین",
-  "money cash | پول وجه مبلغ",
-  "damaged broken defective faulty | آسیب معیوب خراب شکسته داغون ایراد",
-  "unused unopened sealed seal | پلمب پلمپ باز نشده",
+  "money cash funds | پول وجه مبلغ",
+  "damaged broken defective faulty fault defect | آسیب معیوب خراب خرابی شکسته داغون ایراد نقص",
+  "unused unopened sealed seal | پلمب پلمپ",
   "packaging box | بسته‌بندی جعبه",
   "reason | دلیل علت",
   "condition conditions terms | شرایط شرط",
   "cancel cancellation | لغو انصراف کنسل",
   "complaint | شکایت",
   // Money and payment
-  "price cost costs fee charge | قیمت هزینه بها کرایه",
+  "price cost costs fee charge | قیمت هزینه بها کرایه پسکرایه",
   "pay payment paid | پرداخت",
   "installment installments instalment instalments credit | قسط اقساط قسطی اقساطی",
   "card | کارت",
@@ -56,10 +86,10 @@ export const shopVocabulary: ReadonlyArray<string> = [
   "expensive | گران",
   "toman | تومان",
   "rial | ریال",
-  "invoice receipt | فاکتور",
+  "invoice receipt proof | فاکتور رسید",
   "buy purchase bought | خرید خریدن",
   "sell sold | فروش فروختن",
-  "buyer customer | خریدار مشتری",
+  "buyer customer client | خریدار مشتری",
   "seller vendor | فروشنده",
   "tax vat | مالیات",
   // Guarantee and service
@@ -77,8 +107,8 @@ export const shopVocabulary: ReadonlyArray<string> = [
   "manual guide instructions | راهنما دفترچه",
   "electricity power voltage | برق ولتاژ",
   // Store, contact
-  "store shop branch | فروشگاه مغازه شعبه",
-  "open opening | باز",
+  "store shop showroom branch | فروشگاه مغازه شعبه",
+  "open opening close closing | باز",
   "closed holiday | تعطیل",
   "phone call telephone | تلفن تماس زنگ",
   "email mail | ایمیل",
@@ -88,7 +118,7 @@ export const shopVocabulary: ReadonlyArray<string> = [
   "order orders | سفارش",
   "account profile panel | حساب پنل",
   "register signup | ثبت نام",
-  "pickup collect | حضوری",
+  "pickup collect collection click-and-collect | حضوری",
   "stock available availability | موجود موجودی",
   // Days of the week
   "monday | دوشنبه",
@@ -115,27 +145,9 @@ export const shopVocabulary: ReadonlyArray<string> = [
   "cotton | نخ نخی",
   "leather | چرم",
   "wool | پشم",
-  "clothes clothing | لباس پوشاک",
-  "shoe shoes | کفش",
-  "bag | کیف",
-  "book books | کتاب",
-  "gift | هدیه",
-  "toy toys | اسباب‌بازی",
-  "phone mobile | گوشی موبایل",
-  "laptop computer | لپ‌تاپ کامپیوتر",
-  "battery | باتری",
-  "charger | شارژر",
-  "fridge refrigerator | یخچال",
-  "washing-machine washer | لباسشویی",
-  "air-conditioner | کولر",
-  "kettle | کتری",
-  "cooker | زودپز",
-  "vacuum | جاروبرقی",
-  "furniture sofa couch table chair | مبلمان مبل میز صندلی",
-  "appliance appliances device | دستگاه لوازم",
+  ...productKinds,
+  "appliance appliances device machine unit | دستگاه لوازم وسیله",
   "kitchen | آشپزخانه",
-  "cosmetic cosmetics hygiene | آرایشی بهداشتی",
-  "food | غذا خوراکی",
   // Courses and services
   "course courses class | دوره کلاس",
   "session sessions | جلسه",
@@ -152,6 +164,8 @@ export const shopVocabulary: ReadonlyArray<string> = [
   "photo picture | عکس",
   "minimum least | حداقل",
   "maximum most | حداکثر",
+  "end expire expiry | تمام تموم پایان اتمام",
+  "ready | آماده",
   "allowed permitted | مجاز",
   "change edit | تغییر",
   "question questions faq | سوال",

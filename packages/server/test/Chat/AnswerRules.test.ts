@@ -220,6 +220,72 @@ describe("colloquial Persian endings and places", () => {
   })
 })
 
+describe("colloquial Persian: a city with a personal ending, coming to collect, asking for time", () => {
+  const service = [{
+    path: "service.md",
+    text:
+      "خدمات\n\nدر تبریز و رشت کارشناس ما دستگاه را از منزل شما می‌برد. در سایر شهرها دستگاه را به نزدیکترین نمایندگی ببرید."
+  }]
+
+  it("reads a known city with a personal ending as the city, answered by a sentence about the other cities", () => {
+    const answer = ask("من یزدم، دستگاهو از خونه میبرین؟", service, { language: "fa" })
+    expect(answer).toContain("سایر شهرها")
+    expect(answer).not.toContain("تبریز و رشت")
+  })
+
+  it("answers for a city the passage names with its own sentence", () => {
+    expect(ask("من رشتم، دستگاهو از خونه میبرین؟", service, { language: "fa" })).toContain("تبریز و رشت")
+  })
+
+  it("reads coming to take an order oneself as collecting it in person", () => {
+    const pickup = [{
+      path: "pickup.md",
+      text: "تحویل\n\nارسال با پست سه روز کاری طول می‌کشد. سفارش‌های تحویل حضوری دو ساعت بعد در شعبه آماده است."
+    }]
+    expect(ask("اگه خودم بیام سفارشمو بگیرم کی آمادست؟", pickup, { language: "fa" })).toContain("دو ساعت")
+  })
+
+  it("answers a question on the time to return with the return period first, not a delivery time", () => {
+    const note = [{
+      path: "returns.md",
+      text: "ارسال و مرجوعی\n\nزمان تحویل: ۳ روز کاری. کالای سالم را تا ده روز پس از دریافت می‌توانید مرجوع کنید."
+    }]
+    const [, first] = ask("چند روز وقت دارم کالا رو پس بدم؟", note, { language: "fa" }).split("\n")
+    expect(first).toContain("ده روز")
+  })
+})
+
+describe("a semicolon joins two clauses of one statement", () => {
+  it("quotes both clauses of a sentence joined by a Persian or Latin semicolon", () => {
+    const fa = [{
+      path: "returns.md",
+      text: "مرجوعی\n\nاگر کالا معیوب باشد، هزینه پست برگشت با فروشگاه است؛ در غیر این صورت هزینه با خریدار است."
+    }]
+    expect(ask("هزینه پست برگشت با کیه؟", fa, { language: "fa" })).toContain("در غیر این صورت هزینه با خریدار است")
+    const en = [{
+      path: "returns.md",
+      text: "Returns\n\nIf the item is faulty, we pay the return postage; otherwise the buyer pays it."
+    }]
+    expect(ask("Who pays the return postage?", en)).toContain("otherwise the buyer pays it")
+  })
+})
+
+describe("a kind of goods no passage names", () => {
+  const card = [{
+    path: "card.md",
+    text: "کارت گارانتی\n\nمحصول: کتری برقی مدل K-2\nمدت گارانتی: ۱۲ ماه از تاریخ خرید"
+  }]
+
+  it("declines a question about the guarantee of goods the passages do not name", () => {
+    expect(ask("گارانتی کولر چند ماهه؟", card, { language: "fa" })).toMatch(declinesFa)
+    expect(ask("How many months is the fridge's guarantee?", card)).toMatch(declinesEn)
+  })
+
+  it("answers the same question about the goods the passage names, with a colloquial unit", () => {
+    expect(ask("گارانتی کتری چند ماهه؟", card, { language: "fa" })).toContain("۱۲ ماه")
+  })
+})
+
 describe("a measure is answered only by a unit of its kind", () => {
   it("does not answer a weight or a duration with litres", () => {
     const box = [{ path: "box.md", text: "In the box\n\nThe kettle, a 1.7 litre jug and a base." }]

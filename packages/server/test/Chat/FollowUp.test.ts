@@ -16,6 +16,24 @@ describe("follow-up questions", () => {
     expect(isFollowUp("Which payment cards do you accept at checkout?", previous)).toBe(false)
   })
 
+  it("are told by a colloquial Persian opening or a closing that asks again ('X چی؟', 'too?')", () => {
+    const previous = "ارسال به شهرهای دیگه چند روز طول میکشه؟"
+    for (
+      const question of [
+        "واسه کالاهای سنگین و بزرگ باربری چند روزه؟",
+        "در اون صورت هزینه بسته‌بندی و پیک با کیه؟",
+        "کالاهای حجیم مثل یخچال و لباسشویی چی؟",
+        "Can I pay for the large fridges by card too?",
+        "In that case, who pays for the courier and packaging?"
+      ]
+    ) {
+      expect(isFollowUp(question, previous), question).toBe(true)
+    }
+    expect(isFollowUp("کارت‌های بانکی عضو شتاب رو برای پرداخت قبول میکنین؟", previous)).toBe(false)
+    expect(isFollowUp("اگه کالای سنگین خراب برسه هزینه برگشت با کیه؟", previous)).toBe(false)
+    expect(isFollowUp("Which payment cards do you accept for large fridges at checkout?", previous)).toBe(false)
+  })
+
   it("are searched together with the user's previous question; a new question alone", () => {
     const history = [user("How long does delivery inside the city take?"), bot("One day.")]
     expect(resolveFollowUp("And to another province?", history)).toEqual({
