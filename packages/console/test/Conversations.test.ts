@@ -70,7 +70,7 @@ const shop = async (baseUrl: string, name = "Tea shop") => {
   for (const [i, question] of ["Do you offer gift wrapping?", "Is gift wrapping available?", "Hello"].entries()) {
     await ask(`customer-${i}`, question)
   }
-  return { accountId: text(account.id), key, assistantId, ask }
+  return { key, assistantId, ask }
 }
 
 const listOf = (data: Record<string, unknown>) => (Array.isArray(data.list) ? data.list : [])
@@ -129,10 +129,12 @@ layer(TestApp(), { excludeTestServices: true, timeout: 180_000 })("console: the 
   it.effect("forgetting a customer from their thread, then retention set by the operator removes the old ones", () =>
     Effect.gen(function*() {
       const baseUrl = yield* serverUrl
-      const { accountId, assistantId, ask, key } = yield* Effect.promise(() => shop(baseUrl, "Herb shop"))
+      const { assistantId, ask, key } = yield* Effect.promise(() => shop(baseUrl, "Herb shop"))
       const conversations = (query = "") =>
         api(baseUrl, key, "GET", `/v1/assistants/${assistantId}/conversations${query}`).then(listOf)
-      const context = yield* Effect.promise(() => browser.newContext({ viewport: { width: 1280, height: 900 }, baseURL: baseUrl }))
+      const context = yield* Effect.promise(() =>
+        browser.newContext({ viewport: { width: 1280, height: 900 }, baseURL: baseUrl })
+      )
       yield* Effect.addFinalizer(() => Effect.promise(() => context.close()))
       const page = yield* Effect.promise(() => context.newPage())
       page.setDefaultTimeout(30_000)
