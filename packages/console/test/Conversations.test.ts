@@ -3,13 +3,18 @@
  * playwright-core) against the real service: a shop owner signed in with a key
  * reads the unanswered report, answers a group as a curated answer, sees the
  * next customer served it in the conversation's thread, rates an answer and
- * finds the curated answer's hit; then the same views in Persian.
+ * finds the curated answer's hit; then the same views in Persian. A customer
+ * who asks to be forgotten is, from their thread; the operator sets the
+ * account's retention and the retention pass removes what is older.
  */
+import { Retention } from "@dastyar/server/Conversations/Retention"
 import { adminToken, TestApp } from "@dastyar/server/Testing"
 import { chromiumLaunchOptions } from "@dastyar/server/TestingBrowser"
 import { HttpServer } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import * as TestClock from "effect/TestClock"
+import * as TestContext from "effect/TestContext"
 import { execFileSync } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import { type Browser, chromium } from "playwright-core"
@@ -48,8 +53,8 @@ const api = async (baseUrl: string, token: string, method: string, path: string,
 const text = (value: unknown) => (typeof value === "string" ? value : "")
 
 /** An account with a key and an active assistant that knows shipping, and six customer questions. */
-const shop = async (baseUrl: string) => {
-  const account = await api(baseUrl, adminToken, "POST", "/admin/v1/accounts", { name: "Tea shop" })
+const shop = async (baseUrl: string, name = "Tea shop") => {
+  const account = await api(baseUrl, adminToken, "POST", "/admin/v1/accounts", { name })
   const key = text((await api(baseUrl, adminToken, "POST", `/admin/v1/accounts/${text(account.id)}/keys`, {})).key)
   const assistant = await api(baseUrl, adminToken, "POST", `/admin/v1/accounts/${text(account.id)}/assistants`, {
     name: "Helper"
@@ -67,6 +72,8 @@ const shop = async (baseUrl: string) => {
   }
   return { key, assistantId, ask }
 }
+
+const listOf = (data: Record<string, unknown>) => (Array.isArray(data.list) ? data.list : [])
 
 layer(TestApp(), { excludeTestServices: true, timeout: 180_000 })("console: the improvement loop", (it) => {
   it.effect("report → curated answer → served to the next customer → seen in the thread, in English and Persian", () =>
@@ -118,4 +125,66 @@ layer(TestApp(), { excludeTestServices: true, timeout: 180_000 })("console: the 
           await context.close()
         }
       })))
+
+  it.effect("forgetting a customer from their thread, then retention set by the operator removes the old ones", () =>
+    Effect.gen(function*() {
+      const baseUrl = yield* serverUrl
+      const { assistantId, ask, key } = yield* Effect.promise(() => shop(baseUrl, "Herb shop"))
+      const conversations = (query = "") =>
+        api(baseUrl, key, "GET", `/v1/assistants/${assistantId}/conversations${query}`).then(listOf)
+      const context = yield* Effect.promise(() =>
+        browser.newContext({ viewport: { width: 1280, height: 900 }, baseURL: baseUrl })
+      )
+      yield* Effect.addFinalizer(() => Effect.promise(() => context.close()))
+      const page = yield* Effect.promise(() => context.newPage())
+      page.setDefaultTimeout(30_000)
+
+      // customer-1 asks twice; forgetting them from one thread deletes both conversations.
+      yield* Effect.promise(async () => {
+        await ask("customer-1", "Do you sell green tea?")
+        await page.goto("/console/")
+        await page.getByRole("radio", { name: "API key" }).check()
+        await page.getByRole("textbox", { name: "API key" }).fill(key)
+        await page.getByRole("button", { name: "Sign in" }).click()
+        await page.getByRole("link", { name: "Assistants" }).first().waitFor()
+        await page.goto(`/console/#/assistants/${assistantId}/conversations`)
+        await page.getByRole("cell", { name: "customer-1" }).first().waitFor()
+        await page.getByRole("button", { name: "Do you sell green tea?" }).click()
+        await page.getByRole("button", { name: "Forget this customer" }).click()
+        await page.getByRole("button", { name: "Yes, delete every conversation of this customer" }).click()
+        await page.getByRole("cell", { name: "customer-1" }).first().waitFor({ state: "detached" })
+        await page.getByRole("cell", { name: "customer-0" }).waitFor()
+        expect(await page.getByRole("heading", { name: "Do you sell green tea?" }).count()).toBe(0)
+        expect(await conversations("?principal=customer-1")).toEqual([])
+        expect(await conversations()).toHaveLength(2)
+      })
+
+      // The operator keeps this account's conversations for 30 days.
+      yield* Effect.promise(async () => {
+        const operator = await context.newPage()
+        await operator.goto("/console/")
+        await operator.getByRole("textbox", { name: "Operator token" }).fill(adminToken)
+        await operator.getByRole("button", { name: "Sign in" }).click()
+        const card = operator.locator("article.card", { has: operator.getByRole("heading", { name: "Herb shop" }) })
+        const retention = card.getByRole("form", { name: "Conversation retention" })
+        await retention.getByLabel("Keep conversations (days)").fill("30")
+        await retention.getByRole("button", { name: "Save" }).click()
+        await retention.getByRole("status").getByText("Saved: conversations idle for more than 30 days are deleted.").waitFor()
+        await operator.close()
+      })
+
+      // Today nothing is old enough; 31 days on, the retention pass removes the rest and the list is empty.
+      const retention = yield* Retention
+      expect(yield* retention.purge).toBe(0)
+      const purged = yield* Effect.gen(function*() {
+        yield* TestClock.setTime(Date.now() + 31 * 86_400_000)
+        return yield* retention.purge
+      }).pipe(Effect.provide(TestContext.TestContext))
+      expect(purged).toBe(2)
+      yield* Effect.promise(async () => {
+        expect(await conversations()).toEqual([])
+        await page.reload()
+        await page.getByText("No conversations match.").waitFor()
+      })
+    }).pipe(Effect.scoped))
 })

@@ -10,6 +10,7 @@ import { useI18n } from "../i18n"
 import { href } from "../route"
 import type { Known } from "../session"
 import { Badge, ConfirmButton, ErrorNotice, Field, useAction, useLoad } from "../ui"
+import { Retention } from "./Retention"
 
 type KnownAccount = Known["accounts"][number]
 
@@ -312,6 +313,7 @@ const AccountCard = ({ account }: { readonly account: KnownAccount }) => {
       </header>
       <ErrorNotice error={error} />
       <Usage accountId={account.id} />
+      <Retention accountId={account.id} />
       <div className="columns">
         <Keys account={account} />
         <Assistants account={account} />

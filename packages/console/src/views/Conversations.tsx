@@ -74,12 +74,25 @@ const Thread = ({ assistantId, conversationId, onDeleted }: { readonly assistant
       await unwrapNull(client.raw.DELETE("/v1/assistants/{assistantCode}/conversations/{conversationId}", params))
       onDeleted()
     })
+  // A customer who asks to be forgotten: every conversation of theirs in this assistant goes, not only this one.
+  const forget = (principal: string) =>
+    void run(async () => {
+      await unwrap(client.raw.DELETE("/v1/assistants/{assistantCode}/conversations", {
+        params: { path: { assistantCode: assistantId }, query: { principal } }
+      }))
+      onDeleted()
+    })
   const conversation = thread.value
   return (
     <section className="card" aria-labelledby="thread-title">
       <div className="card-head">
         <h3 id="thread-title">{conversation?.title ?? conversationId}</h3>
-        <ConfirmButton label={t("action.delete")} confirmLabel={t("conversations.confirmDelete")} onConfirm={remove} />
+        <div className="actions">
+          <ConfirmButton label={t("action.delete")} confirmLabel={t("conversations.confirmDelete")} onConfirm={remove} />
+          {conversation !== undefined && (
+            <ConfirmButton label={t("conversations.forget")} confirmLabel={t("conversations.confirmForget")} onConfirm={() => forget(conversation.principal)} />
+          )}
+        </div>
       </div>
       <ErrorNotice error={error ?? thread.error} />
       {conversation !== undefined && (
