@@ -1,7 +1,7 @@
 import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import { setupAccount, TestApp } from "../support/TestApp"
-import { hitIds, productCall, waitUntilSynced } from "./support"
+import { TestApp } from "../support/TestApp"
+import { searchHits, sharedShop } from "./support"
 
 const catalog = [
   { externalId: "f-1", title: "پاوربانک شیائومی ۱۰۰۰۰" },
@@ -18,18 +18,10 @@ const catalog = [
 ]
 
 layer(TestApp(), { excludeTestServices: true })("search of word forms", (it) => {
-  const shop = Effect.gen(function*() {
-    const s = yield* setupAccount()
-    yield* productCall(s, "POST", "/import", { products: catalog })
-    yield* waitUntilSynced(s)
-    return s
-  }).pipe(Effect.cached, Effect.runSync)
+  const shop = sharedShop(catalog)
 
   // Keyword side only: these are rules of the words, not of the offline meaning side.
-  const search = (query: string) =>
-    Effect.flatMap(shop, (s) => productCall(s, "POST", "/search", { query, semanticRatio: 0 })).pipe(
-      Effect.map(hitIds)
-    )
+  const search = searchHits(shop, { semanticRatio: 0 })
 
   it.effect("a compound written with a space finds it written joined, above a match of one of its words", () =>
     Effect.gen(function*() {

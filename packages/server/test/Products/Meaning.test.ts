@@ -4,8 +4,8 @@
  */
 import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import { setupAccount, TestApp } from "../support/TestApp"
-import { hitIds, productCall, waitUntilSynced } from "./support"
+import { TestApp } from "../support/TestApp"
+import { searchHits, sharedShop } from "./support"
 
 const catalog = [
   { externalId: "m-1", title: "Velvet sofa" },
@@ -16,17 +16,9 @@ const catalog = [
 ]
 
 layer(TestApp(), { excludeTestServices: true })("search by related words", (it) => {
-  const shop = Effect.gen(function*() {
-    const s = yield* setupAccount()
-    yield* productCall(s, "POST", "/import", { products: catalog })
-    yield* waitUntilSynced(s)
-    return s
-  }).pipe(Effect.cached, Effect.runSync)
+  const shop = sharedShop(catalog)
 
-  const search = (query: string) =>
-    Effect.flatMap(shop, (s) => productCall(s, "POST", "/search", { query, semanticRatio: 0 })).pipe(
-      Effect.map(hitIds)
-    )
+  const search = searchHits(shop, { semanticRatio: 0 })
 
   it.effect("a synonym or a kind of the title's thing finds it", () =>
     Effect.gen(function*() {

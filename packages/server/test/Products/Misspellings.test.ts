@@ -5,8 +5,8 @@
  */
 import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import { setupAccount, TestApp } from "../support/TestApp"
-import { hitIds, productCall, waitUntilSynced } from "./support"
+import { TestApp } from "../support/TestApp"
+import { searchHits, sharedShop } from "./support"
 
 const catalog = [
   { externalId: "s-1", title: "Compact camera" },
@@ -19,17 +19,9 @@ const catalog = [
 ]
 
 layer(TestApp(), { excludeTestServices: true })("search of misspellings and split words", (it) => {
-  const shop = Effect.gen(function*() {
-    const s = yield* setupAccount()
-    yield* productCall(s, "POST", "/import", { products: catalog })
-    yield* waitUntilSynced(s)
-    return s
-  }).pipe(Effect.cached, Effect.runSync)
+  const shop = sharedShop(catalog)
 
-  const search = (query: string) =>
-    Effect.flatMap(shop, (s) => productCall(s, "POST", "/search", { query, semanticRatio: 0 })).pipe(
-      Effect.map(hitIds)
-    )
+  const search = searchHits(shop, { semanticRatio: 0 })
 
   it.effect("a first letter typed by sound, swapped with the second or typed twice", () =>
     Effect.gen(function*() {

@@ -1,7 +1,7 @@
 import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import { setupAccount, TestApp } from "../support/TestApp"
-import { hitIds, productCall, waitUntilSynced } from "./support"
+import { TestApp } from "../support/TestApp"
+import { searchHits, sharedShop } from "./support"
 
 const catalog = [
   { externalId: "n-1", title: "Bath towel", attributes: { color: "white" } },
@@ -21,15 +21,9 @@ const catalog = [
 ]
 
 layer(TestApp(), { excludeTestServices: true })("search without noise", (it) => {
-  const shop = Effect.gen(function*() {
-    const s = yield* setupAccount()
-    yield* productCall(s, "POST", "/import", { products: catalog })
-    yield* waitUntilSynced(s)
-    return s
-  }).pipe(Effect.cached, Effect.runSync)
+  const shop = sharedShop(catalog)
 
-  const search = (query: string, extra: Record<string, unknown> = {}) =>
-    Effect.flatMap(shop, (s) => productCall(s, "POST", "/search", { query, ...extra })).pipe(Effect.map(hitIds))
+  const search = searchHits(shop)
 
   it.effect("a query no word of the catalog is close to gets a few guesses at most, not the catalog", () =>
     Effect.gen(function*() {

@@ -1,7 +1,7 @@
 /** Helpers shared by the catalog tests. */
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
-import { call, pick } from "../support/TestApp"
+import { call, pick, setupAccount } from "../support/TestApp"
 
 export interface Shop {
   readonly key: string
@@ -56,3 +56,23 @@ export const nextCursorOf = (reply: { readonly json: unknown }) =>
 /** The invalid properties of a validation error. */
 export const invalidProperties = (reply: { readonly json: unknown }) =>
   Schema.decodeUnknownSync(FieldErrors)(reply.json).fields.map((field) => field.property)
+
+/**
+ * A new shop holding `products`, imported and synced once on first use and shared by a file's tests (run inside
+ * the file's `layer`, whose services it uses).
+ */
+export const sharedShop = (products: ReadonlyArray<object>) =>
+  Effect.gen(function*() {
+    const shop = yield* setupAccount()
+    yield* productCall(shop, "POST", "/import", { products })
+    yield* waitUntilSynced(shop)
+    return shop
+  }).pipe(Effect.cached, Effect.runSync)
+
+/** The external ids a search of `shop` finds for `query`, best first, with `extra` fields in the body. */
+export const searchHits =
+  <E, R>(shop: Effect.Effect<Shop, E, R>, extra: Record<string, unknown> = {}) =>
+  (query: string, more: Record<string, unknown> = {}) =>
+    Effect.flatMap(shop, (s) => productCall(s, "POST", "/search", { query, ...extra, ...more })).pipe(
+      Effect.map(hitIds)
+    )
