@@ -25,42 +25,46 @@ const hasPending = (shop: Shop) =>
     return Array.isArray(list) && list.length > 0
   })
 
-it.scopedLive("a small shop's products are indexed while a big shop queued before it is still pending", () =>
-  Effect.gen(function*() {
-    const database = yield* sharedDatabase
-    const settings = { ...database, DASTYAR_RATE_LIMIT_PER_MINUTE: "100000" }
-    const { big, small } = yield* withApp(
-      { ...settings, DASTYAR_SEARCH_ENABLED: "false" },
-      Effect.gen(function*() {
-        const big = yield* setupAccount()
-        const small = yield* setupAccount()
-        for (let start = 0; start < bigCatalog; start += perImport) {
-          const products = Array.from({ length: perImport }, (_, i) => ({
-            externalId: `b-${start + i}`,
-            title: `Walnut tray ${start + i}`
-          }))
-          expect((yield* productCall(big, "POST", "/import", { products })).status).toBeLessThan(300)
-        }
-        const products = [1, 2, 3].map((i) => ({ externalId: `s-${i}`, title: `Clay mug ${i}` }))
-        expect((yield* productCall(small, "POST", "/import", { products })).status).toBeLessThan(300)
-        return { big, small }
-      })
-    )
-    const fake = yield* fakeEmbeddings({ dimensions: 64, delayMs: 300 })
-    yield* withApp(
-      {
-        ...settings,
-        DASTYAR_EMBEDDINGS_BASE_URL: fake.baseUrl,
-        DASTYAR_EMBEDDINGS_API_KEY: "emb-key",
-        DASTYAR_EMBEDDINGS_MODEL: "fake-embed",
-        DASTYAR_EMBEDDINGS_DIMENSIONS: "64"
-      },
-      Effect.gen(function*() {
-        for (let attempt = 0; attempt < 1200 && (yield* hasPending(small)); attempt++) {
-          yield* Effect.sleep("25 millis")
-        }
-        expect(yield* hasPending(small)).toBe(false)
-        expect(yield* hasPending(big)).toBe(true)
-      })
-    )
-  }), 300_000)
+it.scopedLive(
+  "a small shop's products are indexed while a big shop queued before it is still pending",
+  () =>
+    Effect.gen(function*() {
+      const database = yield* sharedDatabase
+      const settings = { ...database, DASTYAR_RATE_LIMIT_PER_MINUTE: "100000" }
+      const { big, small } = yield* withApp(
+        { ...settings, DASTYAR_SEARCH_ENABLED: "false" },
+        Effect.gen(function*() {
+          const big = yield* setupAccount()
+          const small = yield* setupAccount()
+          for (let start = 0; start < bigCatalog; start += perImport) {
+            const products = Array.from({ length: perImport }, (_, i) => ({
+              externalId: `b-${start + i}`,
+              title: `Walnut tray ${start + i}`
+            }))
+            expect((yield* productCall(big, "POST", "/import", { products })).status).toBeLessThan(300)
+          }
+          const products = [1, 2, 3].map((i) => ({ externalId: `s-${i}`, title: `Clay mug ${i}` }))
+          expect((yield* productCall(small, "POST", "/import", { products })).status).toBeLessThan(300)
+          return { big, small }
+        })
+      )
+      const fake = yield* fakeEmbeddings({ dimensions: 64, delayMs: 300 })
+      yield* withApp(
+        {
+          ...settings,
+          DASTYAR_EMBEDDINGS_BASE_URL: fake.baseUrl,
+          DASTYAR_EMBEDDINGS_API_KEY: "emb-key",
+          DASTYAR_EMBEDDINGS_MODEL: "fake-embed",
+          DASTYAR_EMBEDDINGS_DIMENSIONS: "64"
+        },
+        Effect.gen(function*() {
+          for (let attempt = 0; attempt < 1200 && (yield* hasPending(small)); attempt++) {
+            yield* Effect.sleep("25 millis")
+          }
+          expect(yield* hasPending(small)).toBe(false)
+          expect(yield* hasPending(big)).toBe(true)
+        })
+      )
+    }),
+  300_000
+)
