@@ -30,12 +30,12 @@ import {
   type Target
 } from "./catalog/report"
 import {
-  cleanUp,
   createShop,
   field,
   listField,
   onCleanup,
   pg,
+  runBench,
   type Service,
   type Shop,
   sleep,
@@ -446,26 +446,4 @@ const main = async () => {
   })
 }
 
-const run = async () => {
-  let code = 1
-  try {
-    await main()
-    code = 0
-  } catch (error) {
-    console.error("[bench] FAILED:", error instanceof Error ? error.message : error)
-  } finally {
-    await cleanUp()
-  }
-  process.exit(code)
-}
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => {
-    console.error(`[bench] ${signal}: cleaning up…`)
-    void cleanUp().finally(() => process.exit(130))
-  })
-}
-setTimeout(() => {
-  console.error("[bench] FAILED: overall deadline (30 min) passed; cleaning up…")
-  void cleanUp().finally(() => process.exit(1))
-}, 30 * 60_000).unref()
-void run()
+runBench(main, 30)

@@ -19,12 +19,12 @@ import { modelId as offlineModelId } from "../../packages/server/src/Search/Offl
 import { bareSearch, searchLimit } from "./catalog/bare"
 import { type BenchQuery, generateProducts, generateQueries, random } from "./catalog/products"
 import {
-  cleanUp,
   createShop,
   field,
   listField,
   onCleanup,
   pg,
+  runBench,
   type Service,
   type Shop,
   sleep,
@@ -338,26 +338,4 @@ const main = async () => {
   })
 }
 
-const run = async () => {
-  let code = 1
-  try {
-    await main()
-    code = 0
-  } catch (error) {
-    console.error("[bench] FAILED:", error instanceof Error ? error.message : error)
-  } finally {
-    await cleanUp()
-  }
-  process.exit(code)
-}
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => {
-    console.error(`[bench] ${signal}: cleaning up…`)
-    void cleanUp().finally(() => process.exit(130))
-  })
-}
-setTimeout(() => {
-  console.error("[bench] FAILED: overall deadline (60 min) passed; cleaning up…")
-  void cleanUp().finally(() => process.exit(1))
-}, 60 * 60_000).unref()
-void run()
+runBench(main, 60)

@@ -302,3 +302,33 @@ export const createShop = async (service: Service, name: string, plan: string, a
   }
   return { accountId, key, assistantIds }
 }
+
+/**
+ * Runs a benchmark's `main`, then cleans up whatever it started: also on SIGINT/SIGTERM and past `deadlineMinutes`,
+ * so an interrupted run leaves no server or database behind. Exits 0 when `main` finished, else 1 (130 on a signal).
+ */
+export const runBench = (main: () => Promise<void>, deadlineMinutes: number) => {
+  const run = async () => {
+    let code = 1
+    try {
+      await main()
+      code = 0
+    } catch (error) {
+      console.error("[bench] FAILED:", error instanceof Error ? error.message : error)
+    } finally {
+      await cleanUp()
+    }
+    process.exit(code)
+  }
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.once(signal, () => {
+      console.error(`[bench] ${signal}: cleaning up…`)
+      void cleanUp().finally(() => process.exit(130))
+    })
+  }
+  setTimeout(() => {
+    console.error(`[bench] FAILED: overall deadline (${deadlineMinutes} min) passed; cleaning up…`)
+    void cleanUp().finally(() => process.exit(1))
+  }, deadlineMinutes * 60_000).unref()
+  void run()
+}
