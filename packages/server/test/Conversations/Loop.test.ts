@@ -70,8 +70,9 @@ layer(TestApp(), { excludeTestServices: true })("the improvement loop", (it) => 
       expect(report.status).toBe(200)
       const rows = pick(report.json, "data", "list")
       expect(rows).toEqual(expect.arrayContaining([
-        expect.objectContaining({ count: 3, channels: { api: 3 }, reasons: { declined: 3 } }),
-        expect.objectContaining({ count: 2, channels: { api: 2 }, reasons: { declined: 2 } })
+        // Every question of a group was declined; some may also count as weakly retrieved.
+        expect.objectContaining({ count: 3, channels: { api: 3 }, reasons: expect.objectContaining({ declined: 3 }) }),
+        expect.objectContaining({ count: 2, channels: { api: 2 }, reasons: expect.objectContaining({ declined: 2 }) })
       ]))
       expect(pick(report.json, "data", "count")).toBe(2)
       const giftRow = pick(report.json, "data", "list", 0)

@@ -26,7 +26,9 @@ const runScript = (command: string) =>
  * than skipping it; without one (embedded database, which has no replicas) the file is skipped.
  */
 const started = ((): { readonly url: string } | { readonly reason: string } => {
-  if (process.env.DATABASE_URL === undefined) return { reason: "no DATABASE_URL (the embedded database has no replicas)" }
+  if (process.env.DATABASE_URL === undefined) {
+    return { reason: "no DATABASE_URL (the embedded database has no replicas)" }
+  }
   const line = runScript("start").trim().split("\n").at(-1) ?? ""
   return { url: line.replace(/^REPLICA_URL=/, "") }
 })()
@@ -92,11 +94,14 @@ if ("reason" in started) {
     const untilServedByReplica = <R>(request: Effect.Effect<unknown, never, R>) =>
       Effect.gen(function*() {
         const r = yield* replica
-        yield* until("the replica serves the account's reads", Effect.gen(function*() {
-          const served = r.served
-          yield* request
-          return r.served > served
-        }))
+        yield* until(
+          "the replica serves the account's reads",
+          Effect.gen(function*() {
+            const served = r.served
+            yield* request
+            return r.served > served
+          })
+        )
       })
 
     it.effect("search and list pages are served by the replica, seen in its own statistics", () =>
@@ -105,8 +110,13 @@ if ("reason" in started) {
         const r = yield* replica
         yield* until("the replica is usable", Effect.sync(() => r.usable))
         yield* untilServedByReplica(productCall(s, "POST", "/search", { query: "walnut board" }))
+        // Search goes to the replica at once; lists wait out the window after the account's import.
+        yield* untilServedByReplica(productCall(s, "GET", "?limit=10"))
         const database = yield* databaseOf
-        const commits = onReplica(database, `SELECT xact_commit::int AS n FROM pg_stat_database WHERE datname = current_database()`)
+        const commits = onReplica(
+          database,
+          `SELECT xact_commit::int AS n FROM pg_stat_database WHERE datname = current_database()`
+        )
           .pipe(Effect.map((rows) => Number(rows[0]?.n ?? 0)))
         const before = yield* commits
         /** The statements of one request the replica served. */
@@ -195,12 +205,15 @@ if ("reason" in started) {
         yield* until("the stopped replica is skipped", Effect.sync(() => !r.usable))
         // Marked usable again by hand, as a poll just before it went away would leave it: the read is tried there,
         // fails, and is answered from the primary.
-        yield* until("a read tried on the stopped replica is answered from the primary", Effect.gen(function*() {
-          const served = r.served
-          r.usable = true
-          expect((yield* productCall(reader, "GET", "?limit=10")).status).toBe(200)
-          return r.served > served && !r.usable
-        }))
+        yield* until(
+          "a read tried on the stopped replica is answered from the primary",
+          Effect.gen(function*() {
+            const served = r.served
+            r.usable = true
+            expect((yield* productCall(reader, "GET", "?limit=10")).status).toBe(200)
+            return r.served > served && !r.usable
+          })
+        )
       }))
   })
 }
