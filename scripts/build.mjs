@@ -9,8 +9,10 @@
  * dependencies stay external and are loaded from `node_modules` as usual.
  *
  * The CLI, the SDK, the website widget and the console are built by their own `build` scripts;
- * the console (Vite) only in a full build or when it was never built, so a
- * first `pnpm start` serves it and later starts do not wait for it.
+ * the console (Vite) only in a full build or when its sources changed since its last build, so
+ * a start serves the current console and a start after no change does not wait for it. The
+ * browser tests drive what this builds once before the suite: a build per test file would
+ * empty `dist` under another file's open page.
  *
  * `--if-needed` (used by `pnpm start` and before the tests) skips the build when every output is
  * newer than every source file, so a start after an unchanged checkout costs
@@ -118,12 +120,24 @@ const newestMtime = (dir) => {
 }
 
 const stampFile = path.join(root, "packages", "server", "dist", ".built")
-const consoleBuilt = () => fs.existsSync(path.join(packageDir("console"), "dist", "index.html"))
+const consolePage = path.join(packageDir("console"), "dist", "index.html")
+const consoleBuilt = () => fs.existsSync(consolePage)
+
+/** The console is current when its page is newer than its sources and the SDK and domain it bundles. */
+const consoleCurrent = () => {
+  if (!consoleBuilt()) return false
+  const consoleDir = packageDir("console")
+  const sources = [
+    ...["console", "sdk", "domain"].map((name) => newestMtime(path.join(packageDir(name), "src"))),
+    ...["index.html", "package.json", "vite.config.ts"].map((file) => fs.statSync(path.join(consoleDir, file)).mtimeMs)
+  ]
+  return Math.max(...sources) < fs.statSync(consolePage).mtimeMs
+}
 const widgetBuilt = () => fs.existsSync(path.join(packageDir("widget"), "dist", "widget.js"))
 
 /** The build is current when its stamp is newer than every package's sources and manifest. */
 const upToDate = () => {
-  if (!fs.existsSync(stampFile) || !consoleBuilt() || !widgetBuilt()) return false
+  if (!fs.existsSync(stampFile) || !consoleCurrent() || !widgetBuilt()) return false
   const built = fs.statSync(stampFile).mtimeMs
   const sources = ["domain", "server", "sdk", "cli", "widget"].flatMap((name) => [
     newestMtime(path.join(packageDir(name), "src")),
@@ -139,7 +153,7 @@ const build = async () => {
   // The widget (esbuild, well under a second) always: the server serves what it builds.
   const packages = [
     ...(ifNeeded ? ["cli", "widget"] : ["cli", "sdk", "widget"]),
-    ...(ifNeeded && consoleBuilt() ? [] : ["console"])
+    ...(ifNeeded && consoleCurrent() ? [] : ["console"])
   ]
   await Promise.all([...packages.map(runPackageBuild), ...targets().map(({ entryPoints, inline, name }) => {
     const cwd = packageDir(name)

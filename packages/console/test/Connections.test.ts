@@ -8,13 +8,10 @@ import { chromiumLaunchOptions } from "@dastyar/server/TestingBrowser"
 import { HttpServer } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import { execFileSync } from "node:child_process"
 import * as http from "node:http"
-import { fileURLToPath } from "node:url"
 import { type Browser, chromium } from "playwright-core"
 import { afterAll, beforeAll } from "vitest"
 
-const packageDir = fileURLToPath(new URL("..", import.meta.url))
 
 /** Every request the platforms got, and a server answering as Bale (`/bot…`) or the Graph API (`/v…`). */
 const seen: Array<{ readonly path: string; readonly body: string }> = []
@@ -41,8 +38,8 @@ const platformsUrl = await new Promise<string>((resolve) =>
 
 let browser: Browser
 
+// The suite's global setup builds the console and the widget once; a build here would race the other files.
 beforeAll(async () => {
-  execFileSync("pnpm", ["run", "build"], { cwd: packageDir, stdio: "pipe" })
   browser = await chromium.launch(chromiumLaunchOptions())
 }, 120_000)
 

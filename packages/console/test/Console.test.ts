@@ -10,20 +10,17 @@ import { chromiumLaunchOptions } from "@dastyar/server/TestingBrowser"
 import { HttpServer } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
 import { fileURLToPath } from "node:url"
 import { type Browser, chromium, type Page } from "playwright-core"
 import { afterAll, beforeAll } from "vitest"
 
-const packageDir = fileURLToPath(new URL("..", import.meta.url))
 const docsDir = fileURLToPath(new URL("../../../docs/", import.meta.url))
 
 let browser: Browser
 
+// The suite's global setup builds the console and the widget once; a build here would race the other files.
 beforeAll(async () => {
-  // The test drives what `pnpm build:console` makes, so it builds it first.
-  execFileSync("pnpm", ["run", "build"], { cwd: packageDir, stdio: "pipe" })
   browser = await chromium.launch(chromiumLaunchOptions())
 }, 120_000)
 

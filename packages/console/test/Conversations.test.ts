@@ -15,17 +15,14 @@ import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as TestClock from "effect/TestClock"
 import * as TestContext from "effect/TestContext"
-import { execFileSync } from "node:child_process"
-import { fileURLToPath } from "node:url"
 import { type Browser, chromium } from "playwright-core"
 import { afterAll, beforeAll } from "vitest"
 
-const packageDir = fileURLToPath(new URL("..", import.meta.url))
 
 let browser: Browser
 
+// The suite's global setup builds the console and the widget once; a build here would race the other files.
 beforeAll(async () => {
-  execFileSync("pnpm", ["run", "build"], { cwd: packageDir, stdio: "pipe" })
   browser = await chromium.launch(chromiumLaunchOptions())
 }, 120_000)
 

@@ -10,13 +10,11 @@ import { HttpServer } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
-import { execFileSync } from "node:child_process"
 import * as http from "node:http"
 import { fileURLToPath } from "node:url"
 import { type Browser, chromium, type Page } from "playwright-core"
 import { afterAll, beforeAll } from "vitest"
 
-const packageDir = fileURLToPath(new URL("..", import.meta.url))
 const docsDir = fileURLToPath(new URL("../../../docs/", import.meta.url))
 
 const listen = (server: http.Server) =>
@@ -74,10 +72,8 @@ const otherOrigin = await listen(elsewhere)
 
 let browser: Browser
 
+// The suite's global setup builds the console and the widget once; a build here would race the other files.
 beforeAll(async () => {
-  execFileSync("node", ["scripts/build.mjs"], { cwd: packageDir, stdio: "pipe" })
-  // The console's preview is tested too, on what `pnpm build:console` makes.
-  execFileSync("pnpm", ["run", "build"], { cwd: `${packageDir}../console`, stdio: "pipe" })
   browser = await chromium.launch(chromiumLaunchOptions())
 }, 120_000)
 

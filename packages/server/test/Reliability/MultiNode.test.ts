@@ -358,11 +358,13 @@ describe(`reliability: multi-node${skipReason === undefined ? "" : ` (skipped: $
           )
         const open = Effect.all({
           jobs: count(`SELECT count(*) AS n FROM document_jobs WHERE status IN ('queued', 'processing')`),
-          products: count(`SELECT count(*) AS n FROM products WHERE index_state <> 'synced'`)
+          products: count(`SELECT count(*) AS n FROM products WHERE index_state <> 'synced'`),
+          // A worker killed after its job committed leaves the queue element open until its lease runs out.
+          elements: count(`SELECT count(*) AS n FROM dastyar_queue WHERE completed = false`)
         })
         const settleStarted = Date.now()
         let left = yield* open
-        while ((left.jobs > 0 || left.products > 0) && Date.now() - settleStarted < 240_000) {
+        while ((left.jobs > 0 || left.products > 0 || left.elements > 0) && Date.now() - settleStarted < 240_000) {
           yield* Effect.sleep("500 millis")
           left = yield* open
         }
