@@ -15,7 +15,10 @@
  *   `data/held-aside-en-2.json` over `data/held-en-2-docs` and
  *   `data/held-aside-fa-2.json` over `data/held-fa-2-docs` (ordering and
  *   delivery terms, installment terms, size and exchange guides, refund
- *   rules of courses).
+ *   rules of courses), and `data/held-aside-en-3.json` over
+ *   `data/held-en-3-docs` and `data/held-aside-fa-3.json` over
+ *   `data/held-fa-3-docs` (delivery and assembly terms, membership terms,
+ *   a subscription FAQ, repair terms, tour cancellation rules).
  *
  *   pnpm eval:answers [--floor 0.35] [--misses] [--only held-aside-fa.json]
  *

@@ -129,6 +129,18 @@ export const sets: ReadonlyArray<EvalSet> = [
     questions: "held-aside-fa-2.json",
     documents: "held-fa-2-docs",
     heldAside: true
+  },
+  {
+    name: "held-aside: EN furniture delivery, gym membership, pet food subscription",
+    questions: "held-aside-en-3.json",
+    documents: "held-en-3-docs",
+    heldAside: true
+  },
+  {
+    name: "held-aside: FA flower delivery, laptop repairs, tour cancellations",
+    questions: "held-aside-fa-3.json",
+    documents: "held-fa-3-docs",
+    heldAside: true
   }
 ]
 
