@@ -18,7 +18,7 @@ const dataDir = path.join(path.dirname(fileURLToPath(import.meta.url)), "../../.
 /** The file the search may be tuned on. */
 export const tuningFile = "search-tuning.json"
 /** The files never tuned on, nor looked at query by query. */
-export const heldAsideFiles = ["search-held-aside.json", "search-held-aside-2.json"] as const
+export const heldAsideFiles = ["search-held-aside.json", "search-held-aside-2.json", "search-held-aside-3.json"] as const
 
 const Grade = Schema.Literal(1, 2, 3)
 const JudgedSet = Schema.Struct({
