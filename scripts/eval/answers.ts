@@ -7,18 +7,19 @@
  *   `data/tuning-2-en.json` over `data/tuning-2-en-docs` (a shop's shipping
  *   and returns page, an air fryer's quick-start guide, a store FAQ) and
  *   `data/tuning-2-fa.json` over `data/tuning-2-fa-docs` (a Persian shop's
- *   shipping and returns page, a guarantee card, an FAQ);
+ *   shipping and returns page, a guarantee card, an FAQ), and tuning-3:
+ *   `data/tuning-3-en.json` over `data/tuning-3-en-docs` and
+ *   `data/tuning-3-fa.json` over `data/tuning-3-fa-docs` (ordering and
+ *   delivery terms, installment terms, size and exchange guides, refund
+ *   rules of courses; held aside until their aggregates had been seen);
  * - held-aside: `data/answers-held-aside.json` over the same documents,
  *   `data/held-aside-en.json` over `data/held-en-docs` (a manual, a warranty
  *   card, terms of sale) and `data/held-aside-fa.json` over
  *   `data/held-fa-docs` (Persian typed as people type), and
- *   `data/held-aside-en-2.json` over `data/held-en-2-docs` and
- *   `data/held-aside-fa-2.json` over `data/held-fa-2-docs` (ordering and
- *   delivery terms, installment terms, size and exchange guides, refund
- *   rules of courses), and `data/held-aside-en-3.json` over
- *   `data/held-en-3-docs` and `data/held-aside-fa-3.json` over
- *   `data/held-fa-3-docs` (delivery and assembly terms, membership terms,
- *   a subscription FAQ, repair terms, tour cancellation rules).
+ *   `data/held-aside-en-3.json` over `data/held-en-3-docs` and
+ *   `data/held-aside-fa-3.json` over `data/held-fa-3-docs` (delivery and
+ *   assembly terms, membership terms, a subscription FAQ, repair terms,
+ *   tour cancellation rules).
  *
  *   pnpm eval:answers [--floor 0.35] [--misses] [--only held-aside-fa.json]
  *

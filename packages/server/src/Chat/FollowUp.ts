@@ -8,9 +8,18 @@
 import type { HistoryMessage } from "./History"
 import { rootsOf } from "./QuestionAnalysis"
 
-/** Openings that continue the previous question rather than start a new one. */
-const continues =
-  /^\s*(?:and|but|also|so|then|what about|how about|and what about|what if|same for|in that case|if so|if not|otherwise|و|ولی|اما|پس|همچنین|در مورد|درباره|راجع به|برای|چطور برای|اون|آن|همین|واسه|برا|در اون صورت|در این صورت|وگرنه)(?=[\s,،.?؟]|$)/iu
+/**
+ * Openings that only link to the previous question ("and", "what about", "پس"): what follows is the
+ * follow-up's own question.
+ */
+const linkWords =
+  "and|but|also|so|then|what about|how about|and what about|same for|in that case|if so|if not|otherwise|و|ولی|اما|پس|همچنین|در مورد|درباره|راجع به|چطور برای|همین|در اون صورت|در این صورت|وگرنه"
+const links = new RegExp(`^\\s*(?:${linkWords})(?=[\\s,،.?؟]|$)[\\s,،]*`, "iu")
+/** Openings that continue the previous question rather than start a new one: links and "what if", "برای …". */
+const continues = new RegExp(
+  `^\\s*(?:${linkWords}|what if|برای|اون|آن|واسه|برا)(?=[\\s,،.?؟]|$)`,
+  "iu"
+)
 /**
  * Endings that ask the previous question again of something else: "… too?", "… instead?", and the colloquial
  * Persian "X چی؟", "X چطور؟", "… هم همینطوره؟" (and X?).
@@ -28,6 +37,15 @@ export interface Resolved {
   readonly query: string
   /** The previous question, when this one follows up on it. */
   readonly previousQuestion: string | undefined
+}
+
+/**
+ * A follow-up without its opening ("and", "what about", "پس", "و") and asking-again ending ("too", "چی"): what
+ * it asks of its own. "پس آنلاین چی؟" is about "آنلاین"; the rest comes from the previous question.
+ */
+export const ownPart = (question: string): string => {
+  const own = question.replace(links, "").replace(asksAgain, "").trim()
+  return own.length > 0 ? own : question
 }
 
 /** Whether `question` follows up on `previous`. */

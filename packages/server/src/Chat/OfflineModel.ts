@@ -2,7 +2,8 @@
  * The built-in offline model: no provider, no network, always available. It
  * does not write prose of its own. It quotes the sentences of the retrieved
  * passages that answer the question (see QuestionAnalysis.ts for what it
- * reads in a question, PassageSelection.ts for which sentences answer it),
+ * reads in a question, PassageSelection.ts and QuoteChoice.ts for which
+ * sentences answer it),
  * each with the document it came from, and says in which language a quote is
  * when it is not the answer's; lists matching products from the
  * product-search tool, within a price bound the question states; and says
@@ -17,10 +18,12 @@
 import type { Products } from "@dastyar/domain"
 import * as Effect from "effect/Effect"
 import * as Stream from "effect/Stream"
+import { ownPart } from "./FollowUp"
 import type { ChatModelShape, ModelAnswer, ModelEvent, ModelRequest, Tool } from "./ChatModel"
 import { type AnswerLanguage, detectLanguage } from "./Language"
-import { pickQuotes, rankSentences, type Scored } from "./PassageSelection"
+import { rankSentences, type Scored } from "./PassageSelection"
 import { priceBounds } from "./PriceBounds"
+import { pickQuotes } from "./QuoteChoice"
 import { analyzeQuestion, contains, isSmallTalk, isThanks, rootsOf } from "./QuestionAnalysis"
 import { estimateTokens } from "./Tokens"
 
@@ -125,8 +128,12 @@ export const compose = (request: ModelRequest, found: ReadonlyArray<Products.Pro
   if (isSmallTalk(question)) {
     parts.push(isThanks(question) ? t.thanks : t.hello(assistantName))
   } else {
-    const asked = analyzeQuestion(question, previousQuestion)
-    const quotes = pickQuotes(rankSentences(asked, passages), language)
+    const asked = analyzeQuestion(previousQuestion === undefined ? question : ownPart(question), previousQuestion)
+    // A follow-up continues the previous turn: the passage that best answers its question leads.
+    const answeredBefore = previousQuestion === undefined
+      ? undefined
+      : rankSentences(analyzeQuestion(previousQuestion), passages).ranked[0]?.passage
+    const quotes = pickQuotes(rankSentences(asked, passages, answeredBefore), language)
     products = matchingProducts(rootsOf(priceBounds(question).query), found)
     const productPart = products.length === 0
       ? []

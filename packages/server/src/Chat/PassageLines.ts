@@ -32,6 +32,8 @@ export interface Line {
   readonly item: boolean
   /** The label line(s) just above, which name what this line describes. */
   readonly context: string
+  /** Which line of the text it comes from: sentences of one paragraph share it. */
+  readonly paragraph: number
 }
 
 /**
@@ -40,7 +42,10 @@ export interface Line {
  */
 const isLabel = (line: string, item: boolean) =>
   !item && line.length <= 60 && wordsOf(line).length <= 6 && /^[\p{Lu}\p{Lo}\d]/u.test(line) &&
-  !/[.!?؟؛:;,،…)"”»]$/u.test(line) && !/[,،:]\s|[$=<>{}|\\]/u.test(line)
+  !/[.!?؟؛:;,،…)"”»]$/u.test(line) && !/[,،:]\s|[$=<>{}|\\]/u.test(line) && !isDataRow(line)
+
+/** A row of values written as text ("M — chest 99 to 104 cm"): a name, a dash and a number state something. */
+const isDataRow = (line: string) => /\s[—–-]\s.*\d/u.test(line)
 
 const cellsOf = (row: string) =>
   row.trim().replace(/^\|/u, "").replace(/\|$/u, "").split("|").map((cell) => cell.trim())
@@ -85,22 +90,28 @@ export const linesOf = (text: string): ReadonlyArray<Line> => {
   const lines: Array<Line> = []
   let context: Array<string> = []
   let labelRun = false
-  for (const raw of readable(text)) {
+  for (const [paragraph, raw] of readable(text).entries()) {
     if (/^\s*#/.test(raw)) continue
     // List markers go ("- ", "• ", "3. "), not a sentence's own first characters ("2D and 3D graphics").
     const item = /^\s*(?:[>*\-•]+\s*|\d{1,3}[.)]\s+)/u.test(raw)
     const line = raw.replace(/^\s*(?:[>*\-•]+\s*|\d{1,3}[.)]\s+)/u, "").trim()
     if (line.length === 0 || !/\p{L}/u.test(line)) continue
-    if (isLabel(line, item)) {
+    // A numbered title after prose ("2. Live workshops" over a paragraph) or a title in capitals heads a
+    // section of a plain-text document: it names what follows, like a Markdown heading.
+    const numberedTitle = item && /^\s*\d{1,3}[.)]\s/u.test(raw) && !(lines.at(-1)?.item ?? false) &&
+      isLabel(line, false)
+    const capitalTitle = !item && line.length <= 100 && /\p{Lu}{2}/u.test(line) && !/\p{Ll}/u.test(line) &&
+      !/[.!?؟]$/u.test(line)
+    if (isLabel(line, item) || numberedTitle || capitalTitle) {
       // Consecutive labels name one thing ("Applications/Network/Monitoring", "Network monitoring software").
       context = labelRun ? [...context.slice(-1), line] : [line]
       labelRun = true
-      lines.push({ text: line, label: true, item, context: "" })
+      lines.push({ text: line, label: true, item, context: "", paragraph })
       continue
     }
     labelRun = false
     for (const sentence of line.split(/(?<=[.!?؟])\s+/u)) {
-      if (quotable(sentence)) lines.push({ text: sentence, label: false, item, context: context.join(" — ") })
+      if (quotable(sentence)) lines.push({ text: sentence, label: false, item, context: context.join(" — "), paragraph })
     }
   }
   // Short lines at the end name nothing below them: they are the text (an answer written without a final period).

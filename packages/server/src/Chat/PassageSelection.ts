@@ -1,5 +1,6 @@
 /**
- * Which sentences of the retrieved passages answer a question, or none.
+ * How well each sentence of the retrieved passages answers a question (see
+ * QuoteChoice.ts for which are quoted, or none).
  *
  * Sentences are ranked by the share of the question's weight they cover (a
  * word's weight is its rarity among the candidate sentences; a follow-up's
@@ -11,32 +12,18 @@
  * (one of its subject words, not only its frame: a passage on repair days
  * does not answer a question on shipping days). A sentence speaking of every
  * city, any province or all countries covers a place the question names.
- *
- * It declines when nothing qualifies, when the best match is weak while a
- * weighty word of the question is in no passage, or when the best match is
- * loose, outside a section about the question, with such a word missing.
+ * For a follow-up, the passage that best answered the question before it
+ * ranks higher.
  */
 import { isProductKind } from "../Search/Lexicon"
 import { readNumbers } from "../Search/Numbers"
 import { stem } from "../Search/Stemmer"
-import { wordsOf } from "../Search/TextNormalization"
+import { normalizeText, wordsOf } from "../Search/TextNormalization"
 import type { Passage } from "./ChatModel"
-import { type AnswerLanguage, detectLanguage } from "./Language"
 import { type Line, linesOf, quoteOf, splitHeading } from "./PassageLines"
-import {
-  addressWords,
-  bareForm,
-  contains,
-  freeWords,
-  mentions,
-  moneyUnits,
-  promptWords,
-  type Question,
-  rootsOf,
-  sameWord,
-  timeUnits,
-  unitsOfMeasure
-} from "./QuestionAnalysis"
+import { boundsPlace, generalizers, placeKinds, premises, speaksOfEveryPlace } from "./Places"
+import { bareForm, contains, isVague, mentions, type Question, rootsOf } from "./QuestionAnalysis"
+import { conditionMarks, statesValue } from "./ValueStatements"
 
 /** Share of a term's weight a heading match earns, against a match in the sentence itself. */
 const headingCredit = 0.6
@@ -47,26 +34,22 @@ const matchingHeading = 0.5
 const leadBonus = 0.04
 /** A sentence that opens with the question's subject ("lintian - this is the package checker") defines it. */
 const subjectBonus = 0.05
+/** A follow-up of this few subject words of its own names only the thing it asks about ("and a wedding cake?"). */
+const ellipticalWords = 2
+/** A follow-up's sentence in the passage (or document) that answered the question before it. */
+const sameSectionBonus = 0.2
+const sameDocumentBonus = 0.1
+/** Share of a sentence's own match (not its heading's) that counts again, to break ties a heading makes. */
+const ownWordsBonus = 0.05
+/** A sentence whose range holds the value the question states. */
+const rangeBonus = 0.05
+/** A sentence naming a condition answers "what if …" more likely than one that does not. */
+const conditionBonus = 0.03
 /** A footnote ("[75] You do not need…") is a side remark. */
 const footnotePenalty = 0.03
 /** What a follow-up inherits from the question before it weighs this much of its own words. */
 const contextWeight = 0.5
 
-/**
- * A best match this weak is no answer when the question's own subject is
- * nowhere in the passages: one missing word carrying this share of the
- * question's weight, or missing words carrying this much together.
- */
-const weakMatch = 0.5
-const missingSubject = 0.3
-const missingWords = 0.6
-/** Below this, a missing weighty word declines unless the sentence's heading or label matches the question. */
-const looseMatch = 0.6
-const aboutSection = 0.3
-/** The least share of the question a quoted sentence covers. */
-const enough = 0.34
-/** ...and one stating the value asked in the section or under the label the question names. */
-const typedInSection = 0.25
 
 /** Words so common that a sentence made of the question's words and these says nothing new. */
 const fillers = new Set(
@@ -100,12 +83,14 @@ export interface Scored {
   readonly at: number
 }
 
-const nothing: Ranking = { ranked: [], typed: false, missingLargest: 0, missingTotal: 0 }
+const nothing: Ranking = { ranked: [], typed: false, conditional: false, missingLargest: 0, missingTotal: 0 }
 
-interface Ranking {
+export interface Ranking {
   readonly ranked: ReadonlyArray<Scored>
   /** The question asks for a kind of value (a count, a duration, a price) that every ranked sentence states. */
   readonly typed: boolean
+  /** The question asks what holds in a case ("what if …"). */
+  readonly conditional: boolean
   /** Weight shares of the question's words found in no passage: the largest one and their sum. */
   readonly missingLargest: number
   readonly missingTotal: number
@@ -114,80 +99,6 @@ interface Ranking {
 interface Term {
   readonly root: string
   readonly weight: number
-}
-
-/** Footnote marks, manual sections ("dpkg(1)") and section numbers ("5.9.5") are not quantities. */
-const withoutReferences = (sentence: string) =>
-  sentence.replace(/\[\d+\]|\(\d\w?\)|\b\d+(?:\.\d+){2,}\b|(?:Section|Chapter)\s+[\d.]+/gu, "")
-
-/** "روز" and "روزه", "day" and "days": one stem the start of the other. */
-const sameThing = (a: string, b: string) =>
-  sameWord(a, b) || (Math.min(a.length, b.length) >= 3 && (a.startsWith(b) || b.startsWith(a)))
-
-/** Words that say how often without a number. */
-const frequencyWords = new Set(
-  wordsOf("daily weekly monthly yearly annually regularly each every روزانه هفتگی ماهانه سالانه مرتب").map(stem)
-)
-
-/** The sentence states the kind of value the question asks for. */
-const statesValue = (sentence: string, question: Question): boolean => {
-  if (question.expected === "any") return true
-  const { quantities, tokens } = readNumbers(withoutReferences(sentence))
-  const roots = tokens.map(stem)
-  const followedBy = (test: (root: string) => boolean) =>
-    quantities.some((quantity) => roots.slice(quantity.end, quantity.end + 3).some(test))
-  switch (question.expected) {
-    case "duration":
-      return followedBy((root) =>
-        question.unit === undefined
-          ? [...timeUnits].some((unit) => sameThing(root, unit))
-          : sameThing(root, question.unit) || timeUnits.has(root)
-      ) || roots.some((root) => promptWords.has(root))
-    case "price":
-      return followedBy((root) => moneyUnits.has(root)) || roots.some((root) => freeWords.has(root)) ||
-        /[£$€¥]\s?\d|\d\s?[£$€¥]/u.test(sentence) ||
-        quantities.some((quantity) => quantity.value >= 1000)
-    case "measure": {
-      // A number with a unit of the measure's kind ("3.2 kg", "1.5 litres", "۹۰ سانتیمتر"), also joined ("800W").
-      const units = unitsOfMeasure(question.unit ?? "")
-      return followedBy((root) => units.has(root)) ||
-        tokens.some((token) => /^\d[\d.,]*\p{L}+$/u.test(token) && units.has(stem(token.replace(/^[\d.,]+/u, ""))))
-    }
-    case "address":
-      return roots.some((root) => addressWords.has(root)) ||
-        /\b\d+\s+\p{Lu}\p{Ll}+\s+(?:Street|Road|Avenue|Lane)\b/u.test(sentence)
-    case "frequency":
-      // "every month", "once a week", "ماهی یک بار" (read as "often"), "monthly", or a number of time units.
-      return roots.some((root) => frequencyWords.has(root)) || rootsOf(sentence).includes("often") ||
-        followedBy((root) => [...timeUnits].some((unit) => sameThing(root, unit)))
-    case "count": {
-      const unit = question.unit
-      return unit === undefined ? quantities.length > 0 : followedBy((root) => sameThing(root, unit))
-    }
-  }
-}
-
-/** "every city", "all provinces", "هر شهری", "سراسر کشور": a statement about any place the question names. */
-const generalizers = new Set(
-  wordsOf(
-    "every all any other across throughout nationwide anywhere everywhere outside هر همه همهی تمام تمامی سایر کل سراسر خارج"
-  )
-)
-const placeKinds = new Set(
-  wordsOf(
-    "city cities town towns province provinces country countries region regions area areas address addresses postcode postcodes kingdom state states شهر شهرها شهرستان شهرستانها استان استانها کشور منطقه مناطق نقاط نقطه"
-  )
-    .map(stem)
-)
-const speaksOfEveryPlace = (sentence: string): boolean => {
-  const words = wordsOf(sentence)
-  return words.some((word, i) =>
-    generalizers.has(word) && words.slice(i + 1, i + 4).some((next) => placeKinds.has(stem(next)))
-  ) ||
-    words.some((word) =>
-      ["nationwide", "worldwide", "abroad", "overseas", "international", "internationally"].includes(word)
-    ) ||
-    words.some((word, i) => word === "سراسر" && words[i + 1] === "کشور")
 }
 
 const persian = /[\u0600-\u06FF]/u
@@ -222,7 +133,15 @@ const joinParts = (roots: ReadonlyArray<string>, everywhere: ReadonlyArray<strin
   return [...new Set(out)]
 }
 
-export const rankSentences = (asked: Question, passages: ReadonlyArray<Passage>): Ranking => {
+/**
+ * Ranks the passages' sentences for `asked`. For a follow-up, `previous` is the passage that answered the
+ * question before it: the conversation is still about what it says, so its sentences rank higher.
+ */
+export const rankSentences = (
+  asked: Question,
+  passages: ReadonlyArray<Passage>,
+  previous?: Passage
+): Ranking => {
   const questionWords = new Set(wordsOf(asked.text))
   const found = passages.flatMap((passage) => {
     const { body, heading } = splitHeading(passage.text)
@@ -236,7 +155,8 @@ export const rankSentences = (asked: Question, passages: ReadonlyArray<Passage>)
       .map(({ at, line }, index) => {
         // The sentence before one that points back, which is quoted with it, counts with it.
         const quote = quoteOf(lines, at).text
-        const general = speaksOfEveryPlace(quote)
+        const general = speaksOfEveryPlace(quote) || (asked.places.length + asked.maybePlaces.length > 0 &&
+          boundsPlace(quote))
         return {
           sentence: line.text,
           passage,
@@ -297,7 +217,16 @@ export const rankSentences = (asked: Question, passages: ReadonlyArray<Passage>)
   const strangeThing = question.subject.some((root) =>
     own.includes(root) && !question.places.includes(root) && isProductKind(root) && !mentions(everywhere, root)
   )
-  if ((question.subject.length > 0 && subject.length === 0) || focusMissing || strangeThing) {
+  // A follow-up that only names a new thing ("and gift cards?", "شیرینی خشک چی؟") asks the previous question of
+  // it: when no passage holds it, the passages do not cover it, however well they answered the question before
+  // it. A short one is nothing but that thing: each of its words must be there.
+  const ownNew = subjectWords.filter((root) =>
+    own.includes(root) && !question.contextRoots.includes(root) && !places.includes(root) && !isVague(root)
+  )
+  const somewhere = (root: string) => mentions(everywhere, root)
+  const newSubjectMissing = question.elliptical && ownNew.length > 0 &&
+    (ownNew.length <= ellipticalWords ? !ownNew.every(somewhere) : !ownNew.some(somewhere))
+  if ((question.subject.length > 0 && subject.length === 0) || focusMissing || strangeThing || newSubjectMissing) {
     return { ...nothing, missingLargest: 1, missingTotal: 1 }
   }
   const headingMatch = new Map<ReadonlyArray<string>, number>()
@@ -314,14 +243,21 @@ export const rankSentences = (asked: Question, passages: ReadonlyArray<Passage>)
   )
   // A sentence about every place stands for the place named, but is about the question only through another
   // subject word: "we deliver to every city" answers shipping to a city, not a shop in it.
+  // A shop's premises are a place of their own: "a store in Leeds" is answered by naming Leeds, not by where
+  // the shop delivers.
   const aboutSubject = subject.filter((root) => !question.places.includes(root))
+  const aboutBeyondPremises = aboutSubject.filter((root) => !premises.has(root))
+  // A value the question states ("my chest is 100 cm") picks the row whose range holds it ("99 to 104 cm").
+  const stated = readNumbers(question.text).quantities.map((quantity) => quantity.value)
   const ranked = candidates
     .filter((candidate) =>
       candidate.states && (!unknownPlace || candidate.general) &&
       (subject.length === 0 ||
-        (aboutSubject.length > 0 ? aboutSubject : subject).some((root) =>
-          mentions([...candidate.roots, ...candidate.headingRoots], root)
-        ))
+        (aboutSubject.length === 0
+          ? subject
+          : candidate.general && question.places.length > 0
+          ? aboutBeyondPremises
+          : aboutSubject).some((root) => mentions([...candidate.roots, ...candidate.headingRoots], root)))
     )
     .map((candidate, order): Scored => {
       const underMatch = headingShare(candidate.headingRoots) >= matchingHeading
@@ -335,15 +271,34 @@ export const rankSentences = (asked: Question, passages: ReadonlyArray<Passage>)
             : 0),
         0
       )
+      // Between sentences a heading makes equal, the one that says it in its own words leads.
+      const ownWords = ownWordsBonus *
+        terms.reduce((sum, term) => sum + (mentions(candidate.roots, term.root) ? term.weight : 0), 0) / total
       const lead = underMatch && candidate.index < 2 ? leadBonus / (1 + candidate.index) : 0
       // A small nudge for passages retrieval ranked higher breaks ties between equal matches.
       const rank = 0.02 * (1 - (candidate.passage.n - 1) / Math.max(1, passages.length))
       const opens = terms.some((term) => mentions(candidate.first, term.root)) ? subjectBonus : 0
       const footnote = /^\[\d+\]/.test(candidate.sentence) ? footnotePenalty : 0
+      const inRange = stated.length > 0 &&
+          readNumbers(candidate.sentence).quantities.some((quantity) =>
+            quantity.max > quantity.value && stated.some((value) => value >= quantity.value && value <= quantity.max)
+          )
+        ? rangeBonus
+        : 0
+      const continued = previous === undefined
+        ? 0
+        : candidate.passage.text === previous.text
+        ? sameSectionBonus
+        : candidate.passage.path === previous.path
+        ? sameDocumentBonus
+        : 0
+      const conditional = question.expected === "condition" && conditionMarks.test(normalizeText(candidate.sentence))
+        ? conditionBonus
+        : 0
       return {
         sentence: candidate.sentence,
         passage: candidate.passage,
-        score: covered / total + lead + rank + opens - footnote,
+        score: covered / total + lead + rank + opens + ownWords + conditional + continued + inRange - footnote,
         order,
         index: candidate.index,
         underMatch,
@@ -359,75 +314,8 @@ export const rankSentences = (asked: Question, passages: ReadonlyArray<Passage>)
   return {
     ranked,
     typed: question.expected !== "any",
+    conditional: question.expected === "condition",
     missingLargest: Math.max(0, ...missing),
     missingTotal: missing.reduce((sum, share) => sum + share, 0)
   }
-}
-
-/**
- * Best sentences: enough of the question covered, close to the best one, at
- * most three, no repeats; in the answer's language when any of those is.
- */
-export const pickQuotes = (ranking: Ranking, language: AnswerLanguage): ReadonlyArray<Scored> => {
-  const inLanguage = ranking.ranked.filter((scored) => detectLanguage(scored.sentence) === language)
-  const ranked = inLanguage.length > 0 && (inLanguage[0]?.score ?? 0) >= enough ? inLanguage : ranking.ranked
-  const typedBest = ranking.typed ? ranked[0] : undefined
-  // A sentence stating the kind of value asked, about the subject, in the section or under the label the
-  // question names, answers though it shares fewer of the question's words.
-  if (
-    typedBest !== undefined && typedBest.score < enough && typedBest.score >= typedInSection &&
-    (typedBest.labelled || typedBest.underMatch || typedBest.sectionShare >= aboutSection)
-  ) return distinct(ranked, typedBest)
-  const best = ranked[0]
-  if (best === undefined || best.score < enough) return []
-  // A sentence stating the very kind of value asked, about its subject, answers though other words differ
-  // ("reaches" for "delivery"); otherwise a weighty word in no passage says the passages speak of something else.
-  if (ranking.typed) return distinct(ranked, best)
-  if (best.score < weakMatch && (ranking.missingLargest >= missingSubject || ranking.missingTotal >= missingWords)) {
-    return []
-  }
-  // A loose match while a weighty word of the question is in no passage, and the best sentence's section is about
-  // none of the question, or the sentence holds only part of what the passages know of it: they speak of something
-  // else.
-  if (
-    best.score < looseMatch && best.sectionShare < aboutSection && !best.labelled &&
-    ranking.missingLargest >= missingSubject && (best.sectionShare === 0 || !best.coversKnown)
-  ) return []
-  return distinct(ranked, best)
-}
-
-/** The best sentences, at most three and close to the best one, each quoted once. */
-const distinct = (ranked: ReadonlyArray<Scored>, best: Scored): ReadonlyArray<Scored> => {
-  const chosen: Array<Scored> = []
-  const quoted = (scored: Scored) => quoteOf(scored.lines, scored.at)
-  for (const candidate of ranked) {
-    if (chosen.length === 3 || candidate.score < Math.min(best.score, Math.max(enough, best.score * 0.6))) break
-    const twin = chosen.findIndex((taken) => taken.sentence === candidate.sentence)
-    // The same sentence in two chunks (an overlap): the copy with the lines after it in its chunk.
-    if (twin >= 0) {
-      const kept = chosen[twin]
-      if (kept !== undefined && quoted(kept).took.length === 1 && quoted(candidate).took.length > 1) {
-        chosen[twin] = candidate
-      }
-      continue
-    }
-    chosen.push(candidate)
-  }
-  // The section's first sentence, where the answer to its heading usually starts, goes with a later one.
-  const top = chosen[0]
-  const opening = top?.underMatch && top.index > 0
-    ? ranked.find((candidate) => candidate.passage === top.passage && candidate.index === 0)
-    : undefined
-  if (opening !== undefined && !chosen.includes(opening)) chosen.splice(Math.min(chosen.length, 2), 1, opening)
-  // A quote that takes the lines around it makes a separate quote of one of them a repeat.
-  const quotes: Array<Scored> = []
-  const taken = new Set<string>()
-  for (const scored of chosen) {
-    const key = (at: number) => `${scored.passage.n}:${at}`
-    if (taken.has(key(scored.at))) continue
-    const quote = quoted(scored)
-    quote.took.forEach((at) => taken.add(key(at)))
-    quotes.push({ ...scored, sentence: quote.text })
-  }
-  return quotes
 }

@@ -14,9 +14,10 @@ import { normalizeText, wordsOf } from "../Search/TextNormalization"
 
 /**
  * What the answer must hold: a number (of `unit` when named), a duration, a price, how often, a measure (a
- * number with a unit of weight, size, volume, power), an address, or anything.
+ * number with a unit of weight, size, volume, power), an address, what holds under a condition ("what if …"), or
+ * anything.
  */
-export type Expected = "count" | "duration" | "price" | "frequency" | "measure" | "address" | "any"
+export type Expected = "count" | "duration" | "price" | "frequency" | "measure" | "address" | "condition" | "any"
 
 export interface Question {
   readonly text: string
@@ -35,6 +36,8 @@ export interface Question {
   readonly focus: string | undefined
   /** Persian words after "به"/"در" ("به زاهدان"): a place when no passage names them. */
   readonly maybePlaces: ReadonlyArray<string>
+  /** A follow-up asking no kind of value of its own ("and macarons?"): it names only the new thing. */
+  readonly elliptical: boolean
 }
 
 /**
@@ -110,7 +113,8 @@ const frameWords = new Set([
   ...stems(
     "long take takes took fast quickly soon cost costs price much many number amount often " +
       "heavy weight weigh weighs capacity size big length wide tall high address " +
-      "طول کشد میکشد میبرد قیمت هزینه چقدر تعداد وزن ظرفیت گنجایش اندازه ادرس نشانی"
+      "maximum minimum most least far ahead advance notice beforehand " +
+      "طول کشد میکشد میبرد قیمت هزینه چقدر تعداد وزن ظرفیت گنجایش اندازه ادرس نشانی حداکثر حداقل"
   )
 ])
 
@@ -119,7 +123,7 @@ const frameWords = new Set([
  * before a verb ("کی برمیگرده") asks when, but before "برام" (for me) it asks who.
  */
 const durationAsk =
-  /\bwhen (?:will|does|do|is|can)\b.*\b(?:arrive|arrives|come|back|ready|get)\b|(?:^|\s)(?:کی|چه وقت|چه زمانی)\s+(?:\S+\s+)?(?:می|بر(?!ا)|اماد|میرس|میاد)|\bhow (?:soon|fast|quickly)\b|\bhow long\b.*\b(?:take|takes|last|lasts|wait|valid|keep|until)\b|\bwithin how\b|\b(?:period|duration)\b|مدت|چند وقت|چقدر (?:طول|زمان|وقت)|تا کی|چه زمانی طول/u
+  /\bwhen (?:will|does|do|is|can)\b.*\b(?:arrive|arrives|come|back|ready|get)\b|(?:^|\s)(?:کی|چه وقت|چه زمانی)\s+(?:(?!برا)\S+\s+){0,2}(?:می|بر(?!ا)|اماد|میرس|میاد)|\bhow (?:soon|fast|quickly)\b|\bhow (?:far|long) (?:ahead|in advance|beforehand)\b|\bhow much notice\b|چند (?:روز|ساعت|هفته) (?:قبل|زودتر|جلوتر)|\bhow long\b.*\b(?:take|takes|last|lasts|wait|valid|keep|until)\b|\bwithin how\b|\b(?:period|duration)\b|مدت|چند وقت|چقدر (?:طول|زمان|وقت)|تا کی|چه زمانی طول/u
 /** Words that ask how often: "how often", "هر چند وقت", "چند وقت یک بار". */
 const frequencyAsk = /\bhow often\b|\bhow frequently\b|هر\s*چند\s*(?:وقت|روز|ماه|هفته)|چند\s*وقت\s*(?:یک|یه)\s*بار/u
 /**
@@ -171,6 +175,18 @@ export const addressWords = stems(
 const priceAsk = /\bhow much\b.*\b(?:cost|price|fee|charge|pay|is)\b|\bwhat (?:does|do|is).*\b(?:cost|price|fee)\b/u
 const countAsk = /\bhow (?:many|much)\b|چند|چقدر|كم/u
 
+/**
+ * Words that ask what holds in a case: "what if …", "what happens if/when …", "اگه … چی میشه؟", "اگر … چه
+ * می‌شود؟". A rule with its condition answers ("Cancel within seven days and the deposit is kept").
+ */
+const conditionAsk =
+  /^(?:and |but |so )?what (?:if|happens (?:if|when|to)|about if)\b|^(?:and|but|so) if\b|(?:^|\s)(?:اگه|اگر|در صورتی که|وقتی)\s.*(?:چی|چه)(?:\s*(?:میشه|می شود|میشود|اتفاقی|کار))?\s*[?؟]?\s*$/u
+
+/** Words that name what something costs: "how much is the tuition" asks a price. */
+const priceWords = new Set(
+  wordsOf("price cost fee fees tuition fare charge قیمت هزینه تومان تومن ریال شهریه کارمزد کرایه").map(normalizeText)
+)
+
 /** Which kind of value the question asks for, and the unit it names. */
 const expectedOf = (text: string): { readonly expected: Expected; readonly unit: string | undefined } => {
   const normal = normalizeText(text)
@@ -191,11 +207,13 @@ const expectedOf = (text: string): { readonly expected: Expected; readonly unit:
   if (durationAsk.test(normal)) return { expected: "duration", unit: undefined }
   // "How long is the cable?", "How long is the guarantee?": a length or a duration.
   if (/\bhow long\b/u.test(normal)) return { expected: "measure", unit: "extent" }
-  const priced = words.some((word) => ["قیمت", "هزینه", "تومان", "تومن", "ریال", "price", "cost"].includes(word))
+  const priced = words.some((word) => priceWords.has(word))
   if (priceAsk.test(normal) || (countAsk.test(normal) && priced)) return { expected: "price", unit: undefined }
   const measure = priced ? undefined : measureOf(normal)
   if (measure !== undefined) return { expected: "measure", unit: measure }
-  if (countAsk.test(normal)) return { expected: "count", unit }
+  // "تا چند میلیون", "how many thousand": a magnitude is no unit; any amount answers.
+  if (countAsk.test(normal)) return { expected: "count", unit: unit !== undefined && isNumberWord(unit) ? undefined : unit }
+  if (conditionAsk.test(normal)) return { expected: "condition", unit: undefined }
   return { expected: "any", unit: undefined }
 }
 
@@ -226,7 +244,8 @@ const placesOf = (text: string): ReadonlyArray<string> => {
 const imperative = /^\s*(?:please\s+)?(?:name|list|give|show|tell|describe|explain|mention)\b/iu
 
 /** Words that name no particular thing: "what to do" is "چه کار کنم". */
-const vagueThings = stems("thing things way kind type sort کار چیز جور نوع طور")
+const vagueThings = stems("thing things way kind type sort happen happens کار چیز جور نوع طور")
+export const isVague = (root: string): boolean => vagueThings.has(root)
 
 /** The word after "what"/"which"/"چه"/"کدام", unless a stop or frame word ("what time", "چه مدت"). */
 const focusOf = (text: string): string | undefined => {
@@ -246,6 +265,10 @@ const asPlace = (root: string): string =>
 
 const questionRoots = (text: string) => rootsOf(text).map(asPlace)
 
+/** "ماهه", "روزه": the unit a question counts in, with the colloquial "is" ending. */
+const isUnitForm = (root: string, unit: string | undefined) =>
+  unit !== undefined && timeUnits.has(unit) && root !== unit && stem(root.replace(/[هی]$/u, "")) === unit
+
 export const analyzeQuestion = (text: string, previous?: string): Question => {
   const own = questionRoots(text.replace(imperative, ""))
   const context = previous === undefined ? [] : questionRoots(previous).filter((root) => !own.includes(root))
@@ -259,11 +282,17 @@ export const analyzeQuestion = (text: string, previous?: string): Question => {
     contextRoots: context,
     expected,
     unit,
-    // A number ("بیست و یک", "twenty") is a value the question states, not what it is about.
-    subject: [...new Set(all.filter((root) => !frameWords.has(root) && !isNumberWord(root)))],
+    // A number ("بیست و یک", "twenty") is a value the question states, not what it is about; so is the unit
+    // counted in its colloquial form ("ماهه" of "چند ماهه").
+    subject: [
+      ...new Set(all.filter((root) => !frameWords.has(root) && !isNumberWord(root) && !isUnitForm(root, unit)))
+    ],
     places: placesOf(`${text} ${previous ?? ""}`).filter((place) => all.includes(place)),
     focus: focusOf(text),
+    elliptical: previous !== undefined && asked.expected === "any",
+    // "به حسابم" (to my account) is no place: a word with a possessive ending belongs to someone.
     maybePlaces: [...normalizeText(text).matchAll(/(?:^|\s)(?:به|در)\s+([\u0600-\u06FF]{3,})/gu)]
+      .filter((match) => withoutEnclitic(match[1] ?? "") === undefined)
       .map((match) => stem(match[1] ?? "")).filter((root) => all.includes(root))
   }
 }

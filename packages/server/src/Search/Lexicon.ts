@@ -75,6 +75,18 @@ const phrases: ReadonlyArray<readonly [RegExp, string]> = [
     "collect"
   ],
   [/\b(?:switch|turn)(?:ed|ing|s)?\s+(?:\w+\s+)?on\b/gu, "run"],
+  // Whom an order is for ("to my mum", "برای دوستم") changes no rule of the shop: the phrase says nothing more.
+  [
+    /\b(?:to|for)\s+my\s+(?:mum|mom|mother|dad|father|parents|wife|husband|partner|friend|friends|son|daughter|kids?|children|sister|brother|grandmother|grandfather)\b/gu,
+    ""
+  ],
+  [/(?:^|\s)(?:برای|واسه|به)\s+(?:مامانم|مادرم|بابام|پدرم|همسرم|خانمم|شوهرم|دوستم|بچم|بچهام|پسرم|دخترم|خواهرم|برادرم)(?=[^\p{L}]|$)/gu, ""],
+  // A credit note is a voucher, not buying on credit.
+  [/\bcredit\s+notes?\b/gu, "voucher"],
+  // "call off" is cancelling; "money back" a refund; "sold out" and "out of stock" one state.
+  [/\bcall(?:s|ed|ing)?\s+(?:\w+\s+)?off\b/gu, "cancel"],
+  [/\bmoney\s+back\b/gu, "refund"],
+  [/\bsold\s+out\b|\bout\s+of\s+stock\b/gu, "soldout"],
   [/\bmonthly payments?\b|\bspread the cost\b|\bsplit the cost\b|\bpay later\b/gu, "installment"],
   [/\bat a time\b|\bcontinuously\b|\bnon-?stop\b|\bwithout (?:a )?break\b/gu, "continuous"],
   [/پشت\s+سر\s+هم|بدون\s+وقفه|یکسره|مداوم/gu, "continuous"],

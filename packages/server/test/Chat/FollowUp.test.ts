@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { isFollowUp, resolveFollowUp } from "../../src/Chat/FollowUp"
+import { isFollowUp, ownPart, resolveFollowUp } from "../../src/Chat/FollowUp"
 import { compose } from "../../src/Chat/OfflineModel"
 
 const user = (content: string) => ({ role: "user" as const, content, tokens: 10 })
@@ -44,7 +44,12 @@ describe("follow-up questions", () => {
     expect(resolveFollowUp("And to another province?", []).previousQuestion).toBeUndefined()
   })
 
-  const answer = (question: string, previousQuestion: string, text: string, language: "en" | "fa" = "en") =>
+  const answerOver = (
+    question: string,
+    previousQuestion: string,
+    passages: ReadonlyArray<{ readonly path: string; readonly text: string }>,
+    language: "en" | "fa" = "en"
+  ) =>
     compose({
       messages: [],
       tools: [],
@@ -54,11 +59,13 @@ describe("follow-up questions", () => {
         question,
         previousQuestion,
         language,
-        passages: [{ n: 1, path: "delivery.md", text }],
+        passages: passages.map((passage, index) => ({ ...passage, n: index + 1 })),
         assistantName: "Shop",
         imagesAttached: 0
       }
     }, []).text
+  const answer = (question: string, previousQuestion: string, text: string, language: "en" | "fa" = "en") =>
+    answerOver(question, previousQuestion, [{ path: "delivery.md", text }], language)
 
   it("are answered with the previous question's kind of value and subject, for their own detail", () => {
     const note = "Delivery\n\nWe post every parcel with a tracking code. Delivery inside the capital takes one day; " +
@@ -74,5 +81,31 @@ describe("follow-up questions", () => {
   it("switch subject when they name a new one", () => {
     const note = "Policies\n\nDelivery takes two days. Refunds reach your card within 9 days."
     expect(answer("what about refunds?", "How many days does delivery take?", note)).toContain("9 days")
+  })
+
+  it("ask of their own what follows their linking opening and precedes their asking-again ending", () => {
+    expect(ownPart("پس آنلاین چی؟")).toBe("آنلاین")
+    expect(ownPart("And for gift cards too?")).toBe("for gift cards")
+    expect(ownPart("What if it rains?")).toBe("What if it rains?")
+    const sale = "فروش\n\nفروش اقساطی فقط در شعبه مرکزی انجام می‌شود. مشتریان شهرهای دیگر می‌توانند آنلاین و نقدی خرید کنند."
+    expect(answer("پس آنلاین چی؟", "از شهر دیگه میشه اقساطی خرید؟", sale, "fa")).toContain("آنلاین و نقدی")
+  })
+
+  it("are answered from the passage that answered the question before them", () => {
+    const passages = [
+      { path: "bakery.md", text: "Bakery › Orders\n\nCancel an order 5 days before and we refund it in full." },
+      { path: "events.md", text: "Events › Tickets\n\nTickets are refunded up to 5 days before, minus a £3 fee." }
+    ]
+    const text = answerOver("And if I cancel 6 days before?", "I can't come to the event, can I get my money back?", passages)
+    expect(text.split("\n")[1]).toContain("minus a £3 fee")
+  })
+
+  it("are declined when they are only a new thing that no passage names", () => {
+    const cakes = "Cakes\n\nA chocolate cake costs £20 per kilo."
+    expect(answer("And macarons?", "How much is a chocolate cake?", cakes)).toMatch(/^I don't know/)
+    const persian = "کیک\n\nقیمت هر کیلو کیک شکلاتی ۵۰۰ هزار تومان است."
+    expect(answer("ماکارون چی؟", "کیک شکلاتی کیلویی چنده؟", persian, "fa")).toMatch(/^نمی‌دانم/)
+    expect(answer("And a vanilla one?", "How much is a chocolate cake?", "Cakes\n\nA vanilla cake costs £18."))
+      .toContain("£18")
   })
 })

@@ -58,6 +58,31 @@ describe("what kind of value a Persian question asks for", () => {
   it("reads 'کی برام' as who, not when", () => {
     expect(analyzeQuestion("کولر رو کی برام نصب میکنه؟").expected).toBe("any")
   })
+
+  it("reads 'کی' a few words before its verb as when, and a word with a possessive ending as no place", () => {
+    expect(analyzeQuestion("بیعانه کی به کارتم برمیگرده؟")).toMatchObject({ expected: "duration", maybePlaces: [] })
+  })
+
+  it("reads a magnitude after 'چند' as no unit, and tuition as a price", () => {
+    expect(analyzeQuestion("بدون پیش پرداخت تا چند میلیون وام میدین؟")).toMatchObject({ expected: "count", unit: undefined })
+    expect(analyzeQuestion("شهریه دوره زبان چقدره؟").expected).toBe("price")
+  })
+})
+
+describe("what kind of value an English question asks for", () => {
+  it("reads 'how far ahead' and 'how much notice' as a duration", () => {
+    expect(analyzeQuestion("How far ahead should I book a table?").expected).toBe("duration")
+    expect(analyzeQuestion("How much notice do you need for a party platter?").expected).toBe("duration")
+  })
+
+  it("reads 'what if' and 'what happens if' as asking what holds in that case, naming no thing", () => {
+    expect(analyzeQuestion("What happens if I miss a lesson?")).toMatchObject({
+      expected: "condition",
+      focus: undefined
+    })
+    expect(analyzeQuestion("اگه کلاس رو غیبت کنم چی میشه؟").expected).toBe("condition")
+    expect(analyzeQuestion("If I order today, when does it arrive?").expected).toBe("duration")
+  })
 })
 
 describe("synonyms", () => {

@@ -105,6 +105,18 @@ export const sets: ReadonlyArray<EvalSet> = [
     documents: "tuning-2-fa-docs",
     heldAside: false
   },
+  {
+    name: "tuning-3: EN bakery orders, size & exchange, course refunds",
+    questions: "tuning-3-en.json",
+    documents: "tuning-3-en-docs",
+    heldAside: false
+  },
+  {
+    name: "tuning-3: FA installments, cake orders, sizes, school refunds",
+    questions: "tuning-3-fa.json",
+    documents: "tuning-3-fa-docs",
+    heldAside: false
+  },
   { name: "held-aside: earlier set", questions: "answers-held-aside.json", documents: "answers-docs", heldAside: true },
   {
     name: "held-aside: EN manual, warranty card, terms of sale",
@@ -116,18 +128,6 @@ export const sets: ReadonlyArray<EvalSet> = [
     name: "held-aside: FA typed as people type",
     questions: "held-aside-fa.json",
     documents: "held-fa-docs",
-    heldAside: true
-  },
-  {
-    name: "held-aside: EN bakery orders, size & exchange, course refunds",
-    questions: "held-aside-en-2.json",
-    documents: "held-en-2-docs",
-    heldAside: true
-  },
-  {
-    name: "held-aside: FA installments, cake orders, sizes, school refunds",
-    questions: "held-aside-fa-2.json",
-    documents: "held-fa-2-docs",
     heldAside: true
   },
   {

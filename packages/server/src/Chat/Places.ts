@@ -1,0 +1,51 @@
+/**
+ * What a sentence says about places: that it holds for every place ("we ship
+ * to every city"), or bounds where something is done ("within 8 miles of our
+ * shop", "فقط در محدوده شهر"); and which words name a shop's premises.
+ */
+import { stem } from "../Search/Stemmer"
+import { wordsOf } from "../Search/TextNormalization"
+
+/** "every city", "all provinces", "هر شهری", "سراسر کشور": a statement about any place the question names. */
+export const generalizers = new Set(
+  wordsOf(
+    "every all any other across throughout nationwide anywhere everywhere outside هر همه همهی تمام تمامی سایر کل سراسر خارج"
+  )
+)
+export const placeKinds = new Set(
+  wordsOf(
+    "city cities town towns province provinces country countries region regions area areas address addresses postcode postcodes kingdom state states شهر شهرها شهرستان شهرستانها استان استانها کشور منطقه مناطق نقاط نقطه"
+  )
+    .map(stem)
+)
+export const speaksOfEveryPlace = (sentence: string): boolean => {
+  const words = wordsOf(sentence)
+  return words.some((word, i) =>
+    generalizers.has(word) && words.slice(i + 1, i + 4).some((next) => placeKinds.has(stem(next)))
+  ) ||
+    words.some((word) =>
+      ["nationwide", "worldwide", "abroad", "overseas", "international", "internationally"].includes(word)
+    ) ||
+    words.some((word, i) => word === "سراسر" && words[i + 1] === "کشور")
+}
+
+/**
+ * "We deliver within 8 miles of our shop", "فقط در محدوده شهر": a sentence that bounds where something is done
+ * answers for a place the question names that no passage does (inside the bound or not, the customer learns
+ * which).
+ */
+const bounders = new Set(wordsOf("within only inside limited فقط داخل"))
+/** A distance from a place ("within 20 miles"), or "only in …", "in Kent only", "محدوده". */
+const boundPhrases =
+  /\bwithin\s+(?:a\s+)?\d+(?:\.\d+)?\s*(?:miles?|km|kilomet\w*)\b|\bonly\s+(?:in|to|within|inside)\s|\bin\s+(?:the\s+)?\p{Lu}[\p{L}-]+(?:\s+\p{Lu}[\p{L}-]+)*\s+only\b|محدوده|(?:^|\s)فقط\s+(?:\S+\s+){0,3}?(?:در|داخل)\s/u
+export const boundsPlace = (sentence: string): boolean => {
+  if (boundPhrases.test(sentence)) return true
+  // "only inside the city", "فقط داخل استان": a bounding word a few words before a kind of place.
+  const words = wordsOf(sentence)
+  return words.some((word, i) =>
+    bounders.has(word) && words.slice(i + 1, i + 4).some((next) => placeKinds.has(stem(next)))
+  )
+}
+
+/** Words for a shop's premises. */
+export const premises = new Set(wordsOf("shop store branch showroom office outlet فروشگاه شعبه مغازه دفتر نمایندگی").map(stem))

@@ -1,0 +1,78 @@
+/**
+ * Whether a sentence states the kind of value a question asks for: a number
+ * of the unit counted, a duration, a price, a frequency, a measure with a
+ * unit of its kind, an address; and what names a rule's condition.
+ */
+import { readNumbers } from "../Search/Numbers"
+import { stem } from "../Search/Stemmer"
+import { wordsOf } from "../Search/TextNormalization"
+import {
+  addressWords,
+  freeWords,
+  moneyUnits,
+  promptWords,
+  type Question,
+  rootsOf,
+  sameWord,
+  timeUnits,
+  unitsOfMeasure
+} from "./QuestionAnalysis"
+
+/** Footnote marks, manual sections ("dpkg(1)") and section numbers ("5.9.5") are not quantities. */
+const withoutReferences = (sentence: string) =>
+  sentence.replace(/\[\d+\]|\(\d\w?\)|\b\d+(?:\.\d+){2,}\b|(?:Section|Chapter)\s+[\d.]+/gu, "")
+
+/** "روز" and "روزه", "day" and "days": one stem the start of the other. */
+const sameThing = (a: string, b: string) =>
+  sameWord(a, b) || (Math.min(a.length, b.length) >= 3 && (a.startsWith(b) || b.startsWith(a)))
+
+/** Words that say how often without a number. */
+const frequencyWords = new Set(
+  wordsOf("daily weekly monthly yearly annually regularly each every روزانه هفتگی ماهانه سالانه مرتب").map(stem)
+)
+
+/** What states a rule's condition: "if", "once", "within", "after", "اگر", "در صورت", "پس از", "تا". */
+export const conditionMarks =
+  /\b(?:if|unless|once|after|before|within|until|up to|more than|less than|between|when|only|otherwise)\b|(?:^|\s)(?:اگر|در صورت|درصورت|پس از|بعد از|قبل از|تا|ظرف|فقط|جز|به شرط|مگر|وگرنه)(?=\s)/u
+
+/** The sentence states the kind of value the question asks for. */
+export const statesValue = (sentence: string, question: Question): boolean => {
+  if (question.expected === "any") return true
+  const { quantities, tokens } = readNumbers(withoutReferences(sentence))
+  const roots = tokens.map(stem)
+  const followedBy = (test: (root: string) => boolean) =>
+    quantities.some((quantity) => roots.slice(quantity.end, quantity.end + 3).some(test))
+  switch (question.expected) {
+    case "duration":
+      return followedBy((root) =>
+        question.unit === undefined
+          ? [...timeUnits].some((unit) => sameThing(root, unit))
+          : sameThing(root, question.unit) || timeUnits.has(root)
+      ) || roots.some((root) => promptWords.has(root))
+    case "price":
+      return followedBy((root) => moneyUnits.has(root)) || roots.some((root) => freeWords.has(root)) ||
+        /[£$€¥]\s?\d|\d\s?[£$€¥]/u.test(sentence) ||
+        quantities.some((quantity) => quantity.value >= 1000)
+    case "measure": {
+      // A number with a unit of the measure's kind ("3.2 kg", "1.5 litres", "۹۰ سانتیمتر"), also joined ("800W").
+      const units = unitsOfMeasure(question.unit ?? "")
+      return followedBy((root) => units.has(root)) ||
+        tokens.some((token) => /^\d[\d.,]*\p{L}+$/u.test(token) && units.has(stem(token.replace(/^[\d.,]+/u, ""))))
+    }
+    case "address":
+      return roots.some((root) => addressWords.has(root)) ||
+        /\b\d+\s+\p{Lu}\p{Ll}+\s+(?:Street|Road|Avenue|Lane)\b/u.test(sentence)
+    case "frequency":
+      // "every month", "once a week", "ماهی یک بار" (read as "often"), "monthly", or a number of time units.
+      return roots.some((root) => frequencyWords.has(root)) || rootsOf(sentence).includes("often") ||
+        followedBy((root) => [...timeUnits].some((unit) => sameThing(root, unit)))
+    case "condition":
+      // Any sentence about the case may state what holds in it ("Returns of faulty items are free"); one
+      // that names a condition ranks higher.
+      return true
+    case "count": {
+      const unit = question.unit
+      return unit === undefined ? quantities.length > 0 : followedBy((root) => sameThing(root, unit))
+    }
+  }
+}
