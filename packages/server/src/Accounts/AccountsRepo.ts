@@ -107,6 +107,7 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("AccountsRepo",
       topics: ["keys"],
       capacity: 10_000,
       timeToLive: ownerCacheTtl,
+      keyOf: (secretHashHex: string) => secretHashHex,
       lookup: (secretHashHex: string) => findKeyOwner(Buffer.from(secretHashHex, "hex")).pipe(Effect.orDie)
     })
 
