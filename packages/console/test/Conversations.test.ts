@@ -5,7 +5,7 @@
  * next customer served it in the conversation's thread, rates an answer and
  * finds the curated answer's hit; then the same views in Persian. A customer
  * who asks to be forgotten is, from their thread; the operator sets the
- * account's retention and the retention pass removes what is older.
+ * account's retention, reads it back, and the retention pass removes what is older.
  */
 import { Retention } from "@dastyar/server/Conversations/Retention"
 import { adminToken, TestApp } from "@dastyar/server/Testing"
@@ -17,7 +17,6 @@ import * as TestClock from "effect/TestClock"
 import * as TestContext from "effect/TestContext"
 import { type Browser, chromium } from "playwright-core"
 import { afterAll, beforeAll } from "vitest"
-
 
 let browser: Browser
 
@@ -164,9 +163,18 @@ layer(TestApp(), { excludeTestServices: true, timeout: 180_000 })("console: the 
         await operator.getByRole("button", { name: "Sign in" }).click()
         const card = operator.locator("article.card", { has: operator.getByRole("heading", { name: "Herb shop" }) })
         const retention = card.getByRole("form", { name: "Conversation retention" })
+        const status = (form: typeof retention, text: string) =>
+          form.getByRole("status").getByText(text, { exact: true }).waitFor()
+        await status(retention, "Conversations are kept until deleted.")
         await retention.getByLabel("Keep conversations (days)").fill("30")
         await retention.getByRole("button", { name: "Save" }).click()
-        await retention.getByRole("status").getByText("Saved: conversations idle for more than 30 days are deleted.").waitFor()
+        await status(retention, "Saved: conversations idle for more than 30 days are deleted.")
+        // Opened again, the card reads the stored retention from the API.
+        await operator.reload()
+        const reopened = operator.locator("article.card", { has: operator.getByRole("heading", { name: "Herb shop" }) })
+          .getByRole("form", { name: "Conversation retention" })
+        await status(reopened, "Conversations idle for more than 30 days are deleted.")
+        expect(await reopened.getByLabel("Keep conversations (days)").inputValue()).toBe("30")
         await operator.close()
       })
 

@@ -317,6 +317,8 @@ export const RetentionAccountNotFoundResponse = failure(RetentionAccountNotFound
 })
 
 const adminConversationPath = HttpApiSchema.param("conversationId", Constraint.text({ min: 1, max: 64 }))
+const retentionAccountPath = HttpApiSchema.param("accountId", Schema.String)
+const RetentionResponse = success(Retention, { identifier: "RetentionResponse" })
 
 /** The operator's view of conversations across accounts, and each account's retention. */
 export class AdminConversationsApi extends HttpApiGroup.make("adminConversations")
@@ -341,10 +343,16 @@ export class AdminConversationsApi extends HttpApiGroup.make("adminConversations
       .addError(ConversationNotFoundResponse)
   )
   .add(
-    HttpApiEndpoint.put("setRetention")`/accounts/${HttpApiSchema.param("accountId", Schema.String)}/retention`
+    HttpApiEndpoint.get("getRetention")`/accounts/${retentionAccountPath}/retention`
+      .annotate(OpenApi.Summary, "Read how long an account's conversations are kept")
+      .addSuccess(RetentionResponse)
+      .addError(RetentionAccountNotFoundResponse)
+  )
+  .add(
+    HttpApiEndpoint.put("setRetention")`/accounts/${retentionAccountPath}/retention`
       .annotate(OpenApi.Summary, "Set how long an account's conversations are kept")
       .setPayload(Retention)
-      .addSuccess(success(Retention, { identifier: "RetentionResponse" }))
+      .addSuccess(RetentionResponse)
       .addError(RetentionAccountNotFoundResponse)
   )
   .middleware(AdminAuth)

@@ -5,6 +5,7 @@
  */
 import * as Stream from "effect/Stream"
 import { DastyarApiError } from "./DastyarApiError"
+import { type ExportFormat, recordsOf } from "./ExportRecords"
 import { pagesOf } from "./Paging"
 import { fromPromise } from "./Polling"
 import { present } from "./Present"
@@ -36,6 +37,10 @@ export interface ConversationFilters {
   readonly needsAttention?: boolean | undefined
 }
 
+export interface ExportFilters extends ConversationFilters {
+  readonly format?: ExportFormat | undefined
+}
+
 export interface ConversationListQuery extends ConversationFilters {
   /** 1 to 200; default 50. */
   readonly limit?: number | undefined
@@ -51,11 +56,14 @@ export interface ConversationsClient {
   readonly delete: (assistantCode: string, conversationId: string) => Promise<null>
   /** Everything of one end user; answers how many conversations went. */
   readonly deletePrincipal: (assistantCode: string, principal: string) => Promise<{ readonly deleted: number }>
-  /** NDJSON (default) or CSV, as text. */
-  readonly export: (
-    assistantCode: string,
-    filters?: ConversationFilters & { readonly format?: "ndjson" | "csv" }
-  ) => Promise<string>
+  /**
+   * Every matching conversation, as the server streams it: NDJSON (default), one conversation a record, or CSV, the
+   * header then one message a record; each record without its line end. The request is sent by the first `next()`,
+   * which throws a refusal as `DastyarApiError`. Only the record being read is held, whatever the export's size.
+   */
+  readonly export: (assistantCode: string, filters?: ExportFilters) => AsyncGenerator<string>
+  /** The same export as one text, held whole in memory: for exports known to be small. */
+  readonly exportText: (assistantCode: string, filters?: ExportFilters) => Promise<string>
   /** One vote per answer; the last counts. */
   readonly feedback: (
     assistantCode: string,
@@ -90,7 +98,10 @@ export interface CuratedClient {
   readonly delete: (assistantCode: string, curatedId: string) => Promise<null>
   /** CSV text with the columns `questions,answer,language`. */
   readonly import: (assistantCode: string, csv: string) => Promise<CuratedImportResult>
-  readonly export: (assistantCode: string) => Promise<string>
+  /** The CSV as it arrives: the header, then one answer a record, each without its line end. */
+  readonly export: (assistantCode: string) => AsyncGenerator<string>
+  /** The same CSV as one text. */
+  readonly exportText: (assistantCode: string) => Promise<string>
 }
 
 const flag = (value: boolean | undefined) => (value === true ? ("true" as const) : undefined)
@@ -104,7 +115,23 @@ const filterQuery = (filters: ConversationFilters) => ({
   ...present("needsAttention", flag(filters.needsAttention))
 })
 
-/** A text answer (the exports): the body, or the envelope's error thrown like every other call. */
+/** An openapi-fetch result read with `parseAs: "stream"`. */
+interface StreamResult {
+  readonly data?: ReadableStream<Uint8Array> | null
+  readonly error?: unknown
+  readonly response: Response
+}
+
+/** A streamed answer (the exports) as it arrives, its records one by one; a refusal is thrown like every other. */
+async function* records(send: () => Promise<StreamResult>, format: ExportFormat): AsyncGenerator<string> {
+  const result = await send()
+  if (!result.response.ok || result.data === undefined || result.data === null) {
+    throw DastyarApiError.fromResponse(result.response, result.error)
+  }
+  yield* recordsOf(result.data, format)
+}
+
+/** A text answer (the exports, held whole): the body, or the envelope's error thrown like every other call. */
 const text = async (pending: Promise<AnyFetchResult>): Promise<string> => {
   const result = await pending
   if (!result.response.ok || typeof result.data !== "string") {
@@ -119,6 +146,9 @@ export const makeConversationsClient = (raw: RawClient): ConversationsClient => 
   })
   const onMessage = (assistantCode: string, conversationId: string, messageId: string) => ({
     params: { path: { assistantCode, conversationId, messageId } }
+  })
+  const onExport = (assistantCode: string, filters: ExportFilters) => ({
+    params: { path: { assistantCode }, query: { ...filterQuery(filters), ...present("format", filters.format) } }
   })
   const list = (assistantCode: string, query: ConversationListQuery = {}) =>
     unwrap(raw.GET("/v1/assistants/{assistantCode}/conversations", {
@@ -154,8 +184,17 @@ export const makeConversationsClient = (raw: RawClient): ConversationsClient => 
         params: { path: { assistantCode }, query: { principal } }
       })),
     export: (assistantCode, filters = {}) =>
+      records(
+        () =>
+          raw.GET("/v1/assistants/{assistantCode}/conversations/export", {
+            ...onExport(assistantCode, filters),
+            parseAs: "stream"
+          }),
+        filters.format ?? "ndjson"
+      ),
+    exportText: (assistantCode, filters = {}) =>
       text(raw.GET("/v1/assistants/{assistantCode}/conversations/export", {
-        params: { path: { assistantCode }, query: { ...filterQuery(filters), ...present("format", filters.format) } },
+        ...onExport(assistantCode, filters),
         parseAs: "text"
       })),
     feedback: (assistantCode, conversationId, messageId, body) =>
@@ -217,6 +256,15 @@ export const makeCuratedClient = (raw: RawClient): CuratedClient => {
         raw.POST("/v1/assistants/{assistantCode}/curated/import", { ...onAssistant(assistantCode), body: { csv } })
       ),
     export: (assistantCode) =>
+      records(
+        () =>
+          raw.GET("/v1/assistants/{assistantCode}/curated/export", {
+            ...onAssistant(assistantCode),
+            parseAs: "stream"
+          }),
+        "csv"
+      ),
+    exportText: (assistantCode) =>
       text(raw.GET("/v1/assistants/{assistantCode}/curated/export", { ...onAssistant(assistantCode), parseAs: "text" }))
   }
 }

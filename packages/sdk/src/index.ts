@@ -14,7 +14,8 @@ export {
   type ConversationFilters,
   type ConversationListQuery,
   type ConversationsClient,
-  type CuratedClient
+  type CuratedClient,
+  type ExportFilters
 } from "./Conversations"
 export { DastyarApiError, type DastyarApiErrorInit } from "./DastyarApiError"
 export {
@@ -32,6 +33,7 @@ export * from "./EffectClient"
 export * from "./EffectConversations"
 export * from "./EffectDocuments"
 export * from "./EffectProducts"
+export { type ExportFormat, exportRecords } from "./ExportRecords"
 export type { components, operations, paths } from "./generated/openapi"
 export { type IndexedResult } from "./Indexing"
 export { isFinal, JobWaitTimeoutError, type WaitOptions } from "./JobPolling"

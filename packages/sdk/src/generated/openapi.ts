@@ -1196,7 +1196,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** Read how long an account's conversations are kept */
+        get: operations["adminConversations.getRetention"];
         /** Set how long an account's conversations are kept */
         put: operations["adminConversations.setRetention"];
         post?: never;
@@ -3999,6 +4000,14 @@ export interface components {
                 message: string;
             };
         };
+        RetentionResponse: {
+            data: components["schemas"]["ConversationRetention"];
+            response: {
+                /** @enum {string} */
+                status: "success";
+                message: string;
+            };
+        };
         /**
          * @example {
          *       "days": 90
@@ -4007,14 +4016,6 @@ export interface components {
         ConversationRetention: {
             /** @description Conversations older than this many days are deleted; null keeps them */
             days: number | null;
-        };
-        RetentionResponse: {
-            data: components["schemas"]["ConversationRetention"];
-            response: {
-                /** @enum {string} */
-                status: "success";
-                message: string;
-            };
         };
         /** @description 404 accounts.not_found */
         RetentionAccountNotFoundResponse: {
@@ -13018,6 +13019,91 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["ConversationLogNotFoundResponse"];
+                };
+            };
+            /** @description 413 request.payload_too_large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeResponse"];
+                };
+            };
+            /** @description Rate limit exceeded; retry after the `Retry-After` header's seconds */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsResponse"];
+                };
+            };
+            /** @description 500 internal.error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InternalErrorResponse"];
+                };
+            };
+            /** @description 503 service.not_ready */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotReadyResponse"];
+                };
+            };
+        };
+    };
+    "adminConversations.getRetention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description RetentionResponse */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetentionResponse"];
+                };
+            };
+            /** @description Bad request: validation failed (`fields`), malformed JSON or multipart, or unsupported content type */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationFailedResponse"] | components["schemas"]["MalformedJsonResponse"] | components["schemas"]["MalformedMultipartResponse"] | components["schemas"]["BodyTooDeepResponse"] | components["schemas"]["UnsupportedContentTypeResponse"] | components["schemas"]["TooManyPartsResponse"];
+                };
+            };
+            /** @description 401 admin_token.invalid */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvalidAdminTokenResponse"];
+                };
+            };
+            /** @description 404 route.not_found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RouteNotFoundResponse"] | components["schemas"]["RetentionAccountNotFoundResponse"];
                 };
             };
             /** @description 413 request.payload_too_large */

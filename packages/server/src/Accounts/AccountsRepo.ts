@@ -83,6 +83,12 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("AccountsRepo",
       execute: (id) => sql`SELECT plan FROM accounts WHERE id = ${id}`
     })
 
+    const findRetention = SqlSchema.findOne({
+      Request: Schema.String,
+      Result: Schema.Struct({ days: Schema.NullOr(Schema.Number) }),
+      execute: (id) => sql`SELECT conversation_retention_days AS days FROM accounts WHERE id = ${id}`
+    })
+
     const findKeyOwner = SqlSchema.findOne({
       Request: Schema.Uint8ArrayFromSelf,
       Result: KeyOwnerRow,
@@ -101,6 +107,7 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("AccountsRepo",
       topics: ["keys"],
       capacity: 10_000,
       timeToLive: ownerCacheTtl,
+      keyOf: (secretHashHex: string) => secretHashHex,
       lookup: (secretHashHex: string) => findKeyOwner(Buffer.from(secretHashHex, "hex")).pipe(Effect.orDie)
     })
 
@@ -133,7 +140,15 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("AccountsRepo",
       plan: (id: string) =>
         findPlan(id).pipe(Effect.map(Option.map((row) => row.plan)), Effect.orDie, Effect.withSpan("Accounts.plan")),
 
-      /** How many days the account keeps its conversations (null: for good); false for an unknown account. */
+      /** How many days the account keeps its conversations (null: for good); none for an unknown account. */
+      conversationRetention: (id: string) =>
+        findRetention(id).pipe(
+          Effect.map(Option.map((row) => row.days)),
+          Effect.orDie,
+          Effect.withSpan("Accounts.conversationRetention")
+        ),
+
+      /** Sets how many days the account keeps its conversations (null: for good); false for an unknown account. */
       setConversationRetention: (id: string, days: number | null) =>
         sql`UPDATE accounts SET conversation_retention_days = ${days} WHERE id = ${id} RETURNING id`.pipe(
           Effect.map((rows) => rows.length > 0),

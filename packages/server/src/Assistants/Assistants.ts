@@ -6,7 +6,6 @@
 import { Admin, Assistants as Domain, Errors } from "@dastyar/domain"
 import { PersistedQueue } from "@effect/experimental"
 import { SqlClient } from "@effect/sql"
-import * as Data from "effect/Data"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
@@ -62,6 +61,11 @@ const applySettings = (base: AssistantSettings, input: Admin.AssistantUpdate): A
 /** An assistant being deleted is no longer the caller's to use: its routes answer 404 from the moment it is marked. */
 const isServing = (row: { readonly status: string }) => row.status !== "deleting"
 
+interface OwnedPair {
+  readonly accountId: string
+  readonly assistantId: string
+}
+
 export class Assistants extends Effect.Service<Assistants>()("Assistants", {
   effect: Effect.gen(function*() {
     const repo = yield* AssistantsRepo
@@ -99,11 +103,11 @@ export class Assistants extends Effect.Service<Assistants>()("Assistants", {
       topics: ["assistants"],
       capacity: 10_000,
       timeToLive: ownerCacheTtl,
-      lookup: (pair: { readonly accountId: string; readonly assistantId: string }) =>
+      keyOf: (pair: OwnedPair) => JSON.stringify([pair.accountId, pair.assistantId]),
+      lookup: (pair: OwnedPair) =>
         repo.findOwned(pair.accountId, pair.assistantId).pipe(Effect.map(Option.exists(isServing)))
     })
-    // Compared by value (Data), as the cache's keys must be.
-    const pairKey = (accountId: string, assistantId: string) => Data.struct({ accountId, assistantId })
+    const pairKey = (accountId: string, assistantId: string): OwnedPair => ({ accountId, assistantId })
 
     const findForOperator = (id: string) =>
       repo.findById(id).pipe(

@@ -123,6 +123,13 @@ export const AdminConversationsHttpLive = HttpApiBuilder.group(
           }))
         .handle("get", ({ path }) => log.get(everyone, path.conversationId))
         .handle("delete", ({ path }) => log.remove(everyone, path.conversationId))
+        .handle("getRetention", ({ path }) =>
+          accounts.conversationRetention(path.accountId).pipe(
+            Effect.flatMap(Option.match({
+              onNone: () => Effect.fail(new Conversations.RetentionAccountNotFound()),
+              onSome: (days) => Effect.succeed({ days })
+            }))
+          ))
         .handle("setRetention", ({ path, payload }) =>
           accounts.setConversationRetention(path.accountId, payload.days).pipe(
             Effect.flatMap((found) =>

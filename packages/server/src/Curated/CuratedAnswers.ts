@@ -7,14 +7,13 @@
  * `cacheTtl`), so a turn that matches nothing reads no table.
  */
 import { Curated } from "@dastyar/domain"
-import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { type CuratedHit, CuratedLookup } from "../Chat/TurnHooks"
 import { newId } from "../Ids"
-import { makeExpiringMap } from "../Platform/ExpiringMap"
+import { makeLookupCache } from "../Platform/LookupCache"
 import { Embedder } from "../Search/Embedder"
 import { curatedThreshold, type QuestionKey, questionTerms, similarity } from "../Search/QuestionSimilarity"
 import { CuratedRepo, type CuratedRow, type CuratedWrite, toCuratedAnswer, type Variant } from "./CuratedRepo"
@@ -50,27 +49,13 @@ export class CuratedAnswers extends Effect.Service<CuratedAnswers>()("CuratedAns
     const repo = yield* CuratedRepo
     const embedder = yield* Embedder
 
-    // Not Effect's `Cache`: entries are set again after every expiry and write (see `ExpiringMap`).
-    const rowsByAssistant = makeExpiringMap<ReadonlyArray<CuratedRow>>(2_000, Duration.toMillis(cacheTtl))
-    // Bumped by every write, so a read that started before a write does not keep what it read.
-    let writes = 0
-    const cache = {
-      get: (assistantId: string) =>
-        Effect.flatMap(Clock.currentTimeMillis, (now) => {
-          const held = rowsByAssistant.get(assistantId, now)
-          if (held !== undefined) return Effect.succeed(held)
-          const before = writes
-          return Effect.tap(repo.all(assistantId), (rows) =>
-            Effect.sync(() => {
-              if (writes === before) rowsByAssistant.set(assistantId, rows, now)
-            }))
-        }),
-      invalidate: (assistantId: string) =>
-        Effect.sync(() => {
-          writes++
-          rowsByAssistant.delete(assistantId)
-        })
-    }
+    // Forgotten on every write; a read that began before a write is not kept.
+    const cache = yield* makeLookupCache({
+      capacity: 2_000,
+      timeToLive: cacheTtl,
+      keyOf: (assistantId: string) => assistantId,
+      lookup: repo.all
+    })
 
     const keyOf = (texts: ReadonlyArray<string>) =>
       embedder.embed(texts).pipe(

@@ -11,15 +11,14 @@
  * back, and a lookup that was in flight while a revocation arrived is not kept.
  */
 import { SqlClient } from "@effect/sql"
-import * as Cache from "effect/Cache"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Exit from "effect/Exit"
 import * as Option from "effect/Option"
 import * as Redacted from "effect/Redacted"
 import * as Schedule from "effect/Schedule"
 import pg from "pg"
 import { AppConfig } from "../Config"
+import { makeLookupCache } from "../Platform/LookupCache"
 
 /** What a revocation concerns: the caches subscribed to a topic are emptied when it is published. */
 export type Topic = "keys" | "assistants"
@@ -40,13 +39,10 @@ export class Invalidations extends Effect.Service<Invalidations>()("Invalidation
     const config = yield* AppConfig
     const sql = yield* SqlClient.SqlClient
     const subscribers = new Set<Subscriber>()
-    /** Bumped by every emptying: a lookup started under an older generation is not kept. */
-    let generation = 0
     /** Whether revocations from other instances reach this one (always, embedded). */
     let live = Option.isNone(config.databaseUrl)
 
     const empty = (topic: Topic | "all") => {
-      generation++
       for (const subscriber of subscribers) {
         if (topic === "all" || subscriber.topics.includes(topic)) subscriber.empty()
       }
@@ -125,32 +121,17 @@ export class Invalidations extends Effect.Service<Invalidations>()("Invalidation
         readonly topics: ReadonlyArray<Topic>
         readonly capacity: number
         readonly timeToLive: Duration.DurationInput
+        readonly keyOf: (key: Key) => string
         readonly lookup: (key: Key) => Effect.Effect<Value>
       }) =>
         Effect.gen(function*() {
-          const timeToLive = Duration.decode(options.timeToLive)
-          const cache = yield* Cache.makeWith({
-            capacity: options.capacity,
-            lookup: (key: Key) =>
-              Effect.suspend(() => {
-                const startedIn = generation
-                return Effect.map(options.lookup(key), (value) => ({ startedIn, value }))
-              }),
-            // A lookup overtaken by an emptying is answered once and not kept.
-            timeToLive: (exit) =>
-              Exit.isSuccess(exit) && exit.value.startedIn === generation ? timeToLive : Duration.zero
-          })
+          // A lookup overtaken by an emptying is answered once and not kept (the cache's own rule).
+          const cache = yield* makeLookupCache(options)
           subscribers.add({ topics: options.topics, empty: () => Effect.runSync(cache.invalidateAll) })
           return {
-            get: (key: Key): Effect.Effect<Value> =>
-              Effect.suspend(() => {
-                if (!live) return options.lookup(key)
-                return Effect.flatMap(cache.get(key), (entry) =>
-                  entry.startedIn === generation
-                    ? Effect.succeed(entry.value)
-                    : Effect.zipRight(cache.invalidate(key), options.lookup(key)))
-              }),
-            invalidate: (key: Key) => cache.invalidate(key)
+            get: (key: Key): Effect.Effect<Value> => Effect.suspend(() => live ? cache.get(key) : options.lookup(key)),
+            invalidate: cache.invalidate,
+            size: cache.size
           }
         })
     } as const

@@ -11,6 +11,8 @@ export interface ExpiringMap<A> {
   readonly set: (key: string, value: A, now: number) => void
   readonly delete: (key: string) => void
   readonly clear: () => void
+  /** Keys held, expired ones included until they are read or the map starts over. */
+  readonly size: () => number
 }
 
 export const makeExpiringMap = <A>(capacity: number, ttlMillis: number): ExpiringMap<A> => {
@@ -28,6 +30,7 @@ export const makeExpiringMap = <A>(capacity: number, ttlMillis: number): Expirin
       entries.set(key, { value, setAt: now })
     },
     delete: (key) => void entries.delete(key),
-    clear: () => entries.clear()
+    clear: () => entries.clear(),
+    size: () => entries.size
   }
 }

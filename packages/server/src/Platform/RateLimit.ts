@@ -17,6 +17,7 @@ import * as Layer from "effect/Layer"
 import * as Option from "effect/Option"
 import { AppConfig } from "../Config"
 import { withSpanWhenTracing } from "../Telemetry"
+import { layerMemoryStore } from "./RateLimitStore"
 
 const window = Duration.minutes(1)
 /** The spec fixes the retry hint at one window. */
@@ -134,7 +135,7 @@ export const layerLimiter = Layer.unwrapEffect(
   Effect.map(AppConfig, (config) =>
     RateLimiter.layer.pipe(
       Layer.provide(Option.match(config.redisUrl, {
-        onNone: () => RateLimiter.layerStoreMemory,
+        onNone: () => layerMemoryStore,
         onSome: (url) => RedisRateLimiter.layerStore({ ...redisOptions(url), prefix: "dastyar:ratelimit:" })
       }))
     ))

@@ -2,39 +2,59 @@
  * Collection sizes per assistant (idf's document count). A stale size is
  * answered at once and counted again in the background (a count over 100k
  * rows is tens of ms a search should not wait for); only the first search of
- * an assistant, or one after `expiry`, waits.
+ * an assistant, or one after `expiry`, waits. At most `capacity` assistants
+ * are held, in an `ExpiringMap`: sizes are counted again every few seconds,
+ * which would grow Effect's `Cache` below its capacity.
  */
-import * as Cache from "effect/Cache"
 import * as Clock from "effect/Clock"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
-import * as Option from "effect/Option"
+import { makeExpiringMap } from "../Platform/ExpiringMap"
 
 /** How long a size is fresh: a weight needs no exact count. */
 export const sizeFreshness = Duration.seconds(10)
 /** How long a stale size may still be answered while it is counted again. */
 const expiry = Duration.minutes(10)
+/** Assistants whose sizes are held at most. */
+export const collectionSizesCapacity = 10_000
 
 export interface CollectionSizes<E> {
   readonly get: (assistantId: string) => Effect.Effect<number, E>
+  /** Assistants held (see `ExpiringMap.size`). */
+  readonly held: Effect.Effect<number>
 }
 
 export const makeCollectionSizes = <E, R>(
   load: (assistantId: string) => Effect.Effect<number, E, R>
 ): Effect.Effect<CollectionSizes<E>, never, R> =>
-  Effect.gen(function*() {
-    const cache = yield* Cache.make({ capacity: 10_000, timeToLive: expiry, lookup: load })
+  Effect.map(Effect.context<R>(), (context) => {
+    const sizes = makeExpiringMap<{ readonly size: number; readonly countedAt: number }>(
+      collectionSizesCapacity,
+      Duration.toMillis(expiry)
+    )
+    /** Assistants being counted again in the background, so that a count is not started twice. */
+    const counting = new Set<string>()
+    const count = (assistantId: string, now: number) =>
+      load(assistantId).pipe(
+        Effect.provide(context),
+        Effect.tap((size) => Effect.sync(() => sizes.set(assistantId, { size, countedAt: now }, now)))
+      )
     return {
       get: (assistantId) =>
-        Effect.gen(function*() {
-          const size = yield* cache.get(assistantId)
-          const stats = yield* cache.entryStats(assistantId)
-          const now = yield* Clock.currentTimeMillis
-          if (Option.isSome(stats) && now - stats.value.loadedMillis >= Duration.toMillis(sizeFreshness)) {
-            // A refresh already under way is awaited by this fork, not started again.
-            yield* cache.refresh(assistantId).pipe(Effect.ignore, Effect.forkDaemon)
+        Effect.flatMap(Clock.currentTimeMillis, (now) => {
+          const held = sizes.get(assistantId, now)
+          if (held === undefined) return count(assistantId, now)
+          if (now - held.countedAt < Duration.toMillis(sizeFreshness) || counting.has(assistantId)) {
+            return Effect.succeed(held.size)
           }
-          return size
-        })
+          counting.add(assistantId)
+          return count(assistantId, now).pipe(
+            Effect.ignore,
+            Effect.ensuring(Effect.sync(() => counting.delete(assistantId))),
+            Effect.forkDaemon,
+            Effect.as(held.size)
+          )
+        }),
+      held: Effect.sync(() => sizes.size())
     }
   })

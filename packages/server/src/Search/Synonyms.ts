@@ -6,10 +6,10 @@
  */
 import { Synonyms as Api } from "@dastyar/domain"
 import { SqlClient } from "@effect/sql"
-import * as Cache from "effect/Cache"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import { newId } from "../Ids"
+import { makeLookupCache } from "../Platform/LookupCache"
 import { compileRules, type SynonymRule, type SynonymSet } from "./SynonymRules"
 
 /** How long an assistant's compiled rules are reused at most. */
@@ -40,9 +40,10 @@ export class Synonyms extends Effect.Service<Synonyms>()("Synonyms", {
       sql<Row>`SELECT id, root, synonyms FROM search_synonyms WHERE assistant_id = ${assistantId}
                ORDER BY position`.pipe(Effect.orDie, Effect.map((rows) => rows.map(toSynonym)))
 
-    const rules = yield* Cache.make({
+    const rules = yield* makeLookupCache({
       capacity: 10_000,
       timeToLive: rulesTtl,
+      keyOf: (assistantId: string) => assistantId,
       lookup: (assistantId: string) =>
         list(assistantId).pipe(Effect.map((sets): ReadonlyArray<SynonymRule> => compileRules(sets)))
     })

@@ -283,4 +283,27 @@ layer(TestApp(), { excludeTestServices: true })("conversations", (it) => {
       const missing = yield* call("PUT", `/admin/v1/accounts/acc_missing/retention`, { ...headers, body: { days: 3 } })
       expect(missing.status).toBe(404)
     }))
+
+  it.effect("the operator reads back each account's own retention; an API key reads none", () =>
+    Effect.gen(function*() {
+      const mine = yield* setupAccount()
+      const other = yield* setupAccount()
+      const headers = { token: adminToken }
+      const retention = (accountId: string) => `/admin/v1/accounts/${accountId}/retention`
+      const unset = yield* call("GET", retention(mine.accountId), headers)
+      expect(unset.json).toMatchObject({ data: { days: null } })
+      yield* call("PUT", retention(mine.accountId), { ...headers, body: { days: 45 } })
+      yield* call("PUT", retention(other.accountId), { ...headers, body: { days: 7 } })
+      expect((yield* call("GET", retention(mine.accountId), headers)).json).toMatchObject({ data: { days: 45 } })
+      expect((yield* call("GET", retention(other.accountId), headers)).json).toMatchObject({ data: { days: 7 } })
+      yield* call("PUT", retention(mine.accountId), { ...headers, body: { days: null } })
+      expect((yield* call("GET", retention(mine.accountId), headers)).json).toMatchObject({ data: { days: null } })
+      const missing = yield* call("GET", retention("acc_missing"), headers)
+      expect(missing.json).toMatchObject({ response: { code: "accounts.not_found" } })
+      // A shop's key opens no operator route: neither another account's retention nor its own.
+      for (const accountId of [other.accountId, mine.accountId]) {
+        const reply = yield* call("GET", retention(accountId), { token: mine.key })
+        expect(reply.status).toBe(401)
+      }
+    }))
 })

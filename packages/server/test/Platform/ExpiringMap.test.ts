@@ -1,5 +1,5 @@
 /**
- * The expiring map behind the query-word expansion and curated-answer caches: an entry is found
+ * The expiring map behind the query-word expansion cache and every `LookupCache`: an entry is found
  * until its TTL has passed, setting a key again replaces its entry, and the
  * map never holds more than its capacity, however often keys are set again
  * (the soak's heap grew with Effect's `Cache` in this place).
