@@ -84,6 +84,14 @@ layer(TestApp().pipe(Layer.provide(InMemoryTracing)), { excludeTestServices: tru
       expect(first.filter((text) => /^(UPDATE|INSERT|DELETE)\b/i.test(text))).toEqual([])
     }))
 
+  it.effect("two known words take one dictionary statement, though the word they make joined is unknown", () =>
+    Effect.gen(function*() {
+      const shop = yield* newShop
+      yield* statementsOf(shop, "bookshelf")
+      // "walnuttable" is looked up with the query's words and matches nothing: no second, looser look for it.
+      expect(yield* statementsOf(shop, "walnut table")).toHaveLength(3)
+    }))
+
   it.effect("synonyms written before a shop's first search apply to it", () =>
     Effect.gen(function*() {
       const shop = yield* newShop
