@@ -1,8 +1,10 @@
 /** Accounts and their API keys. */
 import { Auth } from "@dastyar/domain"
 import { SqlClient, SqlSchema } from "@effect/sql"
+import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
+import * as Schedule from "effect/Schedule"
 import * as Schema from "effect/Schema"
 import { Invalidations } from "../Database/Invalidations"
 import { newId } from "../Ids"
@@ -19,6 +21,11 @@ export const ownerCacheTtl = "5 seconds"
 const keyPrefixLength = 8
 /** A key's `last_used_at` is written at most this often (ms) by one instance. */
 const lastUsedEvery = 60_000
+/**
+ * How often the keys noted as used are written, together. A request never waits for the write: a commit waits
+ * for the WAL's flush, behind every other shop's writes.
+ */
+export const lastUsedFlushEvery = Duration.seconds(2)
 
 const KeySummaryRow = Schema.Struct({
   id: Auth.ApiKeyId,
@@ -47,11 +54,26 @@ const CreatedKeyRow = Schema.Struct({
 })
 
 export class AccountsRepo extends Effect.Service<AccountsRepo>()("AccountsRepo", {
-  effect: Effect.gen(function*() {
+  scoped: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const invalidations = yield* Invalidations
-    /** When this instance last wrote each key's `last_used_at` (ms). */
+    /** When this instance last noted each key as used (ms). */
     const lastWritten = new Map<string, number>()
+    /** Keys noted as used and not yet written. */
+    const used = new Set<string>()
+
+    /** Writes the keys noted as used in one statement (none noted: no statement). */
+    const writeUses = Effect.suspend(() => {
+      if (used.size === 0) return Effect.void
+      const ids = [...used]
+      used.clear()
+      return sql`UPDATE api_keys SET last_used_at = now() WHERE id = ANY(${ids}::text[])`.pipe(
+        Effect.asVoid,
+        Effect.catchAll((error) => Effect.logWarning("could not note keys' last use", error))
+      )
+    })
+    yield* writeUses.pipe(Effect.repeat(Schedule.spaced(lastUsedFlushEvery)), Effect.forkScoped)
+    yield* Effect.addFinalizer(() => writeUses)
 
     const insertAccount = SqlSchema.single({
       Request: Schema.Struct({ id: Schema.String, name: Schema.String, plan: Schema.String }),
@@ -173,17 +195,17 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("AccountsRepo",
           Effect.orDie
         ),
 
-      /** Notes that the key was used: written once a minute per key at most, not per request. */
+      /**
+       * Notes that the key was used: written once a minute per key at most, with the other keys used meanwhile
+       * (`lastUsedFlushEvery`), never in the request.
+       */
       markUsed: (keyId: string) =>
-        Effect.suspend(() => {
+        Effect.sync(() => {
           const now = Date.now()
-          if (now - (lastWritten.get(keyId) ?? 0) < lastUsedEvery) return Effect.void
+          if (now - (lastWritten.get(keyId) ?? 0) < lastUsedEvery) return
           if (lastWritten.size >= 10_000) lastWritten.clear()
           lastWritten.set(keyId, now)
-          return sql`UPDATE api_keys SET last_used_at = now() WHERE id = ${keyId}`.pipe(
-            Effect.asVoid,
-            Effect.catchAll((error) => Effect.logWarning("could not note a key's last use", error))
-          )
+          used.add(keyId)
         }),
 
       /** Creates a key; the raw key is returned here and never stored. */

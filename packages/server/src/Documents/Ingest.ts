@@ -217,8 +217,8 @@ export class Ingest extends Effect.Service<Ingest>()("Ingest", {
           // While the dictionary's last statement runs, new words wait for the next one.
           const termsIdle = addingTerms === undefined || Option.isSome(yield* Fiber.poll(addingTerms))
           if (newTerms.length > 0 && termsIdle) yield* flushTerms
-          // The forked statements are sent before this fiber cuts and embeds the next batch (neither the chunker
-          // nor the offline embedder yields until it is done).
+          // The forked statements are sent before this fiber cuts the next batch (the chunker does not yield until
+          // it is done).
           yield* Effect.yieldNow()
         }
         yield* Fiber.joinAll(inserting)

@@ -11,6 +11,8 @@ import { makeExpiringMap } from "./ExpiringMap"
 
 export interface LookupCache<Key, Value, E> {
   readonly get: (key: Key) => Effect.Effect<Value, E>
+  /** Keeps a value read elsewhere (a statement that brought it along) as if the lookup had found it. */
+  readonly set: (key: Key, value: Value) => Effect.Effect<void>
   /** Forgets the key's value; a lookup under way for any key is not kept. */
   readonly invalidate: (key: Key) => Effect.Effect<void>
   readonly invalidateAll: Effect.Effect<void>
@@ -54,6 +56,7 @@ export const makeLookupCache = <Key, Value, E, R>(options: {
             )
           )
         }),
+      set: (key, value) => Effect.map(Clock.currentTimeMillis, (now) => held.set(options.keyOf(key), { value }, now)),
       invalidate: (key) => forget(() => held.delete(options.keyOf(key))),
       invalidateAll: forget(() => held.clear()),
       size: Effect.sync(() => held.size())

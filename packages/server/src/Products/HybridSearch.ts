@@ -13,7 +13,7 @@
  * weighted reciprocal rank (`semanticRatio`); filters apply to both sides.
  */
 import { Products } from "@dastyar/domain"
-import type { Statement } from "@effect/sql"
+import { SqlClient, type Statement } from "@effect/sql"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { AppConfig } from "../Config"
@@ -23,7 +23,7 @@ import { Embedder, vectorLiteral } from "../Search/Embedder"
 import * as OfflineEmbedder from "../Search/OfflineEmbedder"
 import * as SearchEngine from "../Search/SearchEngine"
 import { expandWithSynonyms } from "../Search/SynonymRules"
-import { Synonyms } from "../Search/Synonyms"
+import { setsColumn, Synonyms } from "../Search/Synonyms"
 import { distributionOf, facetRead } from "./HybridSearchFacets"
 import type { SearchParams } from "./HybridSearchFilters"
 import { keywordRead } from "./HybridSearchKeyword"
@@ -53,6 +53,7 @@ export const layer = Layer.effect(
   Effect.gen(function*() {
     // Every read of a search may be served by a replica (Database/Replicas.ts), recent writes or not.
     const sql = yield* SearchSql
+    const primary = yield* SqlClient.SqlClient
     const embedder = yield* Embedder
     const repo = yield* ProductsRepo
     const expansions = yield* TermExpansions
@@ -63,10 +64,17 @@ export const layer = Layer.effect(
       0 :
       SearchEngine.maxMeaningOnlyWithoutWords
 
+    // A shop's first search reads its catalog size and its synonyms in one statement, on the primary (synonyms
+    // must be seen as soon as they are written); each is then kept and read again on its own terms.
     const catalogSizes = yield* SearchEngine.makeCollectionSizes((assistantId) =>
-      sql<{ readonly n: number }>`SELECT count(*)::int AS n FROM products WHERE assistant_id = ${assistantId}`.pipe(
-        Effect.map((rows) => rows[0]?.n ?? 0)
-      )
+      Effect.gen(function*() {
+        const writesSeen = yield* synonyms.writesSoFar
+        const rows = yield* primary<{ readonly n: number; readonly synonyms: unknown }>`
+          SELECT (SELECT count(*)::int FROM products WHERE assistant_id = ${assistantId}) AS n,
+                 ${setsColumn(primary, assistantId)} AS synonyms`
+        yield* synonyms.remember(assistantId, rows[0]?.synonyms, writesSeen)
+        return rows[0]?.n ?? 0
+      })
     )
 
     /** The query's vector, or none when the embedder fails: keyword results still answer. */

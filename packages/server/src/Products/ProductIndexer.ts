@@ -10,6 +10,7 @@ import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { CostLedger } from "../Accounts/CostLedger"
 import { AppConfig } from "../Config"
+import * as EventLoop from "../Platform/EventLoop"
 import * as Worker from "../Platform/Worker"
 import { Embedder, vectorLiteral } from "../Search/Embedder"
 import * as IndexQueue from "./IndexQueue"
@@ -18,6 +19,8 @@ import { TermExpansions } from "./TermExpansions"
 import { VectorIndexes } from "./VectorIndexes"
 
 const batchSize = 256
+/** Products whose search fields are computed between two turns of the event loop. */
+const piece = 16
 const leaseSeconds = 120
 const maxBackoffSeconds = 300
 const queueWorkers = 2
@@ -68,18 +71,24 @@ export class ProductIndexer extends Effect.Service<ProductIndexer>()("ProductInd
         RETURNING p.id, p.assistant_id, p.external_id, p.index_version, p.title, p.category, p.subcategory, p.attributes`
 
     /** Stores the search representation; a product written again meanwhile keeps its newer version pending. */
-    const store = (products: ReadonlyArray<DueProduct>, vectors: ReadonlyArray<ReadonlyArray<number>>) => {
-      const records = products.map((product, i) => {
-        const fields = searchFields(product.externalId, { ...product, ...noDisplayFields })
-        return {
-          id: product.id,
-          version: product.indexVersion,
-          fields: fields.map((words) => words.join(" ")),
-          terms: [...new Set(fields.flat())],
-          embedding: vectorLiteral(vectors[i] ?? [])
-        }
-      })
-      return sql`
+    const store = Effect.fnUntraced(function*(
+      products: ReadonlyArray<DueProduct>,
+      vectors: ReadonlyArray<ReadonlyArray<number>>
+    ) {
+      // In pieces: a batch's fields took the event loop from every search for its whole length.
+      const due = products.map((product, i) => ({ product, vector: vectors[i] }))
+      const records = yield* EventLoop.mapInPieces(due, piece, (part) =>
+        part.map(({ product, vector }) => {
+          const fields = searchFields(product.externalId, { ...product, ...noDisplayFields })
+          return {
+            id: product.id,
+            version: product.indexVersion,
+            fields: fields.map((words) => words.join(" ")),
+            terms: [...new Set(fields.flat())],
+            embedding: vectorLiteral(vector ?? [])
+          }
+        }))
+      return yield* sql`
         UPDATE products p SET
           search_terms = ARRAY(SELECT jsonb_array_elements_text(x.terms)),
           search_fields = ARRAY(SELECT jsonb_array_elements_text(x.fields)),
@@ -91,7 +100,7 @@ export class ProductIndexer extends Effect.Service<ProductIndexer>()("ProductInd
         FROM jsonb_to_recordset(${JSON.stringify(records)}::jsonb)
           AS x(id text, version integer, fields jsonb, terms jsonb, embedding text)
         WHERE p.id = x.id`
-    }
+    })
 
     const markFailed = (products: ReadonlyArray<DueProduct>, reason: string) =>
       sql`

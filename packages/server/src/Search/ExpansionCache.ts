@@ -36,7 +36,8 @@ export interface ExpansionCache {
 }
 
 /** What an expansion depends on besides the dictionary. */
-const keyOf = (assistantId: string, word: QueryWord) => `${assistantId}\u0000${word.prefix ? 1 : 0}\u0000${word.word}`
+const keyOf = (assistantId: string, word: QueryWord) =>
+  `${assistantId}\u0000${word.prefix ? 1 : 0}${word.alternative === true ? 1 : 0}\u0000${word.word}`
 
 export const makeExpansionCache: Effect.Effect<ExpansionCache, never, SqlClient.SqlClient> = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient

@@ -5,6 +5,7 @@
  * It knows nothing of synonyms or translation (see the README).
  */
 import * as Effect from "effect/Effect"
+import * as EventLoop from "../Platform/EventLoop"
 import { boundedMemo } from "../Platform/Memo"
 import type { EmbedderShape } from "./Embedder"
 import { stem } from "./Stemmer"
@@ -86,12 +87,21 @@ const embedWords = (words: ReadonlyArray<string>): ReadonlyArray<number> => {
 
 export const embedOne = (text: string): ReadonlyArray<number> => embedWords(wordsOf(text))
 
+/** Texts embedded between two turns of the event loop: a batch of them is CPU work that searches would wait for. */
+const piece = 16
+
 export const make: EmbedderShape = {
   modelId,
   embed: (texts) =>
-    Effect.sync(() => {
-      // Each text's words once, for its vector and the token estimate.
-      const words = texts.map(wordsOf)
-      return { vectors: words.map(embedWords), tokens: words.reduce((sum, list) => sum + list.length, 0) }
-    })
+    EventLoop.mapInPieces(texts, piece, (part) =>
+      part.map((text) => {
+        // Each text's words once, for its vector and the token estimate.
+        const words = wordsOf(text)
+        return { vector: embedWords(words), tokens: words.length }
+      })).pipe(
+        Effect.map((embedded) => ({
+          vectors: embedded.map(({ vector }) => vector),
+          tokens: embedded.reduce((sum, { tokens }) => sum + tokens, 0)
+        }))
+      )
 }

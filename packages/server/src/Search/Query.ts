@@ -18,6 +18,11 @@ export interface QueryWord {
   readonly counts: boolean
   /** The last word: also matches words it begins. */
   readonly prefix: boolean
+  /**
+   * Not typed by the searcher (a synonym's word, two query words joined): when it matches nothing it is not
+   * looked for again with more typos (TermDictionary.ts), as a word someone may have mistyped is.
+   */
+  readonly alternative?: boolean
 }
 
 /** The query's words in normal form, deduplicated, in order. */

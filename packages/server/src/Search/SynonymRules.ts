@@ -120,7 +120,7 @@ export const expandWithSynonyms = <E, R>(
     return related
   }
   if (alternatives.length === 0) return Effect.map(expand(words), withRelated)
-  const extra = alternatives.map(({ word }): QueryWord => ({ word, counts: true, prefix: false }))
+  const extra = alternatives.map(({ word }): QueryWord => ({ word, counts: true, prefix: false, alternative: true }))
   return Effect.map(expand([...words, ...extra]), (all) => {
     const merged = all.slice(0, words.length).map((terms) => new Map<string, TermMatch>(terms))
     alternatives.forEach(({ group }, i) => {

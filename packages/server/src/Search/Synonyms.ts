@@ -2,12 +2,16 @@
  * An assistant's synonyms: stored as written (Database migration 0022),
  * compiled into rules (SynonymRules.ts) for search, which reads them through
  * a cache. Writes on this instance forget the assistant's rules at once;
- * another instance's are seen within `rulesTtl`.
+ * another instance's are seen within `rulesTtl`. A statement that reads more
+ * of an assistant's state (product search's first read of a shop) may bring
+ * its sets along (`setsColumn`) and hand them to the cache (`remember`), so a
+ * shop's first search pays no round trip of its own for them.
  */
 import { Synonyms as Api } from "@dastyar/domain"
-import { SqlClient } from "@effect/sql"
+import { SqlClient, type Statement } from "@effect/sql"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
 import { newId } from "../Ids"
 import { makeLookupCache } from "../Platform/LookupCache"
 import { compileRules, type SynonymRule, type SynonymSet } from "./SynonymRules"
@@ -26,6 +30,16 @@ interface Row {
 
 const toSynonym = (row: Row): Synonym => ({ id: row.id, root: row.root, synonyms: [...row.synonyms] })
 
+/** The sets as `setsColumn` gives them. */
+const SetsJson = Schema.Array(
+  Schema.Struct({ root: Schema.NullOr(Schema.String), synonyms: Schema.Array(Schema.String) })
+)
+
+/** The assistant's sets in order, as one JSON value: a column of a statement that reads more of its state. */
+export const setsColumn = (sql: SqlClient.SqlClient, assistantId: string): Statement.Fragment =>
+  sql`(SELECT coalesce(json_agg(json_build_object('root', root, 'synonyms', synonyms) ORDER BY position), '[]'::json)
+       FROM search_synonyms WHERE assistant_id = ${assistantId})`
+
 /** Terms trimmed, empty and repeated ones dropped (as written otherwise: shown back as sent). */
 const cleaned = (input: SynonymInput): SynonymSet => ({
   root: input.root?.trim() || null,
@@ -39,6 +53,14 @@ export class Synonyms extends Effect.Service<Synonyms>()("Synonyms", {
     const list = (assistantId: string) =>
       sql<Row>`SELECT id, root, synonyms FROM search_synonyms WHERE assistant_id = ${assistantId}
                ORDER BY position`.pipe(Effect.orDie, Effect.map((rows) => rows.map(toSynonym)))
+
+    /** Bumped by every write once committed: sets read before it are not remembered (`remember`). */
+    let writes = 0
+    const written = (assistantId: string) =>
+      Effect.suspend(() => {
+        writes++
+        return rules.invalidate(assistantId)
+      })
 
     const rules = yield* makeLookupCache({
       capacity: 10_000,
@@ -62,7 +84,7 @@ export class Synonyms extends Effect.Service<Synonyms>()("Synonyms", {
         if (n >= Api.maxSynonymSets) return null
         return (yield* insert(assistantId, cleaned(input)))[0] ?? null
       })).pipe(Effect.orDie)
-      yield* rules.invalidate(assistantId)
+      yield* written(assistantId)
       return created ?? (yield* new Api.SynonymLimitReached())
     })
 
@@ -80,7 +102,7 @@ export class Synonyms extends Effect.Service<Synonyms>()("Synonyms", {
           }))
           yield* sql`INSERT INTO search_synonyms ${sql.insert(rows)}`
         })).pipe(Effect.orDie)
-        yield* rules.invalidate(assistantId)
+        yield* written(assistantId)
         return yield* list(assistantId)
       }
     )
@@ -90,7 +112,7 @@ export class Synonyms extends Effect.Service<Synonyms>()("Synonyms", {
         DELETE FROM search_synonyms WHERE assistant_id = ${assistantId} AND id = ${id} RETURNING id`.pipe(
         Effect.orDie
       )
-      yield* rules.invalidate(assistantId)
+      yield* written(assistantId)
       if (deleted.length === 0) return yield* new Api.SynonymNotFound()
     })
 
@@ -102,6 +124,21 @@ export class Synonyms extends Effect.Service<Synonyms>()("Synonyms", {
         )
       )
 
-    return { list, add, replace, remove, rulesOf }
+    /**
+     * Keeps the assistant's rules from a `setsColumn` value read by a statement that began when `writesSeen`
+     * (`writesSoFar`) was current; one read before a later write on this instance is dropped.
+     */
+    const remember = (assistantId: string, sets: unknown, writesSeen: number) =>
+      Schema.decodeUnknown(SetsJson)(sets).pipe(
+        Effect.flatMap((decoded) =>
+          writesSeen === writes ? rules.set(assistantId, compileRules(decoded)) : Effect.void
+        ),
+        Effect.catchAll((error) => Effect.logWarning("synonyms read with a shop's state not kept", error))
+      )
+
+    /** The count of writes so far, to give `remember`. */
+    const writesSoFar = Effect.sync(() => writes)
+
+    return { list, add, replace, remove, rulesOf, remember, writesSoFar }
   })
 }) {}

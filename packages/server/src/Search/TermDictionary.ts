@@ -113,7 +113,7 @@ export const firstLetterVariants = (word: string): ReadonlyArray<string> => {
   const variants = [`${second}${first}${letters.slice(2).join("")}`, rest]
   if (word.startsWith("ph")) variants.push(`f${letters.slice(2).join("")}`)
   for (const [letter, others] of firstLetterSounds) {
-    if (letter === first) for (const other of others) variants.push(`${other}${rest}`)
+    if (letter === first) { for (const other of others) variants.push(`${other}${rest}`) }
   }
   return [...new Set(variants)].filter((variant) => variant !== word && [...variant].length >= 3)
 }
@@ -175,8 +175,9 @@ export const expand = (sql: SqlClient.SqlClient, assistantId: string, words: Rea
  * (`looserBudget`), and a typo in the first letter (`firstLetterVariants`,
  * each matched as itself or its stem, or with one typo more in a word of 9
  * letters or more). What it finds counts at least one typo, so it ranks
- * below every closer match. Words that matched anything never take it, and a
- * search of known words never pays its round trip.
+ * below every closer match. Words that matched anything never take it, nor
+ * alternatives nobody typed (a query's two words joined, which most often
+ * match nothing), and a search of known words never pays its round trip.
  */
 const looserLook = (
   sql: SqlClient.SqlClient,
@@ -185,7 +186,9 @@ const looserLook = (
   expansion: ReadonlyArray<Map<string, TermMatch>>
 ) =>
   Effect.gen(function*() {
-    const missed = words.flatMap((query, i) => expansion[i]?.size === 0 && looksAgain(query.word) ? [i] : [])
+    const missed = words.flatMap((query, i) =>
+      expansion[i]?.size === 0 && query.alternative !== true && looksAgain(query.word) ? [i] : []
+    )
     if (missed.length === 0) return
     // The looser look's reads: a second typo for the longer words, the first letter's typos for all.
     const reads: Array<{ readonly group: number; readonly query: QueryWord; readonly looser: boolean }> = []
