@@ -8,7 +8,7 @@ import * as Effect from "effect/Effect"
 import { prepared } from "../Database/Database"
 import { matchTerm, type QueryWord, takesShortWordTypo, type TermMatch } from "./Query"
 import { stem } from "./Stemmer"
-import { typoBudget, typoDistance } from "./Typos"
+import { persianSameSound, typoBudget, typoDistance } from "./Typos"
 
 /** Expansions kept per query word, closest first. */
 const maxExpansions = 64
@@ -96,7 +96,7 @@ const firstLetterSounds: ReadonlyArray<readonly [string, ReadonlyArray<string>]>
   ["y", ["i"]],
   ["i", ["e", "y"]],
   ["e", ["i"]],
-  ...["سصث", "زذضظ", "تط", "هح", "قغ", "اع"].flatMap((set) =>
+  ...persianSameSound.flatMap((set) =>
     [...set].map((letter): readonly [string, ReadonlyArray<string>] => [letter, [...set].filter((o) => o !== letter)])
   )
 ]
