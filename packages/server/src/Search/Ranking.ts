@@ -52,6 +52,8 @@ export interface Ranked {
   readonly key: ReadonlyArray<number>
   /** Query words matched, counting ones; used by the relevance cut-off. */
   readonly matched: number
+  /** Whether a counted query word matched in the title or the classification: the document names it. */
+  readonly named: boolean
 }
 
 /** The query words a term stands for, and how. */
@@ -243,11 +245,12 @@ export const rankDocuments = (
       position,
       titleWords - titleMatched
     ]
-    return [{ id: document.id, key, matched, index }]
+    const named = perWord.some((found, w) =>
+      found !== null && counted[w] === true && found.best.field <= classificationField
+    )
+    return [{ id: document.id, key, matched, named, index }]
   })
-  return ranked.sort((a, b) => compareKeys(a.key, b.key) || a.index - b.index).map(({ id, key, matched }) => ({
-    id,
-    key,
-    matched
-  }))
+  return ranked.sort((a, b) => compareKeys(a.key, b.key) || a.index - b.index).map((
+    { id, key, matched, named }
+  ) => ({ id, key, matched, named }))
 }
