@@ -20,6 +20,7 @@ import { AppConfig } from "../Config"
 import { prepared } from "../Database/Database"
 import { SearchSql } from "../Database/Replicas"
 import { Embedder, vectorLiteral } from "../Search/Embedder"
+import { makeMeaningLook } from "../Search/MeaningLook"
 import * as OfflineEmbedder from "../Search/OfflineEmbedder"
 import * as SearchEngine from "../Search/SearchEngine"
 import { expandWithSynonyms } from "../Search/SynonymRules"
@@ -59,6 +60,7 @@ export const layer = Layer.effect(
     const expansions = yield* TermExpansions
     const synonyms = yield* Synonyms
     const { searchEnabled } = yield* AppConfig
+    const withMeanings = yield* makeMeaningLook(sql)
     // The offline embedder's guesses for a query no word of which matched are noise (see `fuse`).
     const meaningOnlyWithoutWords = embedder.modelId === OfflineEmbedder.modelId ?
       0 :
@@ -123,14 +125,22 @@ export const layer = Layer.effect(
         const similarity = new Map<string, number>()
         const { expansion, words } = yield* expandedQuery(assistantId, params.query)
         if (words.length === 0) return { ranked: [], similarity }
-        const { read, statement } = keywordRead(sql, assistantId, params, expansion, words, ratio, needed, products)
-        const found = read(yield* prepared(sql, withQueryVector(statement, vector)))
-        for (const candidate of found.candidates) {
-          const distance: unknown = Reflect.get(candidate, "distance")
-          if (typeof distance === "number") similarity.set(candidate.id, 1 - distance)
-        }
-        const ranked = SearchEngine.rankDocuments(words, expansion, found.candidates, products, found.frequencyFloors)
-        return { ranked, similarity }
+        const rankedBy = (terms: SearchEngine.Expansion) =>
+          Effect.gen(function*() {
+            const { read, statement } = keywordRead(sql, assistantId, params, terms, words, ratio, needed, products)
+            const found = read(yield* prepared(sql, withQueryVector(statement, vector)))
+            for (const candidate of found.candidates) {
+              const distance: unknown = Reflect.get(candidate, "distance")
+              if (typeof distance === "number") similarity.set(candidate.id, 1 - distance)
+            }
+            return SearchEngine.rankDocuments(words, terms, found.candidates, products, found.frequencyFloors)
+          })
+        const ranked = yield* rankedBy(expansion)
+        // No product named by its title or classification: read again with what the words may stand for
+        // (MeaningLook.ts), unless the request asks for keyword search alone.
+        if (ratio === 0 || ranked.some((match) => match.named)) return { ranked, similarity }
+        const wider = yield* withMeanings(assistantId, words, expansion)
+        return { ranked: wider === null ? ranked : yield* rankedBy(wider), similarity }
       }
     )
 

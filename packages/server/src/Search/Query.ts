@@ -5,7 +5,7 @@
 import { stem } from "./Stemmer"
 import { stopWords } from "./StopWords"
 import { wordsOf } from "./TextNormalization"
-import { typoBudget, typoDistance } from "./Typos"
+import { persianSameSound, soundKey, typoBudget, typoDistance } from "./Typos"
 
 /** Query words beyond this are ignored (a pasted paragraph is not a search). */
 const maxQueryWords = 12
@@ -50,6 +50,8 @@ export type Expansion = ReadonlyArray<ReadonlyMap<string, TermMatch>>
 export const matchTerm = (query: QueryWord, term: string): TermMatch | null => {
   if (term === query.word) return { typos: 0, exact: true }
   if (stem(term) === stem(query.word)) return { typos: 0, exact: false }
+  // One word is the other's stem: "ببرها" is "ببر" (tigers), though "ببر" alone also reads as a verb.
+  if (stem(query.word) === term || stem(term) === query.word) return { typos: 0, exact: false }
   if (query.prefix && term.startsWith(query.word)) return { typos: 0, exact: false }
   const budget = typoBudget(query.word)
   if (budget > 0 && [...term][0] === [...query.word][0]) {
@@ -57,6 +59,7 @@ export const matchTerm = (query: QueryWord, term: string): TermMatch | null => {
     if (typos <= budget) return { typos, exact: false }
   }
   if (budget === 0 && shortWordTypo(query.word, term)) return { typos: 1, exact: false }
+  if (spelledByEar(query.word, term)) return { typos: Math.max(1, budget), exact: false }
   if (persianEnding(query.word, term)) return { typos: 0, exact: false }
   const family = familyOf(query.word)
   return family !== null && stem(term) === family ? { typos: 1, exact: false } : null
@@ -65,13 +68,11 @@ export const matchTerm = (query: QueryWord, term: string): TermMatch | null => {
 /** Vowel letters: a wrong one is the commonest typo of a short word. */
 const vowels = new Set([..."aeiouyاوی"])
 
-/**
- * Persian letters of one sound, each set written for another by people who
- * spell by ear ("ساعت", "صاعت"): one for another is a short word's typo too.
- */
-const sameSound: ReadonlyArray<ReadonlySet<string>> = ["سصث", "زذضظ", "تط", "هح", "قغ", "اع"].map((letters) =>
-  new Set([...letters])
-)
+/** Persian vowel letters: a writer who spells a short vowel out adds one ("کمود" for "کمد"). */
+const persianVowels = new Set([..."اوی"])
+
+/** Persian letters of one sound (see `persianSameSound`): one for another is a short word's typo too. */
+const sameSound: ReadonlyArray<ReadonlySet<string>> = persianSameSound.map((letters) => new Set([...letters]))
 const soundAlike = (a: string, b: string) =>
   (vowels.has(a) && vowels.has(b)) || sameSound.some((letters) => letters.has(a) && letters.has(b))
 
@@ -88,15 +89,16 @@ const persianEnding = (word: string, term: string): boolean =>
 
 /** Whether a word too short for the typo budget may still take a short word's typo (see `shortWordTypo`). */
 export const takesShortWordTypo = (word: string): boolean =>
-  typoBudget(word) === 0 && [...word].length >= 4 && !/\p{N}/u.test(word)
+  typoBudget(word) === 0 && [...word].length >= 3 && !/\p{N}/u.test(word)
 
 /**
- * The typos a word of 4 letters (too short for the budget) may still carry,
- * as MiniSearch and Typesense forgive them: a missing letter, a doubled
- * one, two neighbours swapped, a wrong vowel or a Persian letter of the
- * same sound ("towl" is "towel", "lemp" is "lamp", "lmap" is "lamp"); never
- * another wrong consonant ("cast" is not "case") and never in the first
- * letter.
+ * The typos a word of 3 or 4 letters (too short for the budget) may still
+ * carry, as MiniSearch and Typesense forgive them: two neighbours swapped
+ * ("lmap" is "lamp", "tpo" is "top"); in 4 letters also a missing letter, a
+ * doubled one, a Persian vowel letter spelt out, a wrong vowel or a Persian
+ * letter of the same sound ("towl" is "towel", "lemp" is "lamp", "کمود" is
+ * "کمد"); never another wrong consonant ("cast" is not "case") and never in
+ * the first letter.
  */
 const shortWordTypo = (word: string, term: string): boolean => {
   if (!takesShortWordTypo(word)) return false
@@ -105,14 +107,28 @@ const shortWordTypo = (word: string, term: string): boolean => {
   if (s[0] !== t[0]) return false
   const without = (letters: ReadonlyArray<string>, i: number) =>
     [...letters.slice(0, i), ...letters.slice(i + 1)].join("")
-  if (t.length === s.length + 1) return t.some((_, i) => i > 0 && without(t, i) === word)
-  if (t.length === s.length - 1) return s.some((letter, i) => i > 0 && letter === s[i - 1] && without(s, i) === term)
-  if (t.length !== s.length) return false
-  const differ = s.flatMap((letter, i) => letter === t[i] ? [] : [i])
+  const differ = t.length === s.length ? s.flatMap((letter, i) => letter === t[i] ? [] : [i]) : []
   const [at, next] = differ
   if (differ.length === 2 && at !== undefined && next === at + 1) return s[at] === t[next] && s[next] === t[at]
+  // Three letters leave too little to tell a word from another by anything but their order.
+  if (s.length < 4) return false
+  if (t.length === s.length + 1) return t.some((_, i) => i > 0 && without(t, i) === word)
+  if (t.length === s.length - 1) {
+    return s.some((letter, i) =>
+      i > 0 && (letter === s[i - 1] || persianVowels.has(letter)) && without(s, i) === term
+    )
+  }
   return differ.length === 1 && at !== undefined && soundAlike(s[at] ?? "", t[at] ?? "")
 }
+
+/**
+ * A word of 4 letters or more spelt by ear: it sounds as the term does
+ * (`soundKey`, "jaket" and "jacket", "فیلطر" and "فیلتر"), from the same
+ * first letter; it counts as the typos the word's budget allows, one at
+ * least, so closer matches rank first.
+ */
+const spelledByEar = (word: string, term: string): boolean =>
+  [...word].length >= 4 && !/\p{N}/u.test(word) && [...word][0] === [...term][0] && soundKey(word) === soundKey(term)
 
 /**
  * The root a word's family shares when its stem ends in a letter the

@@ -17,17 +17,24 @@ const maxProximity = 8
  */
 const fieldWeights = [1, 0.8, 0.6, 0.6, 0.4]
 const classificationField = 1
+const attributeField = 2
 
 /**
  * A word's field weight: its best field's, and the classification's on top
  * when it is in the title too. A word in both the title and the category
  * names what the product is (the type of "bosch kettle"), where a brand or
- * a colour is in the title and an attribute: the kettles of other brands
- * then rank above the brand's toaster.
+ * a colour is in the title and an attribute: such a word weighs as an
+ * attribute value, since it says what the product is like, so the kettles
+ * of other brands rank above the brand's toaster even when no category
+ * names them.
  */
-const fieldWeightOf = (found: { readonly best: WordHit; readonly classified: boolean }) =>
-  (fieldWeights[found.best.field] ?? 0.4) +
-  (found.best.field === 0 && found.classified ? fieldWeights[classificationField] ?? 0 : 0)
+const fieldWeightOf = (
+  found: { readonly best: WordHit; readonly classified: boolean; readonly attributed: boolean }
+) => {
+  const field = found.best.field === 0 && found.attributed && !found.classified ? attributeField : found.best.field
+  return (fieldWeights[field] ?? 0.4) +
+    (found.best.field === 0 && found.classified ? fieldWeights[classificationField] ?? 0 : 0)
+}
 
 /**
  * A document as ranked: its fields, best first, one line each ("\n"
@@ -52,6 +59,8 @@ export interface Ranked {
   readonly key: ReadonlyArray<number>
   /** Query words matched, counting ones; used by the relevance cut-off. */
   readonly matched: number
+  /** Whether a counted query word matched in the title or the classification: the document names it. */
+  readonly named: boolean
 }
 
 /** The query words a term stands for, and how. */
@@ -111,24 +120,31 @@ const scan = (text: string, terms: TermIndex, firsts: ReadonlySet<number>, words
 /** A query word's best hit in a document, and in how many fields it occurs (a word in title and category says more). */
 const bestHits = (
   hits: ReadonlyArray<WordHit> | undefined
-): { readonly best: WordHit; readonly fields: number; readonly classified: boolean } | null => {
+): {
+  readonly best: WordHit
+  readonly fields: number
+  readonly classified: boolean
+  readonly attributed: boolean
+} | null => {
   if (hits === undefined) return null
   let best: WordHit | null = null
   let inFields = 0
   let lastField = -1
   let classified = false
+  let attributed = false
   for (const hit of hits) {
     if (hit.field !== lastField) {
       inFields++
       lastField = hit.field
     }
     if (hit.field === classificationField) classified = true
+    if (hit.field === attributeField && hit.typos === 0) attributed = true
     if (
       best === null || hit.typos < best.typos ||
       (hit.typos === best.typos && (hit.field < best.field || (hit.field === best.field && hit.exact && !best.exact)))
     ) best = hit
   }
-  return best === null ? null : { best, fields: inFields, classified }
+  return best === null ? null : { best, fields: inFields, classified, attributed }
 }
 
 /** Compares two bucket keys on their first `depth` rules (all by default). */
@@ -243,11 +259,12 @@ export const rankDocuments = (
       position,
       titleWords - titleMatched
     ]
-    return [{ id: document.id, key, matched, index }]
+    const named = perWord.some((found, w) =>
+      found !== null && counted[w] === true && found.best.field <= classificationField
+    )
+    return [{ id: document.id, key, matched, named, index }]
   })
-  return ranked.sort((a, b) => compareKeys(a.key, b.key) || a.index - b.index).map(({ id, key, matched }) => ({
-    id,
-    key,
-    matched
-  }))
+  return ranked.sort((a, b) => compareKeys(a.key, b.key) || a.index - b.index).map((
+    { id, key, matched, named }
+  ) => ({ id, key, matched, named }))
 }

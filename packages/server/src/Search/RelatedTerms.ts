@@ -21,7 +21,8 @@ const maxRelatedTerms = 40
 /**
  * The hidden field of a product: every two neighbouring title words joined
  * into one, then the related terms of its title's words (and of two
- * neighbouring words WordNet knows as one, "running shoe"), without those of
+ * neighbouring words WordNet knows as one, "running shoe"), taken in turns,
+ * each word's closest related word before any word's next, without those of
  * words any searched field already holds.
  */
 export const relatedField = (
@@ -46,6 +47,14 @@ export const relatedField = (
     if (/^[\u0600-\u06FF]+$/u.test(three)) add(three)
   }
   const pairs = content.slice(1).map((word, i) => `${content[i]}_${word}`).filter(isNoun)
-  for (const lemma of [...pairs, ...content]) for (const word of relatedWords(lemma)) add(word)
+  // In turns, each word's closest first: the head noun of an English title comes last, after its modifiers.
+  const lists = [...pairs, ...content].map(relatedWords)
+  const longest = Math.max(0, ...lists.map((list) => list.length))
+  for (let rank = 0; rank < longest; rank++) {
+    for (const list of lists) {
+      const word = list[rank]
+      if (word !== undefined) add(word)
+    }
+  }
   return field
 }

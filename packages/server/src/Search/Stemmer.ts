@@ -185,6 +185,9 @@ const notPlural = new Set(
     .split(" ").map(normalizeText)
 )
 
+/** Words ending in -گان that are no plural of a word ending in ه ("رایگان" is free, "بازرگان" a merchant). */
+const notPluralOfHeh = new Set("رایگان گروگان بازرگان پادگان ارگان دوگان".split(" ").map(normalizeText))
+
 /** Words ending in -تر that are not comparatives: "فیلتر", "دفتر", and the units "متر", "لیتر", "سانتیمتر". */
 const notComparative = /(?:فیل|دف|چ|دخ|بس|کامپیو|انگش|م|لی)تر$/u
 
@@ -193,6 +196,8 @@ const nounSuffixes = ["هایی", "هایم", "هایت", "هایش", "های", 
 
 const stripNoun = (word: string): string => {
   let root = word
+  // A word ending in a silent ه takes -ان as -گان ("پرنده", "پرندگان"; "ستاره", "ستارگان").
+  if (root.length >= 6 && root.endsWith("گان") && !notPluralOfHeh.has(root)) root = `${root.slice(0, -3)}ه`
   for (let round = 0; round < 3; round++) {
     const before = root
     for (const suffix of nounSuffixes) {

@@ -8,18 +8,19 @@ import * as Effect from "effect/Effect"
 import { prepared } from "../Database/Database"
 import { matchTerm, type QueryWord, takesShortWordTypo, type TermMatch } from "./Query"
 import { stem } from "./Stemmer"
-import { typoBudget, typoDistance } from "./Typos"
+import { persianSameSound, typoBudget, typoDistance } from "./Typos"
 
 /** Expansions kept per query word, closest first. */
 const maxExpansions = 64
 
 /** The range of dictionary terms a query word can expand to: those sharing its first letters. */
-const anchorOf = (query: QueryWord): string => {
-  const letters = [...query.word]
-  if (typoBudget(query.word) > 0 || takesShortWordTypo(query.word)) return letters[0] ?? ""
-  // Stems only drop endings: the stem without its last letter starts every word of that stem.
-  const root = [...stem(query.word)]
-  return root.slice(0, Math.max(1, Math.min(root.length - 1, letters.length - 1))).join("")
+const anchorOf = (query: QueryWord): string =>
+  typoBudget(query.word) > 0 || takesShortWordTypo(query.word) ? [...query.word][0] ?? "" : stemAnchorOf(query.word)
+
+/** What every word of a word's stem starts with: stems only drop endings, so the stem without its last letter. */
+const stemAnchorOf = (word: string): string => {
+  const root = [...stem(word)]
+  return root.slice(0, Math.max(1, Math.min(root.length - 1, [...word].length - 1))).join("")
 }
 
 /** What every word of the query word's stem starts with ("batteri" for "battery" and "batteries"). */
@@ -96,7 +97,7 @@ const firstLetterSounds: ReadonlyArray<readonly [string, ReadonlyArray<string>]>
   ["y", ["i"]],
   ["i", ["e", "y"]],
   ["e", ["i"]],
-  ...["سصث", "زذضظ", "تط", "هح", "قغ", "اع"].flatMap((set) =>
+  ...persianSameSound.flatMap((set) =>
     [...set].map((letter): readonly [string, ReadonlyArray<string>] => [letter, [...set].filter((o) => o !== letter)])
   )
 ]
@@ -226,4 +227,21 @@ const looserLook = (
         if (typoDistance(row.term, read.query.word, 1) <= 1) map.set(row.term, { typos: 2, exact: false })
       }
     }
+  })
+
+/**
+ * The dictionary's terms that are each word itself or of its stem (no typo,
+ * no prefix), per word, in one round trip: for words the query did not type,
+ * which stand for nothing else.
+ */
+export const termsOfStems = (sql: SqlClient.SqlClient, assistantId: string, words: ReadonlyArray<string>) =>
+  Effect.gen(function*() {
+    const found = words.map(() => new Set<string>())
+    if (words.length === 0) return found
+    const reads = words.map((word) => ({ word, anchor: stemAnchorOf(word), root: word, budget: 0 }))
+    for (const row of yield* readTerms(sql, assistantId, reads)) {
+      const word = words[row.i - 1]
+      if (word !== undefined && (row.term === word || stem(row.term) === stem(word))) found[row.i - 1]?.add(row.term)
+    }
+    return found
   })

@@ -1,7 +1,37 @@
 /**
- * Typo tolerance: how many typos a query word may carry, and the edit
- * distance that counts them (as MiniSearch and Typesense do).
+ * Typo tolerance: how many typos a query word may carry, the edit distance
+ * that counts them (as MiniSearch and Typesense do), and the letters that
+ * sound alike, which people who spell by ear write for one another.
  */
+
+/**
+ * Persian letters of one sound, each set written for another by people who
+ * spell by ear ("ساعت", "صاعت").
+ */
+export const persianSameSound: ReadonlyArray<string> = ["سصث", "زذضظ", "تط", "هح", "قغ", "اع"]
+
+/**
+ * English spellings of one sound, each read as one: "ph" is "f"; "ck", "cqu",
+ * "cq", "qu", "q" and a hard "c" are "k"; a soft "c" and "z" are "s"; "x" is "ks".
+ */
+const englishSounds: ReadonlyArray<readonly [RegExp, string]> = [
+  [/ph/gu, "f"],
+  [/ck|cqu|cq|qu|q|c(?![eiy])/gu, "k"],
+  [/c|z/gu, "s"],
+  [/x/gu, "ks"]
+]
+
+const persianSound = new Map([...persianSameSound].flatMap((set) => [...set].map((letter) => [letter, set[0] ?? ""])))
+
+/**
+ * A word as it sounds, roughly: each English spelling of one sound and each
+ * Persian letter of one sound as one, doubled letters as one. Two words of
+ * one key are one word spelt by ear ("jaket", "jacket"; "صاعط", "ساعت").
+ */
+export const soundKey = (word: string): string =>
+  englishSounds.reduce((key, [spelling, sound]) => key.replace(spelling, sound), word)
+    .replace(/./gu, (letter) => persianSound.get(letter) ?? letter)
+    .replace(/(.)\1+/gu, "$1")
 
 /** Typos allowed in a query word: 1 from 5 letters, 2 from 9, none in a word with digits. */
 export const typoBudget = (word: string): number => {

@@ -247,5 +247,56 @@ export const relatedWords = boundedMemo(50_000, (word: string): ReadonlyArray<st
   return related
 })
 
+/** Senses a query word is read in: its commonest few as a noun and as a verb. */
+const querySenses: ReadonlyArray<readonly [PartOfSpeech, number]> = [["noun", 3], ["verb", 2]]
+
+/**
+ * What a query word (in normal form, English; a lemma of several words
+ * joined with "_") may stand for, in normal-form words: its related words as
+ * a thing a shop sells (`relatedWords`), then for its commonest senses as a
+ * noun or a verb their synonyms, the kinds one level above and the words
+ * derived from them ("loafer" → "shoe", "saucepan" → "pan"). Most are
+ * words no shop holds; the caller keeps those its catalog does, so the
+ * catalog chooses the sense. Empty for a word WordNet lacks and for a word
+ * used more as an adjective.
+ */
+export const meaningsOf = boundedMemo(20_000, (word: string): ReadonlyArray<string> => {
+  if (!/^[a-z][a-z_'-]*$/.test(word) || files() === null) return []
+  const adjective = entryOf("adj", word).tagged
+  if (adjective > 0 && adjective >= entryOf("noun", word).tagged + entryOf("verb", word).tagged) return []
+  const own = new Set(wordsOfLemma(word))
+  const meanings: Array<string> = []
+  const add = (words: ReadonlyArray<string>) => {
+    for (const w of words) {
+      if (meanings.length >= maxRelated) return
+      if (!own.has(w) && !meanings.includes(w) && !stopWords.has(w) && !glossFillers.has(w) && w.length > 2) {
+        meanings.push(w)
+      }
+    }
+  }
+  add(relatedWords(word))
+  const senses = querySenses.flatMap(([part, count]) =>
+    lookUp(word, part).slice(0, count).flatMap((offset) => {
+      const found = synset(part, offset)
+      return found === null ? [] : [{ part, found }]
+    })
+  )
+  for (const { found } of senses) add(found.lemmas.flatMap(wordsOfLemma))
+  for (const { found, part } of senses) {
+    for (const pointer of found.pointers) {
+      if (pointer.symbol !== "@" && pointer.symbol !== "+") continue
+      const target = synset(pointer.part ?? part, pointer.offset)
+      if (target === null) continue
+      const lemma = pointer.symbol === "+" && pointer.target > 0 ? target.lemmas[pointer.target - 1] : undefined
+      add(lemma === undefined ? target.lemmas.flatMap(wordsOfLemma) : wordsOfLemma(lemma))
+    }
+  }
+  return meanings
+})
+
+/** Whether WordNet holds `lemma` (words joined with "_") as a noun or, with `verb`, as a verb. */
+export const isLemma = (lemma: string, verb: boolean): boolean =>
+  /^[a-z]/.test(lemma) && (sensesOf("noun", lemma).length > 0 || (verb && sensesOf("verb", lemma).length > 0))
+
 /** Whether WordNet holds `lemma` (words joined with "_") as a noun. */
 export const isNoun = (lemma: string): boolean => /^[a-z]/.test(lemma) && sensesOf("noun", lemma).length > 0

@@ -14,7 +14,10 @@ const catalog = [
   { externalId: "f-8", title: "Batter mix" },
   { externalId: "f-9", title: "آبمیوه گیری فیلیپس" },
   { externalId: "f-10", title: "میوه خشک" },
-  { externalId: "f-11", title: "Quilted bedspread" }
+  { externalId: "f-11", title: "Quilted bedspread" },
+  { externalId: "f-12", title: "عروسک ببر" },
+  { externalId: "f-13", title: "چراغ خواب ستاره" },
+  { externalId: "f-14", title: "پوستر ستارگان سینما" }
 ]
 
 layer(TestApp(), { excludeTestServices: true })("search of word forms", (it) => {
@@ -49,5 +52,17 @@ layer(TestApp(), { excludeTestServices: true })("search of word forms", (it) => 
       // "hood" is a word of its own: found as itself, before the family.
       expect((yield* search("hood"))[0]).toBe("f-7")
       expect(yield* search("toothbrushes")).not.toContain("f-3")
+    }))
+
+  it.effect("a plural finds its word when the word alone would also read as a verb", () =>
+    Effect.gen(function*() {
+      expect((yield* search("ببرها"))[0]).toBe("f-12")
+      expect((yield* search("ببر"))[0]).toBe("f-12")
+    }))
+
+  it.effect("a Persian plural in -گان finds its word in ه, and the word finds the plural", () =>
+    Effect.gen(function*() {
+      expect((yield* search("ستارگان")).slice(0, 2).sort()).toEqual(["f-13", "f-14"])
+      expect((yield* search("ستاره")).slice(0, 2).sort()).toEqual(["f-13", "f-14"])
     }))
 })

@@ -1,7 +1,8 @@
 /**
  * Misspellings a typo budget alone misses, as a naive trigram ranking finds
  * them: a first letter typed wrong, swapped or doubled, and a second typo in
- * a longer word; found only when the word matches nothing closer.
+ * a longer word, found only when the word matches nothing closer; a word
+ * spelt by ear, and the typos short words carry.
  */
 import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
@@ -15,7 +16,12 @@ const catalog = [
   { externalId: "s-4", title: "Desk lamp" },
   { externalId: "s-5", title: "هارد دیسک اکسترنال" },
   { externalId: "s-6", title: "Galaxy A54 case" },
-  { externalId: "s-7", title: "دیسک ترمز" }
+  { externalId: "s-7", title: "دیسک ترمز" },
+  { externalId: "s-8", title: "Denim jacket" },
+  { externalId: "s-9", title: "Top hat" },
+  { externalId: "s-10", title: "میز تحریر" },
+  { externalId: "s-11", title: "کمد لباس" },
+  { externalId: "s-12", title: "چادر اتاق بازی" }
 ]
 
 layer(TestApp(), { excludeTestServices: true })("search of misspellings and split words", (it) => {
@@ -42,5 +48,24 @@ layer(TestApp(), { excludeTestServices: true })("search of misspellings and spli
       expect((yield* search("هارددیسک"))[0]).toBe("s-5")
       expect(yield* search("هارددیسک")).not.toContain("s-7")
       expect((yield* search("a 54"))[0]).toBe("s-6")
+    }))
+
+  it.effect("a word spelt by ear: spellings of one sound, and Persian letters of one sound, for one another", () =>
+    Effect.gen(function*() {
+      expect(yield* search("jaquet")).toEqual(["s-8"])
+      expect(yield* search("اطاغ")).toEqual(["s-12"])
+    }))
+
+  it.effect("two neighbours swapped in a word of three letters, and no other typo in so short a word", () =>
+    Effect.gen(function*() {
+      expect(yield* search("tpo")).toEqual(["s-9"])
+      expect(yield* search("مزی")).toEqual(["s-10"])
+      expect(yield* search("tip")).not.toContain("s-9")
+    }))
+
+  it.effect("a Persian vowel letter spelt out in a word of four letters, and no other letter", () =>
+    Effect.gen(function*() {
+      expect(yield* search("کمود")).toEqual(["s-11"])
+      expect(yield* search("کمرد")).toEqual([])
     }))
 })

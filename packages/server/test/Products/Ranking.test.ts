@@ -27,6 +27,10 @@ const catalog = [
   { externalId: "z-3", title: "Glass teapot", category: "Teapots" },
   { externalId: "z-4", title: "Clay teapot", category: "Teapots" },
   { externalId: "z-5", title: "Porcelain teapot", category: "Teapots" },
+  // a brand in the title and an attribute weighs as an attribute; a type in the title alone outweighs it
+  { externalId: "q-1", title: "Quorra compass", attributes: { brand: "Quorra" } },
+  { externalId: "q-2", title: "Brass lantern" },
+  { externalId: "q-3", title: "Quorra lantern", attributes: { brand: "Quorra" } },
   // typos
   { externalId: "t-1", title: "Marlbe tray" },
   { externalId: "t-2", title: "Marble coaster" },
@@ -79,6 +83,12 @@ layer(TestApp(), { excludeTestServices: true })("search ranking rules", (it) => 
       const ids = yield* search("Zorbo teapot")
       expect(ids.slice(0, 3).sort()).toEqual(["z-3", "z-4", "z-5"])
       expect(ids.slice(3, 5).sort()).toEqual(["z-1", "z-2"])
+    }))
+
+  it.effect("words: a brand the title and an attribute hold weighs as an attribute, below a type in the title", () =>
+    Effect.gen(function*() {
+      const ids = yield* search("Quorra lantern")
+      expect(ids.slice(0, 3)).toEqual(["q-3", "q-2", "q-1"])
     }))
 
   it.effect("typos: fewer typos first", () =>

@@ -1,7 +1,7 @@
 /**
  * The hand-judged sets of the search relevance evaluation, read from
- * scripts/eval/data: the tuning set (search-tuning.json), which search may be
- * tuned on, and the held-aside sets (search-held-aside*.json), written before
+ * scripts/eval/data: the tuning sets (search-tuning*.json), which search may
+ * be tuned on, and the held-aside set (search-held-aside.json), written before
  * any result was seen and never tuned on. Each holds catalogs of trades the
  * generated catalogs do not cover; every judged id must name a product of its
  * catalog.
@@ -15,10 +15,13 @@ import { type EvalCatalog, groups } from "./SearchEvalCatalog"
 
 const dataDir = path.join(path.dirname(fileURLToPath(import.meta.url)), "../../../../scripts/eval/data")
 
-/** The file the search may be tuned on. */
-export const tuningFile = "search-tuning.json"
+/**
+ * The files the search may be tuned on. The second was held aside until its aggregates had been seen often
+ * enough to steer by; it is tuned on since, and a new set is held aside in its place.
+ */
+export const tuningFiles = ["search-tuning.json", "search-tuning-2.json"] as const
 /** The files never tuned on, nor looked at query by query. */
-export const heldAsideFiles = ["search-held-aside.json", "search-held-aside-2.json", "search-held-aside-3.json"] as const
+export const heldAsideFiles = ["search-held-aside.json", "search-held-aside-3.json"] as const
 
 const Grade = Schema.Literal(1, 2, 3)
 const JudgedSet = Schema.Struct({
@@ -53,7 +56,7 @@ const read = (file: string, heldAside: boolean): ReadonlyArray<EvalCatalog> =>
     })
 
 /** The hand-judged tuning catalogs. */
-export const tuningCatalogs = (): ReadonlyArray<EvalCatalog> => read(tuningFile, false)
+export const tuningCatalogs = (): ReadonlyArray<EvalCatalog> => tuningFiles.flatMap((file) => read(file, false))
 
 /** The held-aside catalogs, their queries marked `heldAside`. */
 export const heldAsideCatalogs = (): ReadonlyArray<EvalCatalog> => heldAsideFiles.flatMap((file) => read(file, true))

@@ -7,7 +7,7 @@
 import { mean } from "./RelevanceMetrics"
 import { baselines, cutoff, type Figures, ratios, type Scored, systems } from "./SearchEval"
 import { type EvalQuery, groups } from "./SearchEvalCatalog"
-import { heldAsideFiles, tuningFile } from "./SearchEvalJudged"
+import { heldAsideFiles, tuningFiles } from "./SearchEvalJudged"
 
 type Keep = (query: EvalQuery) => boolean
 
@@ -36,15 +36,20 @@ const table = (header: ReadonlyArray<string>, body: ReadonlyArray<ReadonlyArray<
 }
 
 const generated: Keep = (query) => query.set === undefined
-const handTuning: Keep = (query) => query.set === tuningFile
 const heldAside: Keep = (query) => query.heldAside === true
 
-/** The tables of `formatSet` for each set that ran: generated tuning, hand-judged tuning, held-aside. */
+/** The tables of `formatSet` for each set that ran: generated tuning, each hand-judged tuning file, each held-aside file. */
 export const formatTables = (figures: Figures): string => {
   const sets: ReadonlyArray<readonly [string, Keep]> = [
     ["TUNING SET: generated catalogs (judged by construction)", generated],
-    [`TUNING SET: hand-judged catalogs (${tuningFile})`, handTuning],
-    [`HELD-ASIDE SETS (${heldAsideFiles.join(", ")}; aggregates only, never tuned on)`, heldAside]
+    ...tuningFiles.map((file): readonly [string, Keep] => [
+      `TUNING SET: hand-judged catalogs (${file})`,
+      (query) => query.set === file
+    ]),
+    ...heldAsideFiles.map((file): readonly [string, Keep] => [
+      `HELD-ASIDE SET (${file}; aggregates only, never tuned on)`,
+      (query) => heldAside(query) && query.set === file
+    ])
   ]
   return sets.filter(([, inSet]) => scoreOf(figures, "hybrid", inSet).queries > 0)
     .map(([title, inSet]) => `${title}\n${formatSet(figures, inSet)}`).join("\n\n")
@@ -107,10 +112,37 @@ export const lossesTo = (
     const ours = results[system]
     const theirs = results[baseline]
     if (ours === undefined || theirs === undefined || ours.ndcg >= theirs.ndcg - 1e-9) return []
-    const show = (r: Scored) =>
-      `    ${r.system.padEnd(width)} ${r.ndcg.toFixed(3)}  ${
-        r.ranked.map((id) => `${id}${r.query.relevant[id] === undefined ? "" : `(${r.query.relevant[id]})`}`).join(" ")
-      }`
-    return [[`${ours.query.id} «${ours.query.query}» (${ours.query.group})`, show(theirs), show(ours)].join("\n")]
+    return [[heading(ours.query), shown(theirs, width), shown(ours, width)].join("\n")]
+  })
+}
+
+const heading = (query: EvalQuery) => `${query.set ?? "generated"} ${query.id} «${query.query}» (${query.group})`
+
+/** A system's ranking of a query: each id, with its grade when it is relevant. */
+const shown = (r: Scored, width: number) =>
+  `    ${r.system.padEnd(width)} ${r.ndcg.toFixed(3)}  ${
+    r.ranked.map((id) => `${id}${r.query.relevant[id] === undefined ? "" : `(${r.query.relevant[id]})`}`).join(" ")
+  }`
+
+/**
+ * The hand-judged tuning queries `system` does not rank perfectly (nDCG@10 below 1), with the naive and
+ * MiniSearch rankings beside it. Held-aside and generated queries are never listed.
+ */
+export const missesOf = (figures: Figures, system = "hybrid"): ReadonlyArray<string> => {
+  const byQuery = new Map<string, Record<string, Scored>>()
+  for (const result of figures.results) {
+    if (heldAside(result.query) || result.query.set === undefined) continue
+    const key = `${result.query.set}/${result.query.id}`
+    byQuery.set(key, { ...byQuery.get(key), [result.system]: result })
+  }
+  const width = Math.max(system.length, ...baselines.map((baseline) => baseline.length))
+  return [...byQuery.values()].flatMap((results) => {
+    const ours = results[system]
+    if (ours === undefined || ours.ndcg >= 1 - 1e-9) return []
+    const others = baselines.flatMap((baseline) => {
+      const theirs = results[baseline]
+      return theirs === undefined ? [] : [theirs]
+    })
+    return [[heading(ours.query), ...[...others, ours].map((r) => shown(r, width))].join("\n")]
   })
 }
