@@ -38,7 +38,7 @@ const table = (header: ReadonlyArray<string>, body: ReadonlyArray<ReadonlyArray<
 const generated: Keep = (query) => query.set === undefined
 const heldAside: Keep = (query) => query.heldAside === true
 
-/** The tables of `formatSet` for each set that ran: generated tuning, each hand-judged tuning file, each held-aside file. */
+/** The tables of `formatSet` for each set that ran: generated tuning, then each hand-judged file. */
 export const formatTables = (figures: Figures): string => {
   const sets: ReadonlyArray<readonly [string, Keep]> = [
     ["TUNING SET: generated catalogs (judged by construction)", generated],
