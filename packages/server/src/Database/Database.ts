@@ -265,6 +265,14 @@ export const namePreparedStatements = (client: pg.PoolClient) => {
 }
 
 /**
+ * Settings of every session the service opens on Postgres (primary and replicas). No parallel query: the
+ * service's statements read one assistant's few rows, and a plan with a Gather starts its worker processes
+ * (milliseconds each) even when a one-time filter then skips the branch, as a search's facet read's fallback
+ * does. Index builds set their own (`Products/VectorIndexes`).
+ */
+export const sessionOptions = "-c max_parallel_workers_per_gather=0"
+
+/**
  * Connections the pool keeps open however long they idle. `pg.Pool` closes
  * every idle connection after 10 s, so on a server searched less often than
  * that most searches would open a connection to a new backend, whose caches
@@ -288,7 +296,8 @@ export const layerPostgres = (url: Redacted.Redacted, maxConnections: number) =>
           max: maxConnections,
           min: Math.min(keptConnections, maxConnections),
           idleTimeoutMillis: idleConnectionMs,
-          application_name: "dastyar"
+          application_name: "dastyar",
+          options: sessionOptions
         })
         // An idle connection's error (a Postgres restart) is for the pool to handle; unheard, it would end the process.
         pool.on("error", () => {})

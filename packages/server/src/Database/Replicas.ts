@@ -22,7 +22,7 @@ import * as Schedule from "effect/Schedule"
 import * as Stream from "effect/Stream"
 import pg from "pg"
 import { AppConfig } from "../Config"
-import { isDatabaseUnreachable, namePreparedStatements, naming } from "./Database"
+import { isDatabaseUnreachable, namePreparedStatements, naming, sessionOptions } from "./Database"
 
 /** The client for reads a replica may serve; the primary's own client when there are no replicas. */
 export class ReadSql extends Context.Tag("ReadSql")<ReadSql, SqlClient.SqlClient>() {}
@@ -101,7 +101,8 @@ const poolOf = (url: string, max: number) => {
     idleTimeoutMillis: 60_000,
     connectionTimeoutMillis: 2_000,
     keepAlive: true,
-    application_name: "dastyar-read"
+    application_name: "dastyar-read",
+    options: sessionOptions
   })
   // A replica going away errors its idle connections; the pool drops them, and the poll marks it unusable.
   pool.on("error", () => {})

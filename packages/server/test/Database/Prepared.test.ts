@@ -1,4 +1,7 @@
-/** Statements marked `prepared` run as named prepared statements on Postgres, and nothing else does. */
+/**
+ * Statements marked `prepared` run as named prepared statements on Postgres, and nothing else does; sessions
+ * plan without parallel workers.
+ */
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
@@ -32,5 +35,16 @@ layer(TestApp(), { excludeTestServices: true })("prepared statements", (it) => {
         expect(plans[0]?.statement).toContain(`'${probe}' AS probe`)
         expect(plans[0]?.runs).toBe(7)
       }
+    }))
+})
+
+layer(TestApp(), { excludeTestServices: true })("session settings", (it) => {
+  it.effect("the service's Postgres sessions plan no parallel query", () =>
+    Effect.gen(function*() {
+      const sql = yield* SqlClient.SqlClient
+      const [setting] = yield* sql<{ readonly value: string }>`
+        SELECT current_setting('max_parallel_workers_per_gather') AS value`
+      // Embedded mode runs no worker processes, whatever the setting says.
+      if (process.env.DATABASE_URL !== undefined) expect(setting?.value).toBe("0")
     }))
 })
