@@ -5,7 +5,7 @@
 import { stem } from "./Stemmer"
 import { stopWords } from "./StopWords"
 import { wordsOf } from "./TextNormalization"
-import { persianSameSound, soundKey, typoBudget, typoDistance } from "./Typos"
+import { dotsApart, nearLetters, persianSameSound, soundKey, typoBudget, typoCost } from "./Typos"
 
 /** Query words beyond this are ignored (a pasted paragraph is not a search). */
 const maxQueryWords = 12
@@ -55,8 +55,8 @@ export const matchTerm = (query: QueryWord, term: string): TermMatch | null => {
   if (query.prefix && term.startsWith(query.word)) return { typos: 0, exact: false }
   const budget = typoBudget(query.word)
   if (budget > 0 && [...term][0] === [...query.word][0]) {
-    const typos = typoDistance(term, query.word, budget)
-    if (typos <= budget) return { typos, exact: false }
+    const cost = typoCost(term, query.word, budget)
+    if (cost <= budget) return { typos: Math.ceil(cost), exact: false }
   }
   if (budget === 0 && shortWordTypo(query.word, term)) return { typos: 1, exact: false }
   if (spelledByEar(query.word, term)) return { typos: Math.max(1, budget), exact: false }
@@ -94,11 +94,12 @@ export const takesShortWordTypo = (word: string): boolean =>
 /**
  * The typos a word of 3 or 4 letters (too short for the budget) may still
  * carry, as MiniSearch and Typesense forgive them: two neighbours swapped
- * ("lmap" is "lamp", "tpo" is "top"); in 4 letters also a missing letter, a
- * doubled one, a Persian vowel letter spelt out, a wrong vowel or a Persian
- * letter of the same sound ("towl" is "towel", "lemp" is "lamp", "کمود" is
- * "کمد"); never another wrong consonant ("cast" is not "case") and never in
- * the first letter.
+ * ("lmap" is "lamp", "tpo" is "top") or a Persian letter missing or gaining
+ * a dot ("تسک" is "تشک"); in 4 letters also a missing letter, a doubled one,
+ * a Persian vowel letter spelt out, a wrong vowel, a Persian letter of the
+ * same sound or a keyboard neighbour ("towl" is "towel", "lemp" is "lamp",
+ * "کمود" is "کمد", "کنری" is "کتری"); never another wrong consonant ("cast"
+ * is not "case") and never in the first letter.
  */
 const shortWordTypo = (word: string, term: string): boolean => {
   if (!takesShortWordTypo(word)) return false
@@ -110,15 +111,16 @@ const shortWordTypo = (word: string, term: string): boolean => {
   const differ = t.length === s.length ? s.flatMap((letter, i) => letter === t[i] ? [] : [i]) : []
   const [at, next] = differ
   if (differ.length === 2 && at !== undefined && next === at + 1) return s[at] === t[next] && s[next] === t[at]
-  // Three letters leave too little to tell a word from another by anything but their order.
-  if (s.length < 4) return false
+  // Three letters leave too little to tell a word from another by anything but their order and dots.
+  if (s.length < 4) return differ.length === 1 && at !== undefined && dotsApart(s[at] ?? "", t[at] ?? "")
   if (t.length === s.length + 1) return t.some((_, i) => i > 0 && without(t, i) === word)
   if (t.length === s.length - 1) {
     return s.some((letter, i) =>
       i > 0 && (letter === s[i - 1] || persianVowels.has(letter)) && without(s, i) === term
     )
   }
-  return differ.length === 1 && at !== undefined && soundAlike(s[at] ?? "", t[at] ?? "")
+  return differ.length === 1 && at !== undefined &&
+    (soundAlike(s[at] ?? "", t[at] ?? "") || nearLetters(s[at] ?? "", t[at] ?? ""))
 }
 
 /**

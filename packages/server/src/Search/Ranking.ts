@@ -117,7 +117,11 @@ const scan = (text: string, terms: TermIndex, firsts: ReadonlySet<number>, words
   return { hits, titleWords }
 }
 
-/** A query word's best hit in a document, and in how many fields it occurs (a word in title and category says more). */
+/**
+ * A query word's best hit in a document, in how many fields it occurs (a word in title and category says more),
+ * and whether any hit is in the title or classification (it names the document, even when a closer hit is in a
+ * weaker field).
+ */
 const bestHits = (
   hits: ReadonlyArray<WordHit> | undefined
 ): {
@@ -125,6 +129,7 @@ const bestHits = (
   readonly fields: number
   readonly classified: boolean
   readonly attributed: boolean
+  readonly naming: boolean
 } | null => {
   if (hits === undefined) return null
   let best: WordHit | null = null
@@ -132,7 +137,9 @@ const bestHits = (
   let lastField = -1
   let classified = false
   let attributed = false
+  let naming = false
   for (const hit of hits) {
+    if (hit.field <= classificationField) naming = true
     if (hit.field !== lastField) {
       inFields++
       lastField = hit.field
@@ -144,7 +151,7 @@ const bestHits = (
       (hit.typos === best.typos && (hit.field < best.field || (hit.field === best.field && hit.exact && !best.exact)))
     ) best = hit
   }
-  return best === null ? null : { best, fields: inFields, classified, attributed }
+  return best === null ? null : { best, fields: inFields, classified, attributed, naming }
 }
 
 /** Compares two bucket keys on their first `depth` rules (all by default). */
@@ -260,7 +267,7 @@ export const rankDocuments = (
       titleWords - titleMatched
     ]
     const named = perWord.some((found, w) =>
-      found !== null && counted[w] === true && found.best.field <= classificationField
+      found !== null && counted[w] === true && found.naming
     )
     return [{ id: document.id, key, matched, named, index }]
   })

@@ -8,7 +8,7 @@ import * as Effect from "effect/Effect"
 import { prepared } from "../Database/Database"
 import { matchTerm, type QueryWord, takesShortWordTypo, type TermMatch } from "./Query"
 import { stem } from "./Stemmer"
-import { persianSameSound, typoBudget, typoDistance } from "./Typos"
+import { persianSameSound, slipsOf, typoBudget, typoCost, typoDistance } from "./Typos"
 
 /** Expansions kept per query word, closest first. */
 const maxExpansions = 64
@@ -119,8 +119,23 @@ export const firstLetterVariants = (word: string): ReadonlyArray<string> => {
   return [...new Set(variants)].filter((variant) => variant !== word && [...variant].length >= 3)
 }
 
-/** Whether a word that matched nothing gets a second, looser look (not a number, not a short word). */
-const looksAgain = (word: string) => [...word].length >= 4 && !/\p{N}/u.test(word)
+/**
+ * The words a query word may have been meant as with its first letter
+ * slipped: a keyboard neighbour (`keysApart`, "oiano" for "piano") or, in
+ * Persian, the letter of the same shape with other dots ("بتو" for "پتو").
+ * Each must then be a term itself or of its stem, so the few that are keep
+ * the candidate set small.
+ */
+export const firstLetterSlips = (word: string): ReadonlyArray<string> => {
+  const [first = "", ...rest] = [...word]
+  return slipsOf(first).map((letter) => `${letter}${rest.join("")}`)
+}
+
+/** Whether a word that matched nothing gets a second look (not a number, not a word of one or two letters). */
+const looksAgain = (word: string) => [...word].length >= 3 && !/\p{N}/u.test(word)
+
+/** The shortest word whose first-letter variants may carry a typo of their own; shorter ones must be terms. */
+const minVariantLetters = 4
 
 /** The shortest word the looser look gives a second typo (Typesense allows two from 7 letters). */
 const minLooserLetters = 7
@@ -131,8 +146,11 @@ const minLooserLetters = 7
  */
 const looserBudget = 2
 
-/** Typos a first-letter variant may carry besides its first letter: one in a word with two to spare. */
-const variantBudget = (word: string) => typoBudget(word) >= 2 ? 1 : 0
+/**
+ * Typos a first-letter variant may carry besides its first letter: one in a word with two to spare, else one
+ * near letter (`typoCost`: a keyboard neighbour, a dot, a sound).
+ */
+const variantBudget = (word: string) => typoBudget(word) >= 2 ? 1 : 0.5
 
 /** Expands each query word against the assistant's term dictionary (one round trip; two when a word finds none). */
 export const expand = (sql: SqlClient.SqlClient, assistantId: string, words: ReadonlyArray<QueryWord>) =>
@@ -173,9 +191,11 @@ export const expand = (sql: SqlClient.SqlClient, assistantId: string, words: Rea
 /**
  * A second look for the words that matched no term, as a naive trigram
  * ranking would still find them: a typo more than the budget
- * (`looserBudget`), and a typo in the first letter (`firstLetterVariants`,
- * each matched as itself or its stem, or with one typo more in a word of 9
- * letters or more). What it finds counts at least one typo, so it ranks
+ * (`looserBudget`), a typo in the first letter (`firstLetterVariants`,
+ * each matched as itself or its stem, or with one near letter more, or one
+ * typo more in a word of 9 letters or more), and a first letter slipped
+ * (`firstLetterSlips`, only as itself or its stem, as every variant of a
+ * word of 3 letters). What it finds counts at least one typo, so it ranks
  * below every closer match. Words that matched anything never take it, nor
  * alternatives nobody typed (a query's two words joined, which most often
  * match nothing), and a search of known words never pays its round trip.
@@ -192,22 +212,32 @@ const looserLook = (
     )
     if (missed.length === 0) return
     // The looser look's reads: a second typo for the longer words, the first letter's typos for all.
-    const reads: Array<{ readonly group: number; readonly query: QueryWord; readonly looser: boolean }> = []
+    type Read = { readonly group: number; readonly query: QueryWord; readonly kind: "looser" | "variant" | "term" }
+    const reads: Array<Read> = []
     for (const i of missed) {
       const query = words[i]
       if (query === undefined) continue
-      if ([...query.word].length >= minLooserLetters && typoBudget(query.word) < 2) {
-        reads.push({ group: i, query, looser: true })
+      const letters = [...query.word].length
+      if (letters >= minLooserLetters && typoBudget(query.word) < 2) reads.push({ group: i, query, kind: "looser" })
+      const seen = new Set<string>()
+      const add = (variant: string, kind: Read["kind"]) => {
+        if (seen.has(variant)) return
+        seen.add(variant)
+        reads.push({ group: i, query: { ...query, word: variant, prefix: false }, kind })
       }
-      for (const variant of firstLetterVariants(query.word)) {
-        reads.push({ group: i, query: { ...query, word: variant, prefix: false }, looser: false })
-      }
+      for (const variant of firstLetterVariants(query.word)) add(variant, letters >= minVariantLetters ? "variant" : "term")
+      for (const variant of firstLetterSlips(query.word)) add(variant, "term")
     }
     const rows = yield* readTerms(
       sql,
       assistantId,
-      reads.map(({ group, looser, query }) =>
-        readOf(query, looser ? looserBudget : variantBudget(words[group]?.word ?? ""))
+      reads.map(({ group, kind, query }) =>
+        kind === "looser"
+          ? readOf(query, looserBudget)
+          : kind === "variant"
+          ? readOf(query, Math.ceil(variantBudget(words[group]?.word ?? "")))
+          // Only the variant itself or a word of its stem: the narrow range of its stem's first letters.
+          : { word: query.word, anchor: stemAnchorOf(query.word), root: query.word, budget: 0 }
       )
     )
     for (const row of rows) {
@@ -217,14 +247,16 @@ const looserLook = (
       if (read === undefined || original === undefined || map === undefined) continue
       if (map.size >= maxExpansions || map.has(row.term)) continue
       const term = [...row.term]
-      if (read.looser) {
+      if (read.kind === "looser") {
         const budget = looserBudget
         const typos = term[0] === [...read.query.word][0] ? typoDistance(row.term, read.query.word, budget) : budget + 1
         if (typos <= budget) map.set(row.term, { typos: Math.max(typos, 1), exact: false })
       } else if (row.term === read.query.word || stem(row.term) === stem(read.query.word)) {
         map.set(row.term, { typos: 1, exact: false })
-      } else if (variantBudget(original.word) > 0 && term[0] === [...read.query.word][0]) {
-        if (typoDistance(row.term, read.query.word, 1) <= 1) map.set(row.term, { typos: 2, exact: false })
+      } else if (read.kind === "variant" && term[0] === [...read.query.word][0]) {
+        if (typoCost(row.term, read.query.word, 1) <= variantBudget(original.word)) {
+          map.set(row.term, { typos: 2, exact: false })
+        }
       }
     }
   })

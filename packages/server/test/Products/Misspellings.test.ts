@@ -2,7 +2,8 @@
  * Misspellings a typo budget alone misses, as a naive trigram ranking finds
  * them: a first letter typed wrong, swapped or doubled, and a second typo in
  * a longer word, found only when the word matches nothing closer; a word
- * spelt by ear, and the typos short words carry.
+ * spelt by ear, the typos short words carry, and the slips of a finger or a
+ * dot (keyboard neighbours, Persian letters of one shape).
  */
 import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
@@ -21,7 +22,17 @@ const catalog = [
   { externalId: "s-9", title: "Top hat" },
   { externalId: "s-10", title: "میز تحریر" },
   { externalId: "s-11", title: "کمد لباس" },
-  { externalId: "s-12", title: "چادر اتاق بازی" }
+  { externalId: "s-12", title: "چادر اتاق بازی" },
+  { externalId: "s-13", title: "Leather wallet" },
+  { externalId: "s-14", title: "توری پنجره" },
+  { externalId: "s-15", title: "کیف مدرسه" },
+  { externalId: "s-16", title: "فندک جیبی" },
+  { externalId: "s-17", title: "Wool scarf" },
+  { externalId: "s-18", title: "تیغ اصلاح" },
+  { externalId: "s-19", title: "Glass perfume atomizer, 10 ml", category: "Perfume" },
+  { externalId: "s-20", title: "Garden pump sprayer 5 l", category: "Garden" },
+  { externalId: "s-21", title: "Plastic spray bottle", category: "Cleaning" },
+  { externalId: "s-22", title: "Liquid soap dispenser", category: "Bathroom" }
 ]
 
 layer(TestApp(), { excludeTestServices: true })("search of misspellings and split words", (it) => {
@@ -67,5 +78,33 @@ layer(TestApp(), { excludeTestServices: true })("search of misspellings and spli
     Effect.gen(function*() {
       expect(yield* search("کمود")).toEqual(["s-11"])
       expect(yield* search("کمرد")).toEqual([])
+    }))
+
+  it.effect("a keyboard neighbour or a Persian dot is half a typo: two such slips stay within a budget of one", () =>
+    Effect.gen(function*() {
+      expect(yield* search("walkrt")).toEqual(["s-13"])
+      expect(yield* search("پنچزه")).toEqual(["s-14"])
+      // Two letters that are neither are two typos.
+      expect(yield* search("walmat")).toEqual([])
+    }))
+
+  it.effect("a short word forgives a Persian dot in 3 letters, and a keyboard neighbour in 4", () =>
+    Effect.gen(function*() {
+      expect(yield* search("کیق")).toEqual(["s-15"])
+      expect(yield* search("فتدک")).toEqual(["s-16"])
+      expect(yield* search("کیم")).toEqual([])
+      expect(yield* search("فردک")).toEqual([])
+    }))
+
+  it.effect("a first letter slipped to a keyboard neighbour or a letter of other dots, when nothing else matches", () =>
+    Effect.gen(function*() {
+      expect(yield* search("dcarf")).toEqual(["s-17"])
+      expect(yield* search("نیغ")).toEqual(["s-18"])
+    }))
+
+  it.effect("a title word matched by a typo names the product though its related words hold the query word", () =>
+    Effect.gen(function*() {
+      // The title's word, one letter off, beats the words WordNet says the query word may stand for.
+      expect((yield* searchHits(shop)("atomiser"))[0]).toBe("s-19")
     }))
 })
