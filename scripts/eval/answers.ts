@@ -21,7 +21,7 @@
  *   assembly terms, membership terms, a subscription FAQ, repair terms,
  *   tour cancellation rules).
  *
- *   pnpm eval:answers [--floor 0.35] [--misses] [--only held-aside-fa.json]
+ *   pnpm eval:answers [--floor 0.35] [--misses] [--only a.json,b.json]
  *
  * For each set: answered with the fact, declined correctly, wrong answers,
  * wrong declines and follow-ups answered, beside the naive baseline (the
@@ -40,7 +40,7 @@ const argument = (name: string) => {
 const only = argument("--only")
 const figures = await runStandalone({
   floor: Number(argument("--floor") ?? "0.35"),
-  only: only === undefined ? [] : [only],
+  only: only === undefined ? [] : only.split(","),
   showMisses: process.argv.includes("--misses")
 })
 console.log(figures.report)

@@ -81,11 +81,14 @@ export interface Scored {
   /** The passage body's lines and this sentence's place among them. */
   readonly lines: ReadonlyArray<Line>
   readonly at: number
+  /** For a follow-up, it is about the previous question's subject too (with its heading). */
+  readonly continues: boolean
 }
 
 const nothing: Ranking = { ranked: [], typed: false, conditional: false, missingLargest: 0, missingTotal: 0 }
 
 export interface Ranking {
+  /** Sentences about the subject stating the kind of value asked, best first. */
   readonly ranked: ReadonlyArray<Scored>
   /** The question asks for a kind of value (a count, a duration, a price) that every ranked sentence states. */
   readonly typed: boolean
@@ -247,6 +250,8 @@ export const rankSentences = (
   // the shop delivers.
   const aboutSubject = subject.filter((root) => !question.places.includes(root))
   const aboutBeyondPremises = aboutSubject.filter((root) => !premises.has(root))
+  // What a follow-up inherits as its subject: an answer to it is about that too ("and on Saturdays?").
+  const contextSubject = question.subject.filter((root) => question.contextRoots.includes(root) && !own.includes(root))
   // A value the question states ("my chest is 100 cm") picks the row whose range holds it ("99 to 104 cm").
   const stated = readNumbers(question.text).quantities.map((quantity) => quantity.value)
   const ranked = candidates
@@ -306,7 +311,9 @@ export const rankSentences = (
         labelled: terms.some((term) => mentions(candidate.labelRoots, term.root)),
         coversKnown: known.every((term) => mentions(candidate.roots, term.root)),
         lines: candidate.lines,
-        at: candidate.at
+        at: candidate.at,
+        continues: contextSubject.length === 0 ||
+          contextSubject.some((root) => mentions([...candidate.roots, ...candidate.headingRoots], root))
       }
     })
     .filter((scored) => scored.score > 0.05)

@@ -1,11 +1,13 @@
 /**
- * Which of the ranked sentences are quoted, or none: the decline rules.
+ * Which of the ranked sentences are quoted, or none: the decline rule.
  *
- * It declines when no sentence qualifies, when the best match covers too
- * little of the question, when it is weak while a weighty word of the
- * question is in no passage, or loose, outside a section about the question,
- * with such a word missing. A question asking for a kind of value is answered
- * by the best sentence stating it about its subject.
+ * Declining is the exception. The best sentences are quoted when they cover
+ * the question well; otherwise the best passage's best one or two sentences
+ * about the subject are, unless nothing retrieved bears on the question: a
+ * weighty word of it is in no passage while the best sentence covers little
+ * of it, or a follow-up's best sentence is not about what was asked before.
+ * What the ranking already rules out (no subject word in any passage, a
+ * sentence not stating the kind of value asked) is never quoted.
  */
 import { normalizeText } from "../Search/TextNormalization"
 import { type AnswerLanguage, detectLanguage } from "./Language"
@@ -15,51 +17,83 @@ import { rootsOf } from "./QuestionAnalysis"
 import { conditionMarks } from "./ValueStatements"
 
 /**
- * A best match this weak is no answer when the question's own subject is
- * nowhere in the passages: one missing word carrying this share of the
- * question's weight, or missing words carrying this much together.
+ * The passages speak of something else when a word of the question in no passage carries this share of its
+ * weight (or missing words this much together) and the best sentence covers less than `coveredWell`.
+ */
+const missingSubject = 0.2
+const missingWords = 0.5
+const coveredWell = 0.65
+/**
+ * Below these, with a word of the question weighing this much in no passage, the best sentences are not
+ * quoted as several close answers but as the best passage's own (or none, above).
  */
 const weakMatch = 0.5
-const missingSubject = 0.3
-const missingWords = 0.6
-/** Below this, a missing weighty word declines unless the sentence's heading or label matches the question. */
 const looseMatch = 0.6
+const weightyMissing = 0.3
+const weightyMissingTotal = 0.6
 const aboutSection = 0.3
-/** The least share of the question a quoted sentence covers. */
+/** The least share of the question a sentence covers to be one of several quoted answers. */
 const enough = 0.34
 /** ...and one stating the value asked in the section or under the label the question names. */
 const typedInSection = 0.25
+/** A second sentence of the best passage is quoted when it scores this share of the best one. */
+const secondShare = 0.7
 
-/**
- * Best sentences: enough of the question covered, close to the best one, at
- * most three, no repeats; in the answer's language when any of those is.
- */
-export const pickQuotes = (ranking: Ranking, language: AnswerLanguage): ReadonlyArray<Scored> => {
-  const inLanguage = ranking.ranked.filter((scored) => detectLanguage(scored.sentence) === language)
-  const ranked = inLanguage.length > 0 && (inLanguage[0]?.score ?? 0) >= enough ? inLanguage : ranking.ranked
-  const typedBest = ranking.typed ? ranked[0] : undefined
+/** The best sentences when they cover enough of the question, with others close to them; else none. */
+const strongQuotes = (ranking: Ranking, ranked: ReadonlyArray<Scored>): ReadonlyArray<Scored> => {
+  const best = ranked[0]
+  if (best === undefined) return []
   // A sentence stating the kind of value asked, about the subject, in the section or under the label the
   // question names, answers though it shares fewer of the question's words.
   if (
-    typedBest !== undefined && typedBest.score < enough && typedBest.score >= typedInSection &&
-    (typedBest.labelled || typedBest.underMatch || typedBest.sectionShare >= aboutSection)
-  ) return distinct(ranked, typedBest, ranking.conditional)
-  const best = ranked[0]
-  if (best === undefined || best.score < enough) return []
-  // A sentence stating the very kind of value asked, about its subject, answers though other words differ
-  // ("reaches" for "delivery"); otherwise a weighty word in no passage says the passages speak of something else.
+    ranking.typed && best.score < enough && best.score >= typedInSection &&
+    (best.labelled || best.underMatch || best.sectionShare >= aboutSection)
+  ) return distinct(ranked, best, ranking.conditional)
+  if (best.score < enough) return []
   if (ranking.typed) return distinct(ranked, best, ranking.conditional)
-  if (best.score < weakMatch && (ranking.missingLargest >= missingSubject || ranking.missingTotal >= missingWords)) {
-    return []
-  }
-  // A loose match while a weighty word of the question is in no passage, and the best sentence's section is about
-  // none of the question, or the sentence holds only part of what the passages know of it: they speak of something
-  // else.
+  // A loose match while a weighty word of the question is in no passage, or outside a section about the
+  // question: the best passage's own sentences answer, if any does.
+  if (
+    best.score < weakMatch &&
+    (ranking.missingLargest >= weightyMissing || ranking.missingTotal >= weightyMissingTotal)
+  ) return []
   if (
     best.score < looseMatch && best.sectionShare < aboutSection && !best.labelled &&
-    ranking.missingLargest >= missingSubject && (best.sectionShare === 0 || !best.coversKnown)
+    ranking.missingLargest >= weightyMissing && (best.sectionShare === 0 || !best.coversKnown)
   ) return []
   return distinct(ranked, best)
+}
+
+/**
+ * Nothing retrieved bears on the question, though a sentence mentions a word of its subject: a weighty word
+ * of it is in no passage and the best sentence covers it loosely, or a follow-up's best sentence is not about
+ * what was asked before it.
+ */
+const bearsOnNothing = (ranking: Ranking, best: Scored): boolean =>
+  !best.continues ||
+  ((ranking.missingLargest >= missingSubject || ranking.missingTotal >= missingWords) && best.score < coveredWell)
+
+/** Sentences in the answer's language first, when the best of them covers enough. */
+const inLanguageFirst = (ranked: ReadonlyArray<Scored>, language: AnswerLanguage) => {
+  const inLanguage = ranked.filter((scored) => detectLanguage(scored.sentence) === language)
+  return inLanguage.length > 0 && (inLanguage[0]?.score ?? 0) >= enough ? inLanguage : ranked
+}
+
+/**
+ * The quotes answering the question: the best sentences when they cover it well, else the best passage's best
+ * one or two; none when nothing retrieved bears on it.
+ */
+export const pickQuotes = (ranking: Ranking, language: AnswerLanguage): ReadonlyArray<Scored> => {
+  const ranked = inLanguageFirst(ranking.ranked, language)
+  const strong = strongQuotes(ranking, ranked)
+  if (strong.length > 0) return strong
+  const best = ranked[0]
+  if (best === undefined || bearsOnNothing(ranking, best)) return []
+  const second = ranked.find((scored) =>
+    scored !== best && scored.passage === best.passage && scored.sentence !== best.sentence &&
+    scored.score >= best.score * secondShare
+  )
+  return distinct(second === undefined ? [best] : [best, second], best, ranking.conditional, 0)
 }
 
 /**
@@ -79,11 +113,16 @@ const otherCase = (lines: ReadonlyArray<Line>, took: ReadonlyArray<number>): num
 }
 
 /** The best sentences, at most three and close to the best one, each quoted once. */
-const distinct = (ranked: ReadonlyArray<Scored>, best: Scored, conditional = false): ReadonlyArray<Scored> => {
+const distinct = (
+  ranked: ReadonlyArray<Scored>,
+  best: Scored,
+  conditional = false,
+  floor = Math.min(best.score, Math.max(enough, best.score * 0.6))
+): ReadonlyArray<Scored> => {
   const chosen: Array<Scored> = []
   const quoted = (scored: Scored) => quoteOf(scored.lines, scored.at)
   for (const candidate of ranked) {
-    if (chosen.length === 3 || candidate.score < Math.min(best.score, Math.max(enough, best.score * 0.6))) break
+    if (chosen.length === 3 || candidate.score < floor) break
     const twin = chosen.findIndex((taken) => taken.sentence === candidate.sentence)
     // The same sentence in two chunks (an overlap): the copy with the lines after it in its chunk.
     if (twin >= 0) {

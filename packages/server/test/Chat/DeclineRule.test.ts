@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest"
+import type { Passage } from "../../src/Chat/ChatModel"
+import { compose } from "../../src/Chat/OfflineModel"
+
+const ask = (question: string, passages: ReadonlyArray<Omit<Passage, "n">>, previousQuestion?: string) =>
+  compose({
+    messages: [{ role: "user", content: question }],
+    tools: [],
+    maxOutputTokens: 1024,
+    reasoning: "none",
+    grounding: {
+      question,
+      previousQuestion,
+      language: "en",
+      passages: passages.map((passage, index) => ({ ...passage, n: index + 1 })),
+      assistantName: "Shop",
+      imagesAttached: 0
+    }
+  }, []).text
+const declines = /^I don't know/
+
+describe("declining is the exception: only when nothing retrieved bears on the question", () => {
+  const studio = [
+    { path: "studio.md", text: "Studio › Classes\n\nEvening classes start at seven and cost £20." },
+    { path: "studio.md", text: "Studio › Vouchers\n\nGift vouchers never expire." },
+    { path: "studio.md", text: "Studio › Parking\n\nParking is free after six." },
+    { path: "studio.md", text: "Studio › Booking\n\nBooking is required for workshops." },
+    {
+      path: "wheel.md",
+      text: "Wheel classes\n\nEvening wheel classes welcome children from eight. Members show their membership card " +
+        "at the front desk. Bowls are glazed by our staff. Collect them 10 days later."
+    },
+    {
+      path: "pottery.md",
+      text: "Pottery studio › Visiting\n\nChildren under twelve join a class with an adult. Aprons and clay are " +
+        "provided at every session. Glazed pieces are fired and ready a week later."
+    },
+    { path: "pottery.md", text: "Pottery studio › Parking\n\nThe car park behind the studio is free after six." },
+    {
+      path: "pottery.md",
+      text: "Pottery studio › Prices\n\nA class costs £30 for an adult and £15 for a child. Gift vouchers are " +
+        "sold at the desk."
+    }
+  ]
+
+  it("answers from the best passage when no sentence covers much of a question spread over several things", () => {
+    const reply = ask("How much is parking for evening classes, gift vouchers and workshop booking?", studio)
+    expect(reply).not.toMatch(declines)
+    expect(reply).toMatch(/£20|£30|free after six/)
+  })
+
+  it("declines a question whose key word no passage holds", () => {
+    expect(ask("Do you run glassblowing workshops for children?", studio)).toMatch(declines)
+  })
+
+  it("answers a follow-up on the same path as a first question, read with the question before it", () => {
+    const shop = [
+      { path: "shop.md", text: "Shop › Opening hours\n\nOur showroom opens on Sundays from ten." },
+      { path: "shop.md", text: "Shop › Delivery\n\nWe deliver sofas and beds across the county." }
+    ]
+    expect(ask("And beds?", shop, "Do you deliver sofas?")).toContain("We deliver sofas and beds")
+  })
+})
