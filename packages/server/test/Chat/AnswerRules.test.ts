@@ -1,28 +1,8 @@
 import { describe, expect, it } from "vitest"
-import type { Passage } from "../../src/Chat/ChatModel"
-import type { AnswerLanguage } from "../../src/Chat/Language"
-import { compose } from "../../src/Chat/OfflineModel"
+import { answerText, composeAnswer } from "./support/Compose"
 
-const answer = (question: string, passages: ReadonlyArray<Omit<Passage, "n">>, options: {
-  readonly language?: AnswerLanguage
-  readonly previousQuestion?: string
-} = {}) =>
-  compose({
-    messages: [{ role: "user", content: question }],
-    tools: [],
-    maxOutputTokens: 1024,
-    reasoning: "none",
-    grounding: {
-      question,
-      previousQuestion: options.previousQuestion,
-      language: options.language ?? "en",
-      passages: passages.map((passage, index) => ({ ...passage, n: index + 1 })),
-      assistantName: "Shop",
-      imagesAttached: 0
-    }
-  }, [])
-
-const ask = (...args: Parameters<typeof answer>) => answer(...args).text
+const answer = composeAnswer
+const ask = answerText
 const declinesEn = /^I don't know/
 const declinesFa = /^نمی‌دانم/
 

@@ -1,22 +1,8 @@
 import { describe, expect, it } from "vitest"
-import type { Passage } from "../../src/Chat/ChatModel"
-import { compose } from "../../src/Chat/OfflineModel"
+import { answerText } from "./support/Compose"
 
-const ask = (question: string, passages: ReadonlyArray<Omit<Passage, "n">>, previousQuestion?: string) =>
-  compose({
-    messages: [{ role: "user", content: question }],
-    tools: [],
-    maxOutputTokens: 1024,
-    reasoning: "none",
-    grounding: {
-      question,
-      previousQuestion,
-      language: "en",
-      passages: passages.map((passage, index) => ({ ...passage, n: index + 1 })),
-      assistantName: "Shop",
-      imagesAttached: 0
-    }
-  }, []).text
+const ask = (question: string, passages: Parameters<typeof answerText>[1], previousQuestion?: string) =>
+  answerText(question, passages, { previousQuestion })
 const declines = /^I don't know/
 
 describe("declining is the exception: only when nothing retrieved bears on the question", () => {

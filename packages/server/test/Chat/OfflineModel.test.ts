@@ -1,26 +1,8 @@
 import { describe, expect, it } from "vitest"
-import type { Passage } from "../../src/Chat/ChatModel"
-import type { AnswerLanguage } from "../../src/Chat/Language"
-import { compose } from "../../src/Chat/OfflineModel"
 import { estimateTokens } from "../../src/Chat/Tokens"
+import { answerText } from "./support/Compose"
 
-const ask = (question: string, passages: ReadonlyArray<Omit<Passage, "n">>, options: {
-  readonly language?: AnswerLanguage
-  readonly maxOutputTokens?: number
-} = {}) =>
-  compose({
-    messages: [{ role: "user", content: question }],
-    tools: [],
-    maxOutputTokens: options.maxOutputTokens ?? 1024,
-    reasoning: "none",
-    grounding: {
-      question,
-      language: options.language ?? "en",
-      passages: passages.map((passage, index) => ({ ...passage, n: index + 1 })),
-      assistantName: "Shop",
-      imagesAttached: 0
-    }
-  }, []).text
+const ask = answerText
 
 const faq = {
   path: "faq.pdf",
