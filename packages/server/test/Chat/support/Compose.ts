@@ -5,7 +5,7 @@ import { compose } from "../../../src/Chat/OfflineModel"
 
 export interface ComposeOptions {
   readonly language?: AnswerLanguage
-  readonly previousQuestion?: string
+  readonly previousQuestion?: string | undefined
   readonly maxOutputTokens?: number
 }
 
