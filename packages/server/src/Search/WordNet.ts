@@ -193,6 +193,22 @@ const contentWords = (text: string): ReadonlyArray<string> =>
 const maxRelated = 16
 
 /**
+ * Words gathered for `word`, in the order added: not its own, no stop word or gloss filler, none shorter than three
+ * letters, none twice, `maxRelated` at most.
+ */
+const collectorFor = (word: string) => {
+  const own = new Set(wordsOfLemma(word))
+  const words: Array<string> = []
+  const add = (candidates: ReadonlyArray<string>) => {
+    for (const w of candidates) {
+      if (words.length >= maxRelated) return
+      if (!own.has(w) && !words.includes(w) && !stopWords.has(w) && !glossFillers.has(w) && w.length > 2) words.push(w)
+    }
+  }
+  return { add, words }
+}
+
+/**
  * What `word` (in normal form, English; a lemma of several words is joined
  * with "_") means beyond itself, in normal-form words: the synonyms of its
  * senses as a thing a shop sells (its first sense otherwise), the lemmas of
@@ -211,16 +227,7 @@ export const relatedWords = boundedMemo(50_000, (word: string): ReadonlyArray<st
     return found !== null && merchandise.has(found.file) ? [found] : []
   }).slice(0, 2)
   if (senses.length === 0) return []
-  const own = new Set(wordsOfLemma(word))
-  const related: Array<string> = []
-  const add = (words: ReadonlyArray<string>) => {
-    for (const w of words) {
-      if (related.length >= maxRelated) return
-      if (!own.has(w) && !related.includes(w) && !stopWords.has(w) && !glossFillers.has(w) && w.length > 2) {
-        related.push(w)
-      }
-    }
-  }
+  const { add, words: related } = collectorFor(word)
   for (const sense of senses) add(sense.lemmas.flatMap(wordsOfLemma))
   for (const sense of senses) {
     // The kinds above each sense: its parents' lemmas, then their parents'.
@@ -264,16 +271,7 @@ export const meaningsOf = boundedMemo(20_000, (word: string): ReadonlyArray<stri
   if (!/^[a-z][a-z_'-]*$/.test(word) || files() === null) return []
   const adjective = entryOf("adj", word).tagged
   if (adjective > 0 && adjective >= entryOf("noun", word).tagged + entryOf("verb", word).tagged) return []
-  const own = new Set(wordsOfLemma(word))
-  const meanings: Array<string> = []
-  const add = (words: ReadonlyArray<string>) => {
-    for (const w of words) {
-      if (meanings.length >= maxRelated) return
-      if (!own.has(w) && !meanings.includes(w) && !stopWords.has(w) && !glossFillers.has(w) && w.length > 2) {
-        meanings.push(w)
-      }
-    }
-  }
+  const { add, words: meanings } = collectorFor(word)
   add(relatedWords(word))
   const senses = querySenses.flatMap(([part, count]) =>
     lookUp(word, part).slice(0, count).flatMap((offset) => {
