@@ -4,14 +4,11 @@
  * plays both platforms (Bale's Bot API, WhatsApp's Graph API).
  */
 import { adminToken, TestApp } from "@dastyar/server/Testing"
-import { chromiumLaunchOptions } from "@dastyar/server/TestingBrowser"
-import { HttpServer } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as http from "node:http"
-import { type Browser, chromium } from "playwright-core"
-import { afterAll, beforeAll } from "vitest"
-
+import { afterAll } from "vitest"
+import { serverUrl, useBrowser } from "./support/Harness"
 
 /** Every request the platforms got, and a server answering as Bale (`/bot…`) or the Graph API (`/v…`). */
 const seen: Array<{ readonly path: string; readonly body: string }> = []
@@ -36,22 +33,10 @@ const platformsUrl = await new Promise<string>((resolve) =>
   })
 )
 
-let browser: Browser
-
-// The suite's global setup builds the console and the widget once; a build here would race the other files.
-beforeAll(async () => {
-  browser = await chromium.launch(chromiumLaunchOptions())
-}, 120_000)
+const browser = useBrowser()
 
 afterAll(async () => {
-  await browser?.close()
   await new Promise((done) => platforms.close(done))
-})
-
-const serverUrl = Effect.gen(function*() {
-  const { address } = yield* HttpServer.HttpServer
-  if (address._tag !== "TcpAddress") return yield* Effect.die(new Error("the test server is not on TCP"))
-  return `http://127.0.0.1:${address.port}`
 })
 
 const adminPost = async (baseUrl: string, path: string, body: unknown) => {
@@ -79,7 +64,7 @@ layer(TestApp(env), { excludeTestServices: true, timeout: 180_000 })("connecting
         Effect.promise(async () => {
           const accountId = await adminPost(baseUrl, "/accounts", { name: "Tea shop" })
           const assistantId = await adminPost(baseUrl, `/accounts/${accountId}/assistants`, { name: "Helper" })
-          const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, baseURL: baseUrl })
+          const context = await browser().newContext({ viewport: { width: 1280, height: 900 }, baseURL: baseUrl })
           const page = await context.newPage()
           page.setDefaultTimeout(30_000)
           try {

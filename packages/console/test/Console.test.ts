@@ -6,36 +6,15 @@
  * refused. Screenshots go to docs/ for the README.
  */
 import { adminToken, TestApp } from "@dastyar/server/Testing"
-import { chromiumLaunchOptions } from "@dastyar/server/TestingBrowser"
-import { HttpServer } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
-import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
 import { fileURLToPath } from "node:url"
-import { type Browser, chromium, type Page } from "playwright-core"
-import { afterAll, beforeAll } from "vitest"
+import { type Page } from "playwright-core"
+import { againstServer, useBrowser } from "./support/Harness"
 
 const docsDir = fileURLToPath(new URL("../../../docs/", import.meta.url))
 
-let browser: Browser
-
-// The suite's global setup builds the console and the widget once; a build here would race the other files.
-beforeAll(async () => {
-  browser = await chromium.launch(chromiumLaunchOptions())
-}, 120_000)
-
-afterAll(async () => {
-  await browser?.close()
-})
-
-const serverUrl = Effect.gen(function*() {
-  const { address } = yield* HttpServer.HttpServer
-  if (address._tag !== "TcpAddress") return yield* Effect.die(new Error("the test server is not on TCP"))
-  return `http://127.0.0.1:${address.port}`
-})
-
-const againstServer = (body: (baseUrl: string) => Promise<void>) =>
-  Effect.flatMap(serverUrl, (baseUrl) => Effect.promise(() => body(baseUrl)))
+const browser = useBrowser()
 
 /** The API's own message for a request, in a language, to compare with what the page shows. */
 const apiMessage = async (url: string, init: RequestInit) => {
@@ -67,7 +46,7 @@ layer(TestApp(), { excludeTestServices: true, timeout: 180_000 })("console in a 
     "an operator and a shop owner do everything through the console, in English and Persian",
     () =>
       againstServer(async (baseUrl) => {
-        const context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, baseURL: baseUrl })
+        const context = await browser().newContext({ viewport: { width: 1440, height: 1000 }, baseURL: baseUrl })
         await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseUrl })
         const page = await context.newPage()
         page.setDefaultTimeout(30_000)

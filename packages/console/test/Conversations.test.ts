@@ -9,31 +9,13 @@
  */
 import { Retention } from "@dastyar/server/Conversations/Retention"
 import { adminToken, TestApp } from "@dastyar/server/Testing"
-import { chromiumLaunchOptions } from "@dastyar/server/TestingBrowser"
-import { HttpServer } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as TestClock from "effect/TestClock"
 import * as TestContext from "effect/TestContext"
-import { type Browser, chromium } from "playwright-core"
-import { afterAll, beforeAll } from "vitest"
+import { serverUrl, useBrowser } from "./support/Harness"
 
-let browser: Browser
-
-// The suite's global setup builds the console and the widget once; a build here would race the other files.
-beforeAll(async () => {
-  browser = await chromium.launch(chromiumLaunchOptions())
-}, 120_000)
-
-afterAll(async () => {
-  await browser?.close()
-})
-
-const serverUrl = Effect.gen(function*() {
-  const { address } = yield* HttpServer.HttpServer
-  if (address._tag !== "TcpAddress") return yield* Effect.die(new Error("the test server is not on TCP"))
-  return `http://127.0.0.1:${address.port}`
-})
+const browser = useBrowser()
 
 /** One JSON call; the envelope's data. */
 const api = async (baseUrl: string, token: string, method: string, path: string, body?: unknown) => {
@@ -76,7 +58,7 @@ layer(TestApp(), { excludeTestServices: true, timeout: 180_000 })("console: the 
     Effect.flatMap(serverUrl, (baseUrl) =>
       Effect.promise(async () => {
         const { ask, assistantId, key } = await shop(baseUrl)
-        const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, baseURL: baseUrl })
+        const context = await browser().newContext({ viewport: { width: 1280, height: 900 }, baseURL: baseUrl })
         const page = await context.newPage()
         page.setDefaultTimeout(30_000)
         try {
@@ -129,7 +111,7 @@ layer(TestApp(), { excludeTestServices: true, timeout: 180_000 })("console: the 
       const conversations = (query = "") =>
         api(baseUrl, key, "GET", `/v1/assistants/${assistantId}/conversations${query}`).then(listOf)
       const context = yield* Effect.promise(() =>
-        browser.newContext({ viewport: { width: 1280, height: 900 }, baseURL: baseUrl })
+        browser().newContext({ viewport: { width: 1280, height: 900 }, baseURL: baseUrl })
       )
       yield* Effect.addFinalizer(() => Effect.promise(() => context.close()))
       const page = yield* Effect.promise(() => context.newPage())

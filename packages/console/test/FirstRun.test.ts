@@ -6,55 +6,15 @@
  * streamed test question and going live. Screenshots of each step go to docs/.
  */
 import { adminToken, TestApp } from "@dastyar/server/Testing"
-import { chromiumLaunchOptions } from "@dastyar/server/TestingBrowser"
-import { HttpServer } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
-import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
 import { fileURLToPath } from "node:url"
-import { type Browser, chromium, type Page } from "playwright-core"
-import { afterAll, beforeAll } from "vitest"
+import { type Page } from "playwright-core"
+import { againstServer, api, field, useBrowser } from "./support/Harness"
 
 const docsDir = fileURLToPath(new URL("../../../docs/", import.meta.url))
 
-let browser: Browser
-
-// The suite's global setup builds the console and the widget once; a build here would race the other files.
-beforeAll(async () => {
-  browser = await chromium.launch(chromiumLaunchOptions())
-}, 120_000)
-
-afterAll(async () => {
-  await browser?.close()
-})
-
-const serverUrl = Effect.gen(function*() {
-  const { address } = yield* HttpServer.HttpServer
-  if (address._tag !== "TcpAddress") return yield* Effect.die(new Error("the test server is not on TCP"))
-  return `http://127.0.0.1:${address.port}`
-})
-
-const againstServer = (body: (baseUrl: string) => Promise<void>) =>
-  Effect.flatMap(serverUrl, (baseUrl) => Effect.promise(() => body(baseUrl)))
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null
-
-/** `data` of an API answer, failing the test on anything but 2xx. */
-const api = async (baseUrl: string, token: string, method: string, path: string, body?: unknown) => {
-  const response = await fetch(`${baseUrl}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { "content-type": "application/json" })
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) })
-  })
-  const json: unknown = await response.json()
-  if (!response.ok || !isRecord(json)) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`)
-  return json.data
-}
-
-const field = (value: unknown, name: string): unknown => (isRecord(value) ? value[name] : undefined)
+const browser = useBrowser()
 
 /** An account with a key and one active assistant holding nothing: a shop owner's first sign-in. */
 const emptyShop = async (baseUrl: string) => {
@@ -86,7 +46,7 @@ const persianFeed = [
  * to presentation-form code points, which PDF.js does not see as right to left and so reads in visual order.
  */
 const persianPdf = async () => {
-  const page = await browser.newPage()
+  const page = await browser().newPage()
   try {
     await page.setContent(`<!doctype html><html lang="fa" dir="rtl"><body style="font-family: 'DejaVu Sans';
       font-feature-settings: 'init' 0, 'medi' 0, 'fina' 0, 'isol' 0, 'rlig' 0, 'liga' 0, 'calt' 0; font-size: 12px">
@@ -116,7 +76,7 @@ layer(app, { excludeTestServices: true, timeout: 180_000 })("console first run i
       againstServer(async (baseUrl) => {
         const account = await api(baseUrl, adminToken, "POST", "/admin/v1/accounts", { name: "Pro shop", plan: "pro" })
         const accountId = String(field(account, "id"))
-        const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, baseURL: baseUrl })
+        const context = await browser().newContext({ viewport: { width: 1280, height: 900 }, baseURL: baseUrl })
         const page = await context.newPage()
         page.setDefaultTimeout(30_000)
         try {
@@ -147,7 +107,7 @@ layer(app, { excludeTestServices: true, timeout: 180_000 })("console first run i
       againstServer(async (baseUrl) => {
         const { key, assistantId } = await emptyShop(baseUrl)
         const pdf = await persianPdf()
-        const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, baseURL: baseUrl })
+        const context = await browser().newContext({ viewport: { width: 1280, height: 900 }, baseURL: baseUrl })
         const page = await context.newPage()
         page.setDefaultTimeout(30_000)
         fs.mkdirSync(docsDir, { recursive: true })

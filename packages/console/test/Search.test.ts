@@ -5,52 +5,16 @@
  * order, and reads the same in Persian, right to left. The screenshot goes to docs/.
  */
 import { adminToken, TestApp } from "@dastyar/server/Testing"
-import { chromiumLaunchOptions } from "@dastyar/server/TestingBrowser"
-import { HttpServer } from "@effect/platform"
 import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
 import { fileURLToPath } from "node:url"
-import { type Browser, chromium, type Page } from "playwright-core"
-import { afterAll, beforeAll } from "vitest"
+import { type Page } from "playwright-core"
+import { api, field, serverUrl, useBrowser } from "./support/Harness"
 
 const docsDir = fileURLToPath(new URL("../../../docs/", import.meta.url))
 
-let browser: Browser
-
-// The suite's global setup builds the console and the widget once; a build here would race the other files.
-beforeAll(async () => {
-  browser = await chromium.launch(chromiumLaunchOptions())
-}, 120_000)
-
-afterAll(async () => {
-  await browser?.close()
-})
-
-const serverUrl = Effect.gen(function*() {
-  const { address } = yield* HttpServer.HttpServer
-  if (address._tag !== "TcpAddress") return yield* Effect.die(new Error("the test server is not on TCP"))
-  return `http://127.0.0.1:${address.port}`
-})
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null
-
-/** `data` of an API answer, failing the test on anything but 2xx. */
-const api = async (baseUrl: string, token: string, method: string, path: string, body?: unknown) => {
-  const response = await fetch(`${baseUrl}${path}`, {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { "content-type": "application/json" })
-    },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) })
-  })
-  const json: unknown = await response.json()
-  if (!response.ok || !isRecord(json)) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`)
-  return json.data
-}
-
-const field = (value: unknown, name: string): unknown => (isRecord(value) ? value[name] : undefined)
+const browser = useBrowser()
 
 /** Four kettles in two categories and three kitchen prices, and a hose that is no kettle. */
 const products = [
@@ -139,7 +103,7 @@ layer(TestApp(), { excludeTestServices: true, timeout: 180_000 })("console: the 
       Effect.flatMap(serverUrl, (baseUrl) =>
         Effect.promise(async () => {
           const { assistantId, key } = await shop(baseUrl)
-          const context = await browser.newContext({ viewport: { width: 1280, height: 1000 }, baseURL: baseUrl })
+          const context = await browser().newContext({ viewport: { width: 1280, height: 1000 }, baseURL: baseUrl })
           const page = await context.newPage()
           page.setDefaultTimeout(30_000)
           try {
