@@ -16,6 +16,7 @@ import { freePort } from "../support/Ports"
 import { adminToken } from "../support/TestApp"
 import { type ChildServer, kill, startServer, storage } from "./ChildServer"
 import { report, setting } from "./Fixture"
+import { cutReason, requestOnce } from "./Requests"
 
 const kills = setting("RELIABILITY_CHAOS_KILLS", 10)
 const seed = setting("RELIABILITY_SEED", 14)
@@ -40,25 +41,9 @@ type Outcome =
 
 const send = async (base: string, method: string, path: string, token: string, body?: unknown | FormData) => {
   try {
-    const response = await fetch(`${base}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body === undefined || body instanceof FormData ? {} : { "content-type": "application/json" })
-      },
-      ...(body === undefined ? {} : { body: body instanceof FormData ? body : JSON.stringify(body) }),
-      signal: AbortSignal.timeout(60_000)
-    })
-    const text = await response.text()
-    let json: unknown
-    try {
-      json = JSON.parse(text)
-    } catch {
-      json = text
-    }
-    return { kind: "answer", status: response.status, json } satisfies Outcome
+    return { kind: "answer", ...await requestOnce(base, method, path, token, body) } satisfies Outcome
   } catch (error) {
-    return { kind: "cut", error: String(error instanceof Error && error.cause ? error.cause : error) } satisfies Outcome
+    return { kind: "cut", error: cutReason(error) } satisfies Outcome
   }
 }
 

@@ -22,6 +22,7 @@ import { adminToken } from "../support/TestApp"
 import { type ChildServer, kill, startServer, storage, whenExited } from "./ChildServer"
 import { report, setting } from "./Fixture"
 import { namespacesUnavailable, redis, relay, replica, topology } from "./Namespaces"
+import { cutReason, requestOnce } from "./Requests"
 
 const seconds = setting("RELIABILITY_MULTINODE_SECONDS", 20)
 const seed = setting("RELIABILITY_SEED", 14)
@@ -86,32 +87,13 @@ const roundRobin = (instances: () => ReadonlyArray<ChildServer>) => {
       const instance = (first + attempt) % all.length
       const base = all[instance]?.base ?? ""
       try {
-        const response = await fetch(`${base}${path}`, {
-          method,
-          headers: {
-            authorization: `Bearer ${token}`,
-            ...(body === undefined || body instanceof FormData ? {} : { "content-type": "application/json" })
-          },
-          ...(body === undefined ? {} : { body: body instanceof FormData ? body : JSON.stringify(body) }),
-          signal: AbortSignal.timeout(60_000)
-        })
-        const raw = await response.text()
-        let json: unknown
-        try {
-          json = JSON.parse(raw)
-        } catch {
-          json = raw
-        }
-        return { kind: "answer", status: response.status, json, instance }
+        return { kind: "answer", ...await requestOnce(base, method, path, token, body), instance }
       } catch (error) {
         lastError = error
         if (!refused(error)) break
       }
     }
-    return {
-      kind: "cut",
-      error: String(lastError instanceof Error && lastError.cause ? lastError.cause : lastError)
-    }
+    return { kind: "cut", error: cutReason(lastError) }
   }
 }
 
