@@ -175,6 +175,9 @@ const mount = (options: MountOptions) => {
     }
   )
 
+  /** The session opening the panel starts: a message sent before it is ready waits for it rather than start another. */
+  let opening: Promise<void> | undefined
+
   const open = async (isOpen: boolean) => {
     panel.hidden = !isOpen
     launcher.setAttribute("aria-expanded", String(isOpen))
@@ -182,13 +185,15 @@ const mount = (options: MountOptions) => {
     input.focus()
     await loaded
     if (!started && config !== undefined) {
-      await startSession(false).catch((error: unknown) =>
+      opening = startSession(false).catch((error: unknown) =>
         showProblem(error instanceof ProblemError ? error.problem : "unavailable")
       )
+      await opening
     }
   }
 
   const ask = async (text: string, retried = false): Promise<void> => {
+    if (visitorToken === null && !retried) await opening
     if (visitorToken === null) {
       const ready = await startSession(true, false).then(() => true, (error: unknown) => {
         showProblem(error instanceof ProblemError ? error.problem : "unavailable")
@@ -255,8 +260,13 @@ const mount = (options: MountOptions) => {
     event.preventDefault()
     const text = input.value.trim()
     if (text === "" || busy) return
-    if (problem === "refused" || config === undefined) return showProblem(problem ?? "refused")
     busy = true
+    // A message typed while the widget's settings still load waits for them instead of being refused.
+    await loaded
+    if (problem === "refused" || config === undefined) {
+      busy = false
+      return showProblem(problem ?? "refused")
+    }
     send.disabled = true
     input.value = ""
     log.append(bubble("user", text))

@@ -27,8 +27,11 @@ const listen = (server: http.Server) =>
 
 /** The service's public address: a proxy in front of the test server (whose port is known only once it runs). */
 let upstream: URL | undefined
-const proxy = http.createServer((request, response) => {
+/** While set, the widget's settings (`…/config`) are answered only once it resolves: a slow network. */
+let configHeld: Promise<void> | undefined
+const proxy = http.createServer(async (request, response) => {
   if (upstream === undefined) return void response.writeHead(503).end()
+  if (configHeld !== undefined && request.url?.endsWith("/config") === true) await configHeld
   const forwarded = http.request(
     {
       host: upstream.hostname,
@@ -349,6 +352,24 @@ layer(TestApp({ DASTYAR_PUBLIC_URL: publicUrl, DASTYAR_SECRET_KEY: "ef".repeat(3
           const box = await page.getByRole("dialog").boundingBox()
           expect(box?.width).toBe(390)
           await page.screenshot({ path: `${docsDir}widget-mobile.png` })
+          await context.close()
+        })
+
+        // A visitor who types before the widget's settings have arrived is answered once they do, not refused.
+        yield* Effect.promise(async () => {
+          let release = () => {}
+          configHeld = new Promise<void>((resolve) => (release = resolve))
+          const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+          const page = await context.newPage()
+          await page.goto(`${shopOrigin}/`)
+          await page.getByRole("button", { name: /^Open chat/ }).click()
+          await page.getByRole("textbox", { name: "Your message" }).fill("Do you ship to Shiraz?")
+          await page.keyboard.press("Enter")
+          configHeld = undefined
+          release()
+          await page.locator(".msg.user", { hasText: "Do you ship to Shiraz?" }).waitFor()
+          await until("the answer", async () => (await answers(page).count()) > 0 || undefined)
+          expect(await page.getByRole("alert").filter({ hasText: "not available" }).count()).toBe(0)
           await context.close()
         })
 
