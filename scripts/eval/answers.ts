@@ -19,7 +19,11 @@
  *   `data/held-aside-en-3.json` over `data/held-en-3-docs` and
  *   `data/held-aside-fa-3.json` over `data/held-fa-3-docs` (delivery and
  *   assembly terms, membership terms, a subscription FAQ, repair terms,
- *   tour cancellation rules).
+ *   tour cancellation rules), and `data/held-aside-en-4.json` over
+ *   `data/held-en-4-docs` and `data/held-aside-fa-4.json` over
+ *   `data/held-fa-4-docs` (a guesthouse's booking terms, car hire terms, a
+ *   trade-in programme, a pharmacy's ordering terms, internet package terms,
+ *   a restaurant's reservation and delivery rules).
  *
  *   pnpm eval:answers [--floor 0.35] [--misses] [--only a.json,b.json]
  *

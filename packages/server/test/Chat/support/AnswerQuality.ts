@@ -141,6 +141,18 @@ export const sets: ReadonlyArray<EvalSet> = [
     questions: "held-aside-fa-3.json",
     documents: "held-fa-3-docs",
     heldAside: true
+  },
+  {
+    name: "held-aside: EN guesthouse booking, car hire terms, trade-in programme",
+    questions: "held-aside-en-4.json",
+    documents: "held-en-4-docs",
+    heldAside: true
+  },
+  {
+    name: "held-aside: FA pharmacy orders, internet packages, restaurant rules",
+    questions: "held-aside-fa-4.json",
+    documents: "held-fa-4-docs",
+    heldAside: true
   }
 ]
 
