@@ -8,12 +8,14 @@
  * shop's own dictionary holds it, by its stem (never a typo or a prefix), or
  * where a product's related terms do (the two words then share a WordNet
  * neighbour): the catalog picks the sense, and a word no sense of which the
- * shop sells adds nothing. What it finds counts as one typo, below every
- * match of the query's own words.
+ * shop sells adds nothing. Each counted query word also finds the products
+ * whose description holds it (CatalogAssociations.ts). What it finds counts
+ * as one typo, below every match of the query's own words.
  */
 import type { SqlClient, SqlError } from "@effect/sql"
 import * as Cache from "effect/Cache"
 import * as Effect from "effect/Effect"
+import { describedTerm } from "./CatalogAssociations"
 import { expansionTtl } from "./ExpansionCache"
 import type { Expansion, QueryWord, TermMatch } from "./Query"
 import { relatedTerm } from "./RelatedTerms"
@@ -28,6 +30,10 @@ const maxMeanings = 48
 /** How a word found through what a query word may stand for matches: as one typo, never as the word. */
 const meaningMatch: TermMatch = { typos: 1, exact: false }
 
+/** A word that says what the query is about: counted, and not a stop word. */
+const content = (word: QueryWord | undefined): word is QueryWord =>
+  word !== undefined && word.counts && !stopWords.has(word.word)
+
 /** What the query's counted words (and pairs of them WordNet knows as one) may stand for, per query word. */
 export const meaningAlternatives = (words: ReadonlyArray<QueryWord>): ReadonlyArray<Alternative> => {
   const found: Array<Alternative> = []
@@ -39,8 +45,6 @@ export const meaningAlternatives = (words: ReadonlyArray<QueryWord>): ReadonlyAr
       found.push({ group, word })
     }
   }
-  const content = (word: QueryWord | undefined): word is QueryWord =>
-    word !== undefined && word.counts && !stopWords.has(word.word)
   // A pair first: "rocking chair" is one thing, more than "rocking" and "chair".
   words.slice(1).forEach((next, i) => {
     const first = words[i]
@@ -56,14 +60,16 @@ export const meaningAlternatives = (words: ReadonlyArray<QueryWord>): ReadonlyAr
 /** Alternatives' terms kept at most, over all assistants, each list for `expansionTtl` as query words' are. */
 const capacity = 1_000
 
-/** What a cached read depends on: the assistant and the alternative words, in order. */
-const keyOf = (assistantId: string, words: ReadonlyArray<string>) => [assistantId, ...words].join("\u0000")
+/** What a cached read depends on: the assistant, the alternative words and the described terms, in order. */
+const keyOf = (assistantId: string, words: ReadonlyArray<string>, described: ReadonlyArray<string>) =>
+  [assistantId, String(words.length), ...words, ...described].join("\u0000")
 
 /**
- * The second look: `expansion` with the words the query's words may stand
- * for that the assistant's dictionary holds, and their related terms, or
- * null when WordNet offers none. A query looked at again within the TTL
- * reuses the dictionary's answer.
+ * The second look: `expansion` with the described term of each content
+ * word that some product's description holds, and the words the query's
+ * words may stand for that the assistant's dictionary holds, with their
+ * related terms; or null when it adds nothing. A query looked at again
+ * within the TTL reuses the dictionary's answer.
  */
 export const makeMeaningLook = (sql: SqlClient.SqlClient) =>
   Effect.map(
@@ -71,8 +77,9 @@ export const makeMeaningLook = (sql: SqlClient.SqlClient) =>
       capacity,
       timeToLive: expansionTtl,
       lookup: (key: string) => {
-        const [assistantId = "", ...words] = key.split("\u0000")
-        return termsOfStems(sql, assistantId, words)
+        const [assistantId = "", count = "0", ...rest] = key.split("\u0000")
+        const n = Number(count)
+        return termsOfStems(sql, assistantId, rest.slice(0, n), rest.slice(n))
       }
     }),
     (stems) =>
@@ -82,20 +89,32 @@ export const makeMeaningLook = (sql: SqlClient.SqlClient) =>
       expansion: Expansion
     ): Effect.Effect<Expansion | null, SqlError.SqlError> => {
       const alternatives = meaningAlternatives(words)
-      if (alternatives.length === 0) return Effect.succeed(null)
-      const key = keyOf(assistantId, alternatives.map(({ word }) => word))
+      const described = words.map((word) => content(word) ? describedTerm(word.word) : null)
+      const asked = described.filter((term): term is string => term !== null)
+      if (alternatives.length === 0 && asked.length === 0) return Effect.succeed(null)
+      const key = keyOf(assistantId, alternatives.map(({ word }) => word), asked)
       // A failed read is not kept: the next search reads again.
       const read = stems.get(key).pipe(Effect.tapError(() => stems.invalidate(key)))
-      return Effect.map(read, (found) => {
-        const merged = expansion.map((terms) => new Map<string, TermMatch>(terms))
+      return Effect.map(read, ({ found, held }) => {
+        let added = false
+        const merged = expansion.map((terms, group) => {
+          const wider = new Map<string, TermMatch>(terms)
+          const term = described[group]
+          if (term !== null && term !== undefined && held.has(term)) {
+            wider.set(term, meaningMatch)
+            added = true
+          }
+          return wider
+        })
         alternatives.forEach(({ group, word }, i) => {
           const target = merged[group]
           if (target === undefined) return
           for (const term of [...(found[i] ?? []), relatedTerm(word)]) {
             if (!target.has(term)) target.set(term, meaningMatch)
           }
+          added = true
         })
-        return merged
+        return added ? merged : null
       })
     }
   )
