@@ -140,10 +140,14 @@ export const layer = Layer.effect(
             }
           })
         const { ranked } = yield* rankedBy(expansion)
-        // No product named by its title or classification: read again with what the words may stand for
+        // Words no product names by its title or classification: read again with what they may stand for
         // (MeaningLook.ts), unless the request asks for keyword search alone.
-        if (ratio === 0 || ranked.some((match) => match.named)) return { ranked, similarity }
-        const wider = yield* withMeanings(assistantId, words, expansion)
+        const bitsOf = (bits: number) => words.map((_, w) => (bits & (1 << w)) === 0)
+        const unnamed = bitsOf(ranked.reduce((bits, match) => bits | match.names, 0))
+        // A word named only through a typo may be a word a description holds as typed ("crying", not "drying").
+        const unspelt = bitsOf(ranked.reduce((bits, match) => bits | match.spelt, 0))
+        if (ratio === 0 || !unspelt.some((u, w) => u && words[w]?.counts === true)) return { ranked, similarity }
+        const wider = yield* withMeanings(assistantId, words, expansion, { unnamed, unspelt })
         if (wider === null) return { ranked, similarity }
         const second = yield* rankedBy(wider)
         // Then the words the described products share (CatalogAssociations.ts): what they bring follows them.

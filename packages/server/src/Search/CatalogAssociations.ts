@@ -1,7 +1,8 @@
 /**
  * Meaning from the shop's own catalog: a product's description is kept, as
  * described terms, in a hidden field of its own that only the second look
- * for meaning reads (a query naming nothing the shop sells by name), and
+ * for meaning reads (for a query word no title or classification names as
+ * typed), and
  * the words a query word's described products share in their
  * classification, or in their titles, are words the query word predicts:
  * "soothes a teething baby" in one product's description brings the other
@@ -26,7 +27,7 @@ const maxDescribedTerms = 32
 /** Where the searched fields put each part of a product (SearchKeys.ts): title, then its classification. */
 const titleField = 0
 const classificationField = 1
-/** The description's field, after the related terms': it weighs least of all. */
+/** The description's field, after the related terms' (Ranking.ts weighs it). */
 export const descriptionField = 5
 
 /** Whether a word says something: not a stop word, not a number, more than one letter. */

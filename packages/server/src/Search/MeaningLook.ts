@@ -86,10 +86,19 @@ export const makeMeaningLook = (sql: SqlClient.SqlClient) =>
     (
       assistantId: string,
       words: ReadonlyArray<QueryWord>,
-      expansion: Expansion
+      expansion: Expansion,
+      /**
+       * Per query word, whether no product names it (by any match), and whether none names it without a typo:
+       * only the latter find descriptions.
+       */
+      named: { readonly unnamed: ReadonlyArray<boolean>; readonly unspelt: ReadonlyArray<boolean> }
     ): Effect.Effect<Expansion | null, SqlError.SqlError> => {
-      const alternatives = meaningAlternatives(words)
-      const described = words.map((word) => content(word) ? describedTerm(word.word) : null)
+      // WordNet's words only when the query names nothing at all: beside a word the shop sells by name, the senses
+      // of the others ("make", "white" for "chips") bring more noise than the shop's own descriptions.
+      const alternatives = named.unnamed.every((u, w) => u || !content(words[w])) ? meaningAlternatives(words) : []
+      const described = words.map((word, w) =>
+        content(word) && named.unspelt[w] === true ? describedTerm(word.word) : null
+      )
       const asked = described.filter((term): term is string => term !== null)
       if (alternatives.length === 0 && asked.length === 0) return Effect.succeed(null)
       const key = keyOf(assistantId, alternatives.map(({ word }) => word), asked)

@@ -28,7 +28,10 @@ const catalog = [
   { externalId: "c-5", title: "آسیاب برقی", category: "آسیاب", description: "دانه‌ها را یکنواخت خرد می‌کند." },
   { externalId: "c-6", title: "بانکه شیشه‌ای", category: "ظروف نگهداری", description: "دانه‌ها را خشک نگه می‌دارد." },
   { externalId: "c-8", title: "تمپر اسپرسو", category: "ابزار اسپرسو", description: "دانه‌ها را در سبد فشرده می‌کند." },
-  { externalId: "c-7", title: "کتری گردن غازی", category: "کتری", description: "آب را آرام روی دریپر می‌ریزد." }
+  { externalId: "c-7", title: "کتری گردن غازی", category: "کتری", description: "آب را آرام روی دریپر می‌ریزد." },
+  // A word a typo of which a title holds ("crying", "drying").
+  { externalId: "e-1", title: "Drying rack", category: "Laundry" },
+  { externalId: "e-2", title: "Plush lamb", category: "Toys", description: "Soothes a crying baby to sleep." }
 ]
 
 layer(TestApp(), { excludeTestServices: true })("search by the shop's own associations", (it) => {
@@ -53,6 +56,16 @@ layer(TestApp(), { excludeTestServices: true })("search by the shop's own associ
       const found = yield* hybrid("دانه")
       expect(found.slice(0, 3).sort()).toEqual(["c-5", "c-6", "c-8"])
       expect(found).not.toContain("c-9")
+    }))
+
+  it.effect("beside a word a title names, a word none names finds the descriptions holding it", () =>
+    Effect.gen(function*() {
+      expect((yield* hybrid("آسیاب یکنواخت"))[0]).toBe("c-5")
+    }))
+
+  it.effect("a word a title names only through a typo still finds a description holding it as typed", () =>
+    Effect.gen(function*() {
+      expect(yield* hybrid("crying")).toContain("e-2")
     }))
 
   it.effect("a query a title answers does not read descriptions", () =>
