@@ -10,8 +10,8 @@
  * terms, so the associations follow the catalog as it is at every search
  * and a change re-indexes only the product changed.
  */
-import type { Expansion, QueryWord, TermMatch } from "./Query"
-import { stem } from "./Stemmer"
+import { type Expansion, type QueryWord, type TermMatch, withoutPersianEnding } from "./Query"
+import { stem, withoutEnclitic } from "./Stemmer"
 import { stopWords } from "./StopWords"
 
 /**
@@ -20,6 +20,18 @@ import { stopWords } from "./StopWords"
  * reaches the description field.
  */
 export const describedTerm = (word: string): string => `~^${stem(word)}`
+
+/**
+ * The described terms a query word looks for: its own, and without the
+ * Persian endings the stemmer keeps on short words or a spoken ending
+ * ("دستام" → "دست"), which the dictionary's other relaxations do not reach
+ * in a hidden field.
+ */
+export const describedTermsOf = (word: string): ReadonlyArray<string> => {
+  const bare = withoutEnclitic(word)
+  const forms = [word, withoutPersianEnding(word), bare, bare === undefined ? undefined : withoutPersianEnding(bare)]
+  return [...new Set(forms.filter((form) => form !== undefined).map(describedTerm))]
+}
 
 /** Described terms of one product at most: the field is scanned for every candidate of a second look. */
 const maxDescribedTerms = 32
@@ -45,9 +57,13 @@ export const describedField = (
   const own = new Set(searched.map(describedTerm))
   const field: Array<string> = []
   for (const word of description) {
-    const term = describedTerm(word)
-    if (field.length >= maxDescribedTerms) break
-    if (telling(word) && !own.has(term) && !field.includes(term)) field.push(term)
+    if (!telling(word)) continue
+    // A Persian word also without an ending the stemmer keeps on short words ("زردی" is also "زرد").
+    for (const form of [word, withoutPersianEnding(word)]) {
+      if (form === undefined) continue
+      const term = describedTerm(form)
+      if (field.length < maxDescribedTerms && !own.has(term) && !field.includes(term)) field.push(term)
+    }
   }
   return field
 }
@@ -77,12 +93,12 @@ export const associations = (
   const expansion = words.map((query) => {
     const found = new Map<string, TermMatch>()
     if (!query.counts || stopWords.has(query.word) || added >= maxPerQuery) return found
-    const term = describedTerm(query.word)
-    // Only the few candidates holding the term are split into words (a substring test first).
+    const terms = describedTermsOf(query.word)
+    // Only the few candidates holding a term are split into words (a substring test first).
     const described = candidates.flatMap(({ fields }) => {
-      if (!fields.includes(term)) return []
+      if (!terms.some((term) => fields.includes(term))) return []
       const lines = fields.split("\n").map((line) => line.split(" "))
-      return lines[descriptionField]?.includes(term) === true ? [lines] : []
+      return terms.some((term) => lines[descriptionField]?.includes(term) === true) ? [lines] : []
     }).slice(0, maxDescribed)
     const support = new Map<string, { products: number; classified: boolean }>()
     for (const lines of described) {

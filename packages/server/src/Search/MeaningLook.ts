@@ -15,7 +15,7 @@
 import type { SqlClient, SqlError } from "@effect/sql"
 import * as Cache from "effect/Cache"
 import * as Effect from "effect/Effect"
-import { describedTerm } from "./CatalogAssociations"
+import { describedTermsOf } from "./CatalogAssociations"
 import { expansionTtl } from "./ExpansionCache"
 import type { Expansion, QueryWord, TermMatch } from "./Query"
 import { relatedTerm } from "./RelatedTerms"
@@ -97,9 +97,9 @@ export const makeMeaningLook = (sql: SqlClient.SqlClient) =>
       // of the others ("make", "white" for "chips") bring more noise than the shop's own descriptions.
       const alternatives = named.unnamed.every((u, w) => u || !content(words[w])) ? meaningAlternatives(words) : []
       const described = words.map((word, w) =>
-        content(word) && named.unspelt[w] === true ? describedTerm(word.word) : null
+        content(word) && named.unspelt[w] === true ? describedTermsOf(word.word) : []
       )
-      const asked = described.filter((term): term is string => term !== null)
+      const asked = [...new Set(described.flat())]
       if (alternatives.length === 0 && asked.length === 0) return Effect.succeed(null)
       const key = keyOf(assistantId, alternatives.map(({ word }) => word), asked)
       // A failed read is not kept: the next search reads again.
@@ -108,8 +108,8 @@ export const makeMeaningLook = (sql: SqlClient.SqlClient) =>
         let added = false
         const merged = expansion.map((terms, group) => {
           const wider = new Map<string, TermMatch>(terms)
-          const term = described[group]
-          if (term !== null && term !== undefined && held.has(term)) {
+          for (const term of described[group] ?? []) {
+            if (!held.has(term)) continue
             wider.set(term, meaningMatch)
             added = true
           }

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "@effect/vitest"
-import { associations, byAssociations, describedField, describedTerm } from "../../src/Search/CatalogAssociations"
+import {
+  associations,
+  byAssociations,
+  describedField,
+  describedTerm,
+  describedTermsOf
+} from "../../src/Search/CatalogAssociations"
 import { parseQuery } from "../../src/Search/Query"
 import { wordsOf } from "../../src/Search/TextNormalization"
 
@@ -23,6 +29,12 @@ describe("catalog associations", () => {
     expect(describedField(wordsOf("Warms the 2 gloves of a rider"), wordsOf("Heated gloves"))).toEqual(
       ["warm", "rider"].map(describedTerm)
     )
+  })
+
+  it("a Persian word is also kept without an ending the stemmer keeps on short words, and read without a spoken one", () => {
+    expect(describedField(wordsOf("لکه سیاهی"), [])).toContain(describedTerm("سیاه"))
+    expect(describedTermsOf("کیفام")).toContain(describedTerm("کیف"))
+    expect(describedTermsOf("lamps")).toEqual([describedTerm("lamp")])
   })
 
   it("a described word predicts the classification of its product", () => {
