@@ -21,7 +21,7 @@ import { prepared } from "../Database/Database"
 import { SearchSql } from "../Database/Replicas"
 import { associations, byAssociations } from "../Search/CatalogAssociations"
 import { Embedder, vectorLiteral } from "../Search/Embedder"
-import { makeMeaningLook } from "../Search/MeaningLook"
+import { makeMeaningLook, unnamedWords } from "../Search/MeaningLook"
 import * as OfflineEmbedder from "../Search/OfflineEmbedder"
 import * as SearchEngine from "../Search/SearchEngine"
 import { expandWithSynonyms } from "../Search/SynonymRules"
@@ -142,12 +142,11 @@ export const layer = Layer.effect(
         const { ranked } = yield* rankedBy(expansion)
         // Words no product names by its title or classification: read again with what they may stand for
         // (MeaningLook.ts), unless the request asks for keyword search alone.
-        const bitsOf = (bits: number) => words.map((_, w) => (bits & (1 << w)) === 0)
-        const unnamed = bitsOf(ranked.reduce((bits, match) => bits | match.names, 0))
-        // A word named only through a typo may be a word a description holds as typed ("crying", not "drying").
-        const unspelt = bitsOf(ranked.reduce((bits, match) => bits | match.spelt, 0))
-        if (ratio === 0 || !unspelt.some((u, w) => u && words[w]?.counts === true)) return { ranked, similarity }
-        const wider = yield* withMeanings(assistantId, words, expansion, { unnamed, unspelt })
+        const unnamed = unnamedWords(words, expansion, ranked)
+        if (ratio === 0 || !unnamed.described.some((u, w) => u && words[w]?.counts === true)) {
+          return { ranked, similarity }
+        }
+        const wider = yield* withMeanings(assistantId, words, expansion, unnamed)
         if (wider === null) return { ranked, similarity }
         const second = yield* rankedBy(wider)
         // Then the words the described products share (CatalogAssociations.ts): what they bring follows them.

@@ -17,7 +17,7 @@ import * as Cache from "effect/Cache"
 import * as Effect from "effect/Effect"
 import { describedTermsOf } from "./CatalogAssociations"
 import { expansionTtl } from "./ExpansionCache"
-import type { Expansion, QueryWord, TermMatch } from "./Query"
+import { type Expansion, matchTerm, type QueryWord, type TermMatch } from "./Query"
 import { relatedTerm } from "./RelatedTerms"
 import { stopWords } from "./StopWords"
 import type { Alternative } from "./SynonymRules"
@@ -57,6 +57,38 @@ export const meaningAlternatives = (words: ReadonlyArray<QueryWord>): ReadonlyAr
   return found
 }
 
+/** Per query word: whether no keyword match names it, and whether it looks for descriptions. */
+export interface Unnamed {
+  readonly unnamed: ReadonlyArray<boolean>
+  readonly described: ReadonlyArray<boolean>
+}
+
+/**
+ * Which query words no keyword match names by its title or classification,
+ * and which look for descriptions: those, and a word named only through
+ * a typo the second look of the dictionary guessed, no term within its own
+ * budget ("crying" named as "drying" when a description says "crying"). A
+ * word named through an ordinary typo ("leathr") is what it seems, so a
+ * misspelt search of known words never pays the dictionary read.
+ */
+export const unnamedWords = (
+  words: ReadonlyArray<QueryWord>,
+  expansion: Expansion,
+  ranked: ReadonlyArray<{ readonly names: number; readonly spelt: number }>
+): Unnamed => {
+  const names = ranked.reduce((bits, match) => bits | match.names, 0)
+  const spelt = ranked.reduce((bits, match) => bits | match.spelt, 0)
+  const guessed = (w: number) => {
+    const query = words[w]
+    return query !== undefined &&
+      ![...(expansion[w]?.keys() ?? [])].some((term) => term !== query.word && matchTerm(query, term) !== null)
+  }
+  return {
+    unnamed: words.map((_, w) => (names & (1 << w)) === 0),
+    described: words.map((_, w) => (names & (1 << w)) === 0 || ((spelt & (1 << w)) === 0 && guessed(w)))
+  }
+}
+
 /** Alternatives' terms kept at most, over all assistants, each list for `expansionTtl` as query words' are. */
 const capacity = 1_000
 
@@ -91,13 +123,13 @@ export const makeMeaningLook = (sql: SqlClient.SqlClient) =>
        * Per query word, whether no product names it (by any match), and whether none names it without a typo:
        * only the latter find descriptions.
        */
-      named: { readonly unnamed: ReadonlyArray<boolean>; readonly unspelt: ReadonlyArray<boolean> }
+      named: Unnamed
     ): Effect.Effect<Expansion | null, SqlError.SqlError> => {
       // WordNet's words only when the query names nothing at all: beside a word the shop sells by name, the senses
       // of the others ("make", "white" for "chips") bring more noise than the shop's own descriptions.
       const alternatives = named.unnamed.every((u, w) => u || !content(words[w])) ? meaningAlternatives(words) : []
       const described = words.map((word, w) =>
-        content(word) && named.unspelt[w] === true ? describedTermsOf(word.word) : []
+        content(word) && named.described[w] === true ? describedTermsOf(word.word) : []
       )
       const asked = [...new Set(described.flat())]
       if (alternatives.length === 0 && asked.length === 0) return Effect.succeed(null)
