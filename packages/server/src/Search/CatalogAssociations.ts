@@ -12,7 +12,7 @@
  */
 import { type Expansion, type QueryWord, type TermMatch, withoutPersianEnding } from "./Query"
 import { stem, withoutEnclitic } from "./Stemmer"
-import { stopWords } from "./StopWords"
+import { questionStopWords } from "./StopWords"
 
 /**
  * The described term of a word: `~^` and its stem, a form neither a query
@@ -42,8 +42,13 @@ const classificationField = 1
 /** The description's field, after the related terms' (Ranking.ts weighs it). */
 export const descriptionField = 5
 
-/** Whether a word says something: not a stop word, not a number, more than one letter. */
-const telling = (word: string) => !stopWords.has(word) && [...word].length > 1 && !/\p{N}/u.test(word)
+/**
+ * Whether a word says something: not a number, more than one letter, and
+ * neither it nor its stem a stop word or filler of questions (a light verb
+ * every description uses, "می‌کند" as "کرد", says nothing of the product).
+ */
+const telling = (word: string) =>
+  !questionStopWords.has(word) && !questionStopWords.has(stem(word)) && [...word].length > 1 && !/\p{N}/u.test(word)
 
 /**
  * The described terms of a product: its description's telling words, by
@@ -92,7 +97,7 @@ export const associations = (
   let added = 0
   const expansion = words.map((query) => {
     const found = new Map<string, TermMatch>()
-    if (!query.counts || stopWords.has(query.word) || added >= maxPerQuery) return found
+    if (!query.counts || !telling(query.word) || added >= maxPerQuery) return found
     const terms = describedTermsOf(query.word)
     // Only the few candidates holding a term are split into words (a substring test first).
     const described = candidates.flatMap(({ fields }) => {

@@ -29,6 +29,8 @@ describe("catalog associations", () => {
     expect(describedField(wordsOf("Warms the 2 gloves of a rider"), wordsOf("Heated gloves"))).toEqual(
       ["warm", "rider"].map(describedTerm)
     )
+    // A light verb every description uses says nothing of the product.
+    expect(describedField(wordsOf("کف را نرم می‌کند"), [])).toEqual(["کف", "نرم"].map(describedTerm))
   })
 
   it("a Persian word is also kept without an ending the stemmer keeps on short words, and read without a spoken one", () => {
