@@ -16,7 +16,7 @@
  * ranks higher.
  */
 import { isProductKind } from "../Search/Lexicon"
-import { readNumbers } from "../Search/Numbers"
+import { isNumberWord, readNumbers } from "../Search/Numbers"
 import { stem } from "../Search/Stemmer"
 import { normalizeText, wordsOf } from "../Search/TextNormalization"
 import type { Passage } from "./ChatModel"
@@ -196,7 +196,8 @@ export const rankSentences = (
     subject: bare(asked.subject),
     places
   }
-  const own = joinParts(question.roots, everywhere)
+  // A number the question states ("£1,200", "هجده") is a value to compare, not a word a passage must hold.
+  const own = joinParts(question.roots.filter((root) => !isNumberWord(root)), everywhere)
   const rarity = (root: string) => {
     const df = candidates.filter((candidate) => mentions(candidate.roots, root)).length
     return Math.log(1 + candidates.length / (1 + df)) + 0.1

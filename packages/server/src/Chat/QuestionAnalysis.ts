@@ -8,7 +8,7 @@
  */
 import { rewritePhrases, synonymsOf } from "../Search/Lexicon"
 import { isNumberWord } from "../Search/Numbers"
-import { stem, withoutEnclitic } from "../Search/Stemmer"
+import { colloquialBases, stem, withoutEnclitic } from "../Search/Stemmer"
 import { questionStopWords } from "../Search/StopWords"
 import { normalizeText, wordsOf } from "../Search/TextNormalization"
 
@@ -48,9 +48,21 @@ const lightVerbStems = ["خورد", "کرد", "شد", "داد", "زد", "گرف�
 /** ...with their infinitives ("تموم شدن", "نصب کردن"). */
 const lightVerbs = new Set([...lightVerbStems, ...lightVerbStems.map((verb) => `${verb}ن`)])
 
+/**
+ * A light verb or "to be" in its present tense, as typed ("بدم", "کنین", "بیارم", "نباشه", "میدین"): an optional
+ * prefix (می, نمی, ب, ن), a present stem and a personal ending. Without a prefix only the stems no noun
+ * shares count ("کنم", "داری", "شه").
+ */
+const lightPresent = new RegExp(
+  "^(?:(?:نمی|می|ب|ن)(?:کن|د|ده|گیر|دار|ا|یا|یار|اور|ش|شو|خور|ذار|گذار|باش)|کن|دار|گیر|ش|شو|باش)" +
+    "(?:م|ی|ه|یم|ین|ید|ن|ند)$",
+  "u"
+)
+
 /** Words of a text as stems, without stop words, single letters or light verbs; phrases read as their word. */
 export const rootsOf = (text: string): ReadonlyArray<string> =>
-  wordsOf(rewritePhrases(normalizeText(text))).filter((word) => word.length > 1 && !questionStopWords.has(word))
+  wordsOf(rewritePhrases(normalizeText(text)))
+    .filter((word) => word.length > 1 && !questionStopWords.has(word) && !lightPresent.test(word))
     .map(stem).filter((root) => !lightVerbs.has(root))
 
 /** Persian personal verb endings: "بازگردانم" (I return) and "بازگردانید" (you return) are one verb. */
@@ -71,10 +83,14 @@ export const sameWord = (a: string, b: string): boolean => {
   return base.length >= 5 && base !== a && base === verbBase(b)
 }
 
+/**
+ * A Persian question word as the passages hold it, when they hold it only without its colloquial endings
+ * ("لپتاپم" for "لپتاپ", "قسطامو" for "قسط").
+ */
 export const bareForm = (root: string, everywhere: ReadonlyArray<string>): string => {
-  const bare = mentions(everywhere, root) ? undefined : withoutEnclitic(root)
-  if (bare === undefined) return root
-  return [bare, stem(bare), `${bare}ه`].find((candidate) => mentions(everywhere, candidate)) ?? root
+  if (mentions(everywhere, root)) return root
+  return colloquialBases(root).flatMap((bare) => [bare, stem(bare), `${bare}ه`])
+    .find((candidate) => candidate.length >= 2 && mentions(everywhere, candidate)) ?? root
 }
 
 export const contains = (roots: ReadonlyArray<string>, root: string): boolean =>
