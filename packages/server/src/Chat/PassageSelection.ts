@@ -47,6 +47,11 @@ const rangeBonus = 0.05
 const conditionBonus = 0.03
 /** A footnote ("[75] You do not need…") is a side remark. */
 const footnotePenalty = 0.03
+/**
+ * A follow-up's sentence about the subject of the question before it ("how long do I have to use them?"): the
+ * pronoun or the ellipsis points there, so it leads a sentence sharing only the follow-up's own words.
+ */
+const continuesBonus = 0.15
 /** What a follow-up inherits from the question before it weighs this much of its own words. */
 const contextWeight = 0.5
 
@@ -212,7 +217,13 @@ export const rankSentences = (
   // The subject the answer must be about: the question's own subject words, else the inherited ones.
   const subjectWords = joinParts(question.subject, everywhere)
   const ownSubject = subjectWords.filter((root) => own.includes(root) && mentions(everywhere, root))
-  const subject = ownSubject.length > 0 ? ownSubject : subjectWords.filter((root) => mentions(everywhere, root))
+  // A follow-up leaning on a pronoun is about what the question before it named too.
+  const inherited = subjectWords.filter((root) => !own.includes(root) && mentions(everywhere, root))
+  const subject = ownSubject.length === 0
+    ? subjectWords.filter((root) => mentions(everywhere, root))
+    : question.leansBack
+    ? [...ownSubject, ...inherited]
+    : ownSubject
   // Nothing bears on the question: no subject word in any passage, or not the thing it asks for.
   const focusMissing = question.focus !== undefined && own.includes(question.focus) &&
     !question.places.includes(question.focus) && !mentions(everywhere, question.focus)
@@ -301,10 +312,14 @@ export const rankSentences = (
       const conditional = question.expected === "condition" && conditionMarks.test(normalizeText(candidate.sentence))
         ? conditionBonus
         : 0
+      const continues = contextSubject.length === 0 ||
+        contextSubject.some((root) => mentions([...candidate.roots, ...candidate.headingRoots], root))
+      const aboutBefore = question.leansBack && contextSubject.length > 0 && continues ? continuesBonus : 0
       return {
         sentence: candidate.sentence,
         passage: candidate.passage,
-        score: covered / total + lead + rank + opens + ownWords + conditional + continued + inRange - footnote,
+        score: covered / total + lead + rank + opens + ownWords + conditional + continued + aboutBefore + inRange -
+          footnote,
         order,
         index: candidate.index,
         underMatch,
@@ -313,8 +328,7 @@ export const rankSentences = (
         coversKnown: known.every((term) => mentions(candidate.roots, term.root)),
         lines: candidate.lines,
         at: candidate.at,
-        continues: contextSubject.length === 0 ||
-          contextSubject.some((root) => mentions([...candidate.roots, ...candidate.headingRoots], root))
+        continues
       }
     })
     .filter((scored) => scored.score > 0.05)

@@ -38,6 +38,8 @@ export interface Question {
   readonly maybePlaces: ReadonlyArray<string>
   /** A follow-up asking no kind of value of its own ("and macarons?"): it names only the new thing. */
   readonly elliptical: boolean
+  /** A follow-up leaning on a pronoun ("how long can I use them?"): it is about the previous subject too. */
+  readonly leansBack: boolean
 }
 
 /**
@@ -256,6 +258,10 @@ const placesOf = (text: string): ReadonlyArray<string> => {
   return [...found]
 }
 
+/** Pronouns standing for something named before. */
+export const pointsBack =
+  /\b(?:it|its|that|this|they|them|those|these|one)\b|(?:^|\s)(?:اون|آن|اینها|آنها|همون|همان|اونا)(?=[\s,،.?؟]|$)/iu
+
 /** A request's opening verb ("Name…", "List…"): it says how to answer, not what about. */
 const imperative = /^\s*(?:please\s+)?(?:name|list|give|show|tell|describe|explain|mention)\b/iu
 
@@ -268,7 +274,8 @@ const focusOf = (text: string): string | undefined => {
   const words = wordsOf(text)
   const at = words.findIndex((word) => ["what", "which", "چه", "کدام", "کدوم"].includes(word))
   const next = at < 0 ? undefined : words[at + 1]
-  if (next === undefined || questionStopWords.has(next)) return undefined
+  // "what's" is "what" and a contraction's letter, not a thing.
+  if (next === undefined || next.length < 2 || questionStopWords.has(next)) return undefined
   const root = stem(next)
   return frameWords.has(root) || vagueThings.has(root) ? undefined : root
 }
@@ -306,6 +313,7 @@ export const analyzeQuestion = (text: string, previous?: string): Question => {
     places: placesOf(`${text} ${previous ?? ""}`).filter((place) => all.includes(place)),
     focus: focusOf(text),
     elliptical: previous !== undefined && asked.expected === "any",
+    leansBack: previous !== undefined && pointsBack.test(text),
     // "به حسابم" (to my account) is no place: a word with a possessive ending belongs to someone.
     maybePlaces: [...normalizeText(text).matchAll(/(?:^|\s)(?:به|در)\s+([\u0600-\u06FF]{3,})/gu)]
       .filter((match) => withoutEnclitic(match[1] ?? "") === undefined)

@@ -17,7 +17,7 @@ import { type ChunkHit, ChunkSearch } from "../Documents/ChunkSearch"
 import { newId } from "../Ids"
 import { ModelCatalog } from "../Models/ModelCatalog"
 import { ProductSearch } from "../Products/ProductSearch"
-import { colloquialBases } from "../Search/Stemmer"
+import { withoutEnclitic } from "../Search/Stemmer"
 import { wordsOf } from "../Search/TextNormalization"
 import { Transcriber } from "../Transcription/Transcriber"
 import { readAttachments } from "./Attachments"
@@ -36,7 +36,7 @@ import { type CuratedHit, CuratedLookup } from "./TurnHooks"
 
 /** The query with its Persian words' colloquial endings off as further words: search finds "سفارش" too. */
 const withColloquialBases = (query: string): string => {
-  const bases = wordsOf(query).flatMap((word) => colloquialBases(word))
+  const bases = wordsOf(query).flatMap((word) => withoutEnclitic(word) ?? [])
   return bases.length === 0 ? query : `${query}\n${bases.join(" ")}`
 }
 

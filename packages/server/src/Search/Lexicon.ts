@@ -48,7 +48,15 @@ const paraphrases: ReadonlyArray<string> = [
   // "Is that a problem?" / "is normal".
   "problem normal طبیعی عادی مشکل",
   // How often: "how often", "every month", "once a week", "هر چند وقت", "ماهی یک بار" (see `phrases`).
-  "often frequency frequently regularly"
+  "often frequency frequently regularly",
+  // Becoming a member: "sign up" (see `phrases`) / "join", "register", "enrol".
+  "join joining register registration enrol enroll enrolment signup",
+  // Stopping for a while: "put on hold" (see `phrases`) / "pause", "freeze", "suspend".
+  "pause paused freeze frozen suspend suspended",
+  // A payment that does not go through: "bounces" / "fails", "is declined", "is returned unpaid".
+  "fail failed fails bounce bounced bounces unpaid",
+  // Moving home: "relocate" / "move".
+  "move moving moved relocate relocating relocation"
 ]
 
 /**
@@ -86,6 +94,8 @@ const phrases: ReadonlyArray<readonly [RegExp, string]> = [
   // "call off" is cancelling; "money back" a refund; "sold out" and "out of stock" one state.
   [/\bcall(?:s|ed|ing)?\s+(?:\w+\s+)?off\b/gu, "cancel"],
   [/\bmoney\s+back\b/gu, "refund"],
+  [/\bsign(?:s|ed|ing)?[\s-]?up\b/gu, "signup"],
+  [/\b(?:put|putting|place|placing)\s+(?:\w+\s+){0,2}on\s+hold\b/gu, "pause"],
   [/\bsold\s+out\b|\bout\s+of\s+stock\b/gu, "soldout"],
   [/\bmonthly payments?\b|\bspread the cost\b|\bsplit the cost\b|\bpay later\b/gu, "installment"],
   [/\bat a time\b|\bcontinuously\b|\bnon-?stop\b|\bwithout (?:a )?break\b/gu, "continuous"],

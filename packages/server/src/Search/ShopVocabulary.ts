@@ -48,6 +48,8 @@ export const shopVocabulary: ReadonlyArray<string> = [
   "address street avenue boulevard | آدرس نشانی خیابان بلوار کوچه پلاک نبش",
   "city town | شهر شهرستان",
   "province region | استان",
+  // A city's districts: the Arabic plural "مناطق" is no form the stemmer reads as "منطقه".
+  "district districts zone zones area areas | منطقه مناطق ناحیه نواحی",
   "country abroad international | کشور خارج",
   "home house door | منزل خانه خونه درب",
   "free | رایگان مجانی",

@@ -41,6 +41,8 @@ export const questionStopWords: ReadonlySet<string> = new Set([
       "برام برات براش برامون براتون خودم خودت خودش خودمون باشم باشی باشیم " +
       // Colloquial "this/that" with an object or "too" ending: "اینو" (this), "اونم" (that too).
       "اینو اونو اینا اینم اونم همینو همونو " +
+      // Adverbs of emphasis: "اصلا نیام" (if I don't come at all), "واقعا".
+      "اصلا اصلاً واقعا واقعاً " +
       // "بدون" (without) reads as a colloquial "know!" to the stemmer.
       "بدون " +
       "رو اگه هر چقدره چنده چیه کجاست کیه چیکار چکار تو میخوام میخواستم بشه باشه باشد میتونه میتوان میتوانند چیزی کسی یعنی " +

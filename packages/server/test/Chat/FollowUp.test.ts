@@ -108,4 +108,17 @@ describe("follow-up questions", () => {
     expect(answer("And a vanilla one?", "How much is a chocolate cake?", "Cakes\n\nA vanilla cake costs £18."))
       .toContain("£18")
   })
+
+  it("are about what the question before them named when they lean on a pronoun", () => {
+    const passages = [
+      { path: "gym.md", text: "Gym › Age\n\nMembers may use the gym floor from the age of 16 years." },
+      {
+        path: "gym.md",
+        text: "Gym › Coaching\n\nTen coaching sessions cost £300. Coaching sessions are valid for ninety days."
+      }
+    ]
+    const text = answerOver("How long can I use them?", "What do ten coaching sessions cost?", passages)
+    expect(text).toContain("ninety days")
+    expect(text).not.toContain("16 years")
+  })
 })
