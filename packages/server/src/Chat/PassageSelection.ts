@@ -16,7 +16,7 @@
  * ranks higher.
  */
 import { isProductKind } from "../Search/Lexicon"
-import { isNumberWord, readNumbers } from "../Search/Numbers"
+import { isNumberWord, isOrdinal, readNumbers } from "../Search/Numbers"
 import { stem } from "../Search/Stemmer"
 import { normalizeText, wordsOf } from "../Search/TextNormalization"
 import type { Passage } from "./ChatModel"
@@ -24,6 +24,7 @@ import { type Line, linesOf, quoteOf, splitHeading } from "./PassageLines"
 import { boundsPlace, generalizers, placeKinds, premises, speaksOfEveryPlace } from "./Places"
 import { bareForm, contains, isVague, mentions, type Question, rootsOf } from "./QuestionAnalysis"
 import { conditionMarks, statesValue } from "./ValueStatements"
+import { weekdaysIn } from "./Weekdays"
 
 /** Share of a term's weight a heading match earns, against a match in the sentence itself. */
 const headingCredit = 0.6
@@ -168,7 +169,10 @@ export const rankSentences = (
         return {
           sentence: line.text,
           passage,
-          roots: withJoined([...rootsOf(`${line.context} ${quote}`), ...(general ? asked.places : [])]),
+          roots: withJoined([
+            ...rootsOf(`${line.context} ${quote} ${weekdaysIn(quote).join(" ")}`),
+            ...(general ? asked.places : [])
+          ]),
           labelRoots: rootsOf(line.context),
           first: rootsOf(line.text).slice(0, 1),
           headingRoots,
@@ -201,8 +205,9 @@ export const rankSentences = (
     subject: bare(asked.subject),
     places
   }
-  // A number the question states ("£1,200", "هجده") is a value to compare, not a word a passage must hold.
-  const own = joinParts(question.roots.filter((root) => !isNumberWord(root)), everywhere)
+  // A number the question states ("£1,200", "هجده", "the fifth floor") is a value to compare, not a word a
+  // passage must hold.
+  const own = joinParts(question.roots.filter((root) => !isNumberWord(root) && !isOrdinal(root)), everywhere)
   const rarity = (root: string) => {
     const df = candidates.filter((candidate) => mentions(candidate.roots, root)).length
     return Math.log(1 + candidates.length / (1 + df)) + 0.1

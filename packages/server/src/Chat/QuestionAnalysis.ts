@@ -7,7 +7,7 @@
  * follow-up, the words of the question before it.
  */
 import { rewritePhrases, synonymsOf } from "../Search/Lexicon"
-import { isNumberWord } from "../Search/Numbers"
+import { isNumberWord, isOrdinal } from "../Search/Numbers"
 import { colloquialBases, stem, withoutEnclitic } from "../Search/Stemmer"
 import { questionStopWords } from "../Search/StopWords"
 import { normalizeText, wordsOf } from "../Search/TextNormalization"
@@ -308,7 +308,9 @@ export const analyzeQuestion = (text: string, previous?: string): Question => {
     // A number ("بیست و یک", "twenty") is a value the question states, not what it is about; so is the unit
     // counted in its colloquial form ("ماهه" of "چند ماهه").
     subject: [
-      ...new Set(all.filter((root) => !frameWords.has(root) && !isNumberWord(root) && !isUnitForm(root, unit)))
+      ...new Set(all.filter((root) =>
+        !frameWords.has(root) && !isNumberWord(root) && !isOrdinal(root) && !isUnitForm(root, unit)
+      ))
     ],
     places: placesOf(`${text} ${previous ?? ""}`).filter((place) => all.includes(place)),
     focus: focusOf(text),

@@ -55,6 +55,8 @@ const paraphrases: ReadonlyArray<string> = [
   "pause paused freeze frozen suspend suspended",
   // A payment that does not go through: "bounces" / "fails", "is declined", "is returned unpaid".
   "fail failed fails bounce bounced bounces unpaid",
+  // A year's term: "annual" / "yearly", "12-month" (see `phrases`).
+  "annual annually yearly",
   // Moving home: "relocate" / "move".
   "move moving moved relocate relocating relocation"
 ]
@@ -95,6 +97,7 @@ const phrases: ReadonlyArray<readonly [RegExp, string]> = [
   [/\bcall(?:s|ed|ing)?\s+(?:\w+\s+)?off\b/gu, "cancel"],
   [/\bmoney\s+back\b/gu, "refund"],
   [/\bsign(?:s|ed|ing)?[\s-]?up\b/gu, "signup"],
+  [/\b(?:12|twelve)[\s-]months?\b/gu, "annual"],
   [/\b(?:put|putting|place|placing)\s+(?:\w+\s+){0,2}on\s+hold\b/gu, "pause"],
   [/\bsold\s+out\b|\bout\s+of\s+stock\b/gu, "soldout"],
   [/\bmonthly payments?\b|\bspread the cost\b|\bsplit the cost\b|\bpay later\b/gu, "installment"],

@@ -3,6 +3,7 @@
  * a city's districts in the Arabic plural, and everyday paraphrases of the lexicon.
  */
 import { describe, expect, it } from "vitest"
+import { weekdaysIn } from "../../src/Chat/Weekdays"
 import { answerText } from "./support/Compose"
 
 const declinesEn = /^I don't know/
@@ -68,5 +69,47 @@ describe("everyday paraphrases", () => {
 
   it("still declines what no passage speaks of", () => {
     expect(answerText("Do you have a sauna?", club)).toMatch(declinesEn)
+  })
+})
+
+describe("a day inside a range of weekdays", () => {
+  it("covers the days between the range's ends, in either language", () => {
+    expect(weekdaysIn("Open Tuesday to Friday.")).toEqual(["tuesday", "wednesday", "thursday", "friday"])
+    expect(weekdaysIn("Late opening Friday–Monday.")).toEqual(["friday", "saturday", "sunday", "monday"])
+    expect(weekdaysIn("شنبه تا دوشنبه باز هستیم")).toHaveLength(3)
+    expect(weekdaysIn("Closed on Monday and Thursday.")).toEqual([])
+  })
+
+  it("answers a question naming a day inside the range", () => {
+    const pickup = [
+      { path: "pickup.md", text: "Collection\n\nSame-day collection is possible for orders placed before noon, Tuesday to Friday." },
+      { path: "pickup.md", text: "Gifts\n\nGift wrap is available for every order." }
+    ]
+    expect(answerText("I ordered at ten on a Thursday. Will it come the same day?", pickup)).toContain("before noon")
+  })
+})
+
+describe("an ordinal the question states is a value, not a word to find", () => {
+  it("answers a question about the fourth floor from a rule about floors", () => {
+    const stairs = [
+      { path: "stairs.md", text: "Carrying\n\nWe carry up to the second floor; each floor above costs £12." },
+      { path: "stairs.md", text: "Lifts\n\nPlease book the building's lift for the delivery day." }
+    ]
+    expect(answerText("Seventh floor, extra charge?", stairs)).toContain("£12")
+  })
+})
+
+describe("a year's term and loanwords", () => {
+  it("reads 'annual' and 'yearly' as a 12-month term", () => {
+    const plans = [
+      { path: "plans.md", text: "Plans\n\nThe monthly plan can be paused at any time." },
+      { path: "plans.md", text: "Plans\n\nThe 12-month plan can be paused once a year." }
+    ]
+    expect(answerText("Can I pause the annual plan?", plans).split("\n")[0]).toContain("12-month plan")
+  })
+
+  it("reads a Persian loanword as the native word a passage holds", () => {
+    const repairs = [{ path: "repairs.md", text: "تعمیرات\n\nپیش از تحویل دستگاه، از اطلاعات خود نسخه پشتیبان بگیرید." }]
+    expect(answerText("قبل تعمیر بکاپ بگیرم؟", repairs, { language: "fa" })).toContain("نسخه پشتیبان")
   })
 })
