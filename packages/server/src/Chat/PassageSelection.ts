@@ -246,7 +246,12 @@ export const rankSentences = (
   const somewhere = (root: string) => mentions(everywhere, root)
   const newSubjectMissing = question.elliptical && ownNew.length > 0 &&
     (ownNew.length <= ellipticalWords ? !ownNew.every(somewhere) : !ownNew.some(somewhere))
-  if ((question.subject.length > 0 && subject.length === 0) || focusMissing || strangeThing || newSubjectMissing) {
+  // A name the question writes ("with PayPal") that no passage holds: the passages speak of something else.
+  const unknownName = question.names.some((name) => !mentions(everywhere, name))
+  if (
+    (question.subject.length > 0 && subject.length === 0) || focusMissing || strangeThing || newSubjectMissing ||
+    unknownName
+  ) {
     return { ...nothing, missingLargest: 1, missingTotal: 1 }
   }
   const headingMatch = new Map<ReadonlyArray<string>, number>()

@@ -36,6 +36,8 @@ export interface Question {
   readonly focus: string | undefined
   /** Persian words after "به"/"در" ("به زاهدان"): a place when no passage names them. */
   readonly maybePlaces: ReadonlyArray<string>
+  /** Names the question writes with a capital inside a sentence ("PayPal", "Bitcoin"): not places or days. */
+  readonly names: ReadonlyArray<string>
   /** A follow-up asking no kind of value of its own ("and macarons?"): it names only the new thing. */
   readonly elliptical: boolean
   /** A follow-up leaning on a pronoun ("how long can I use them?"): it is about the previous subject too. */
@@ -262,6 +264,29 @@ const placesOf = (text: string): ReadonlyArray<string> => {
 export const pointsBack =
   /\b(?:it|its|that|this|they|them|those|these|one)\b|(?:^|\s)(?:اون|آن|اینها|آنها|همون|همان|اونا)(?=[\s,،.?؟]|$)/iu
 
+/** Days and months: written with a capital, but no name of a thing. */
+const calendarWords = stems(
+  "monday mondays tuesday tuesdays wednesday wednesdays thursday thursdays friday fridays saturday saturdays " +
+    "sunday sundays january february march april may june july august september october november december"
+)
+
+/**
+ * Words written with a capital inside an English sentence ("pay with PayPal"): names of a thing, a brand or a
+ * service, which a passage must name to answer. A place after "to"/"in"/"from"/"near" and a day are not.
+ */
+const namesOf = (text: string): ReadonlyArray<string> => {
+  const places = new Set(placesOf(text))
+  const found = new Set<string>()
+  for (const match of text.matchAll(/(?<=[\p{L}\d,;]\s+)(\p{Lu}[\p{L}\d]+)/gu)) {
+    const word = match[1] ?? ""
+    const before = text.slice(0, match.index).trimEnd()
+    if (/\b(?:to|in|from|near|the)$/iu.test(before) || word === "I") continue
+    const root = stem(normalizeText(word))
+    if (!places.has(root) && !calendarWords.has(root)) found.add(root)
+  }
+  return [...found]
+}
+
 /** A request's opening verb ("Name…", "List…"): it says how to answer, not what about. */
 const imperative = /^\s*(?:please\s+)?(?:name|list|give|show|tell|describe|explain|mention)\b/iu
 
@@ -313,6 +338,7 @@ export const analyzeQuestion = (text: string, previous?: string): Question => {
       ))
     ],
     places: placesOf(`${text} ${previous ?? ""}`).filter((place) => all.includes(place)),
+    names: namesOf(text).filter((name) => own.includes(name)),
     focus: focusOf(text),
     elliptical: previous !== undefined && asked.expected === "any",
     leansBack: previous !== undefined && pointsBack.test(text),
