@@ -207,7 +207,8 @@ export const rankSentences = (
   }
   // A number the question states ("£1,200", "هجده", "the fifth floor") is a value to compare, not a word a
   // passage must hold.
-  const own = joinParts(question.roots.filter((root) => !isNumberWord(root) && !isOrdinal(root)), everywhere)
+  // Joined first: "پنج شنبه" is a day, not a number.
+  const own = joinParts(question.roots, everywhere).filter((root) => !isNumberWord(root) && !isOrdinal(root))
   const rarity = (root: string) => {
     const df = candidates.filter((candidate) => mentions(candidate.roots, root)).length
     return Math.log(1 + candidates.length / (1 + df)) + 0.1

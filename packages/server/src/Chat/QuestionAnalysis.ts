@@ -55,10 +55,10 @@ const lightVerbs = new Set([...lightVerbStems, ...lightVerbStems.map((verb) => `
 /**
  * A light verb or "to be" in its present tense, as typed ("بدم", "کنین", "بیارم", "نباشه", "میدین"): an optional
  * prefix (می, نمی, ب, ن), a present stem and a personal ending. Without a prefix only the stems no noun
- * shares count ("کنم", "داری", "شه").
+ * shares count ("کنم", "داری", "شه"); "come" only as "میام" or "بیام" ("نام" is a name).
  */
 const lightPresent = new RegExp(
-  "^(?:(?:نمی|می|ب|ن)(?:کن|د|ده|گیر|دار|ا|یا|یار|اور|ش|شو|خور|ذار|گذار|باش)|کن|دار|گیر|ش|شو|باش)" +
+  "^(?:(?:نمی|می|ب|ن)(?:کن|د|ده|گیر|دار|یا|یار|اور|ش|شو|خور|ذار|گذار|باش)|(?:نمی|می)ا|کن|دار|گیر|ش|شو|باش)" +
     "(?:م|ی|ه|یم|ین|ید|ن|ند)$",
   "u"
 )
@@ -214,7 +214,8 @@ const expectedOf = (text: string): { readonly expected: Expected; readonly unit:
   const at = words.findIndex((word, i) =>
     (word === "many" && words[i - 1] === "how") || word === "چند" || (word === "long" && words[i - 1] === "how")
   )
-  const next = at < 0 ? undefined : words[at + 1]
+  // "ساعت چند" asks what time: the word after it is the verb ("ساعت چند بازین؟"), no unit.
+  const next = at < 0 || (words[at] === "چند" && words[at - 1] === "ساعت") ? undefined : words[at + 1]
   const named = next === undefined || questionStopWords.has(next) ? undefined : stem(next)
   // "چند ماهه", "چند روزه": a time unit with the colloquial "is" ending is the unit.
   const bareUnit = named === undefined ? undefined : stem(named.replace(/[هی]$/u, ""))

@@ -66,3 +66,17 @@ describe("a colloquial Persian word is the word the passage holds", () => {
     expect(answerText("لنزامو هم تمیز میکنین؟", repairs, { language: "fa" })).toMatch(declinesFa)
   })
 })
+
+describe("Persian words that only look like verbs or numbers", () => {
+  it("keeps 'نام' (name), which reads like 'I don't come'", () => {
+    expect(analyzeQuestion("ثبت نام کلاس کی شروع میشه؟").roots).toContain("نام")
+  })
+
+  it("reads 'پنج شنبه' typed apart as the day, and 'ساعت چند' as asking a time", () => {
+    const hours = [{
+      path: "hours.md",
+      text: "ساعات کاری\n\nشنبه تا چهارشنبه ۹ تا ۱۸ و پنجشنبه ۹ تا ۱۳ باز هستیم. جمعه‌ها تعطیل است."
+    }]
+    expect(answerText("پنج شنبه ها تا ساعت چند بازین؟", hours, { language: "fa" })).toContain("پنجشنبه ۹ تا ۱۳")
+  })
+})
