@@ -11,6 +11,7 @@ import { isNumberWord, isOrdinal } from "../Search/Numbers"
 import { colloquialBases, stem, withoutEnclitic } from "../Search/Stemmer"
 import { questionStopWords } from "../Search/StopWords"
 import { normalizeText, wordsOf } from "../Search/TextNormalization"
+import { abroadWords, foreignPlaces } from "./Places"
 
 /**
  * What the answer must hold: a number (of `unit` when named), a duration, a price, how often, a measure (a
@@ -101,12 +102,17 @@ export const contains = (roots: ReadonlyArray<string>, root: string): boolean =>
   roots.some((candidate) => sameWord(candidate, root))
 
 /**
- * The root or one of its synonyms is among `roots`. A word that only asks for the kind of value ("time",
+ * The root or one of its synonyms is among `roots`, a foreign country or city also by a word for abroad
+ * ("ترکیه" by "تورهای خارجی"). A word that only asks for the kind of value ("time",
  * "وقت", "cost") is matched by itself: its synonyms name that kind anywhere ("زمان تحویل" for a question on
  * the time to return), and the value itself is what answers it.
  */
 export const mentions = (roots: ReadonlyArray<string>, root: string): boolean =>
-  askingWords.has(root) ? contains(roots, root) : synonymsOf(root).some((alternative) => contains(roots, alternative))
+  askingWords.has(root)
+    ? contains(roots, root)
+    : [...synonymsOf(root), ...(foreignPlaces.has(root) ? abroadWords : [])].some((alternative) =>
+      contains(roots, alternative)
+    )
 
 const stems = (words: string): ReadonlySet<string> => new Set(wordsOf(words).map(stem))
 
@@ -338,7 +344,10 @@ export const analyzeQuestion = (text: string, previous?: string): Question => {
         !frameWords.has(root) && !isNumberWord(root) && !isOrdinal(root) && !isUnitForm(root, unit)
       ))
     ],
-    places: placesOf(`${text} ${previous ?? ""}`).filter((place) => all.includes(place)),
+    // A follow-up naming a place of its own ("and to Turkey?") asks of it instead of the previous one's.
+    places: own.some((root) => foreignPlaces.has(root)) || placesOf(text).some((place) => own.includes(place))
+      ? placesOf(text).filter((place) => own.includes(place))
+      : placesOf(`${text} ${previous ?? ""}`).filter((place) => all.includes(place)),
     names: namesOf(text).filter((name) => own.includes(name)),
     focus: focusOf(text),
     elliptical: previous !== undefined && asked.expected === "any",

@@ -121,4 +121,16 @@ describe("follow-up questions", () => {
     expect(text).toContain("ninety days")
     expect(text).not.toContain("16 years")
   })
+
+  it("ask of a place of their own instead of the previous one's, a country as a destination abroad", () => {
+    const passages = [
+      {
+        path: "tours.md",
+        text: "پیش‌پرداخت\n\nدر تورهای داخلی ۲۰ درصد و در تورهای خارجی ۴۰ درصد هزینه تور پیش‌پرداخت است."
+      },
+      { path: "tours.md", text: "مدارک\n\nبرای تورهای خارجی گذرنامه با شش ماه اعتبار لازم است." }
+    ]
+    const text = answerOver("برای گرجستان چی؟", "برای تور شیراز چقدر پیش‌پرداخت باید بدم؟", passages, "fa")
+    expect(text).toContain("تورهای خارجی ۴۰ درصد")
+  })
 })
