@@ -62,6 +62,22 @@ const fillers = new Set(
   wordsOf("a an the this these those that of to for in on at is are be it its و در به از را این آن که است")
 )
 
+/** Words before a number that open its range upwards ("over 15 kg", "بیش از ۳") or downwards ("under £30"). */
+const atLeast = new Set(wordsOf("over above exceeding least more بیش بالای بالاتر حداقل"))
+const atMost = new Set(wordsOf("under below less most upto کمتر زیر حداکثر"))
+
+/** The ranges a sentence states: "3 to 5", and a bound read as one ("over 15" is 15 and up). */
+const spansOf = (sentence: string): ReadonlyArray<readonly [number, number]> => {
+  const { quantities, tokens } = readNumbers(sentence)
+  return quantities.map((quantity) => {
+    const before = tokens.slice(Math.max(0, quantity.start - 2), quantity.start)
+    if (quantity.max > quantity.value) return [quantity.value, quantity.max] as const
+    if (before.some((word) => atLeast.has(word))) return [quantity.value, Infinity] as const
+    if (before.some((word) => atMost.has(word))) return [0, quantity.value] as const
+    return [quantity.value, quantity.value] as const
+  })
+}
+
 /** A question of its own, or nothing but the words of the question or the heading: no answer. */
 const restates = (sentence: string, question: ReadonlySet<string>, heading: ReadonlySet<string>) => {
   if (/[?؟]["”»)]?$/u.test(sentence)) return true
@@ -308,8 +324,8 @@ export const rankSentences = (
       const opens = terms.some((term) => mentions(candidate.first, term.root)) ? subjectBonus : 0
       const footnote = /^\[\d+\]/.test(candidate.sentence) ? footnotePenalty : 0
       const inRange = stated.length > 0 &&
-          readNumbers(candidate.sentence).quantities.some((quantity) =>
-            quantity.max > quantity.value && stated.some((value) => value >= quantity.value && value <= quantity.max)
+          spansOf(candidate.sentence).some(([low, high]) =>
+            high > low && stated.some((value) => value >= low && value <= high)
           )
         ? rangeBonus
         : 0

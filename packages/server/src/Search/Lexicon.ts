@@ -97,6 +97,9 @@ const phrases: ReadonlyArray<readonly [RegExp, string]> = [
   [/\bcall(?:s|ed|ing)?\s+(?:\w+\s+)?off\b/gu, "cancel"],
   [/\bmoney\s+back\b/gu, "refund"],
   [/\bsign(?:s|ed|ing)?[\s-]?up\b/gu, "signup"],
+  // "take the money" is charging; "take the door off" removing it.
+  [/\b(?:take|takes|taking|took|taken)\s+(?:the\s+|my\s+|your\s+|our\s+)?(?:money|payments?)\b/gu, "charge"],
+  [/\b(?:take|takes|taking|took|taken)\s+(?:\w+\s+){0,3}?off\b/gu, "remove"],
   [/\b(?:12|twelve)[\s-]months?\b/gu, "annual"],
   [/\b(?:put|putting|place|placing)\s+(?:\w+\s+){0,2}on\s+hold\b/gu, "pause"],
   [/\bsold\s+out\b|\bout\s+of\s+stock\b/gu, "soldout"],

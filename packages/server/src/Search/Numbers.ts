@@ -53,6 +53,10 @@ const scales = new Map<string, number>([
   ["میلیون", 1e6],
   ["ملیون", 1e6],
   ["میلیارد", 1e9],
+  // Colloquial "is a million" ("سه میلیونه"): the scale with the spoken "is".
+  ["میلیونه", 1e6],
+  ["ملیونه", 1e6],
+  ["میلیارده", 1e9],
   ["k", 1e3]
 ])
 const halves = new Set(["half", "نیم"])

@@ -113,3 +113,45 @@ describe("a year's term and loanwords", () => {
     expect(answerText("قبل تعمیر بکاپ بگیرم؟", repairs, { language: "fa" })).toContain("نسخه پشتیبان")
   })
 })
+
+describe("a bound is a range the stated value may fall in", () => {
+  it("answers with the rule whose bound holds the value the question states", () => {
+    const parcels = [{
+      path: "parcels.md",
+      text: "Couriers\n\nOur courier leaves parcels with a neighbour or in a safe place. Parcels over 10 kg need a " +
+        "signature. Parcels under 2 kg fit a letterbox."
+    }]
+    expect(answerText("Will the courier leave my 25 kg parcel with a neighbour?", parcels)).toContain("over 10 kg")
+  })
+
+  it("reads Persian bounds and a colloquial scale ('۳ میلیونه')", () => {
+    const shipping = [{
+      path: "shipping.md",
+      text: "ارسال\n\nسفارش‌های کمتر از ۲ میلیون تومان ۵۰ هزار تومان هزینه ارسال دارند. سفارش‌های بیش از ۲ میلیون " +
+        "تومان ارسال رایگان دارند."
+    }]
+    const reply = answerText("سفارشم ۳ میلیونه، ارسالش چقدره؟", shipping, { language: "fa" })
+    expect(reply.split("\n")[1]).toContain("بیش از ۲ میلیون")
+  })
+})
+
+describe("phrasal verbs", () => {
+  it("reads 'take the money' as charging", () => {
+    const boxes = [
+      { path: "sub.md", text: "Boxes\n\nWe charge your card two days before each box ships." },
+      { path: "sub.md", text: "Couriers\n\nThe courier may take your box to a pickup point." }
+    ]
+    expect(answerText("When do you take the money for a box?", boxes)).toContain("two days before")
+  })
+
+  it("reads 'take off' as removing", () => {
+    const crew = [
+      { path: "crew.md", text: "Access\n\nOur crew will not remove doors or banisters." },
+      {
+        path: "crew.md",
+        text: "Measuring\n\nPlease measure every door before delivery; the crew will take the packaging away."
+      }
+    ]
+    expect(answerText("Will the crew take the door off?", crew)).toContain("will not remove doors")
+  })
+})

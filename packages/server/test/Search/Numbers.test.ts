@@ -92,3 +92,10 @@ describe("ordinals", () => {
     for (const word of ["floor", "fifty", "پنج", "مردم"]) expect(isOrdinal(word), word).toBe(false)
   })
 })
+
+describe("colloquial scales", () => {
+  it("reads a scale with the spoken 'is' ('سه میلیونه')", () => {
+    expect(parseNumber("۳ میلیونه")).toBe(3e6)
+    expect(parseNumber("سه میلیونه")).toBe(3e6)
+  })
+})
