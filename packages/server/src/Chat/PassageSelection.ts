@@ -66,15 +66,32 @@ const fillers = new Set(
 const atLeast = new Set(wordsOf("over above exceeding least more بیش بالای بالاتر حداقل"))
 const atMost = new Set(wordsOf("under below less most upto کمتر زیر حداکثر"))
 
-/** The ranges a sentence states: "3 to 5", and a bound read as one ("over 15" is 15 and up). */
-const spansOf = (sentence: string): ReadonlyArray<readonly [number, number]> => {
-  const { quantities, tokens } = readNumbers(sentence)
+/** Days in a unit of time, so that "a month before" falls in "more than 21 days before". */
+const daysIn = new Map<string, number>([
+  ...["hour", "hours", "ساعت"].map((unit) => [unit, 1 / 24] as const),
+  ...["day", "days", "روز"].map((unit) => [unit, 1] as const),
+  ...["week", "weeks", "هفته"].map((unit) => [unit, 7] as const),
+  ...["month", "months", "ماه"].map((unit) => [unit, 30] as const),
+  ...["year", "years", "سال"].map((unit) => [unit, 365] as const)
+])
+
+/**
+ * The values a text states, each as the range it spans ("3 to 5"; a bound as one: "over 15" is 15 and up), in
+ * days when a unit of time follows it.
+ */
+const valuesOf = (text: string): ReadonlyArray<readonly [number, number]> => {
+  const { quantities, tokens } = readNumbers(text)
   return quantities.map((quantity) => {
     const before = tokens.slice(Math.max(0, quantity.start - 2), quantity.start)
-    if (quantity.max > quantity.value) return [quantity.value, quantity.max] as const
-    if (before.some((word) => atLeast.has(word))) return [quantity.value, Infinity] as const
-    if (before.some((word) => atMost.has(word))) return [0, quantity.value] as const
-    return [quantity.value, quantity.value] as const
+    const scale = daysIn.get(tokens[quantity.end] ?? "") ?? 1
+    const [low, high] = quantity.max > quantity.value
+      ? [quantity.value, quantity.max]
+      : before.some((word) => atLeast.has(word))
+      ? [quantity.value, Infinity]
+      : before.some((word) => atMost.has(word))
+      ? [0, quantity.value]
+      : [quantity.value, quantity.value]
+    return [low * scale, high * scale] as const
   })
 }
 
@@ -292,7 +309,7 @@ export const rankSentences = (
   // What a follow-up inherits as its subject: an answer to it is about that too ("and on Saturdays?").
   const contextSubject = question.subject.filter((root) => question.contextRoots.includes(root) && !own.includes(root))
   // A value the question states ("my chest is 100 cm") picks the row whose range holds it ("99 to 104 cm").
-  const stated = readNumbers(question.text).quantities.map((quantity) => quantity.value)
+  const stated = valuesOf(question.text).map(([value]) => value)
   const ranked = candidates
     .filter((candidate) =>
       candidate.states && (!unknownPlace || candidate.general) &&
@@ -324,7 +341,7 @@ export const rankSentences = (
       const opens = terms.some((term) => mentions(candidate.first, term.root)) ? subjectBonus : 0
       const footnote = /^\[\d+\]/.test(candidate.sentence) ? footnotePenalty : 0
       const inRange = stated.length > 0 &&
-          spansOf(candidate.sentence).some(([low, high]) =>
+          valuesOf(candidate.sentence).some(([low, high]) =>
             high > low && stated.some((value) => value >= low && value <= high)
           )
         ? rangeBonus

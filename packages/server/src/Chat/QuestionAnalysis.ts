@@ -110,9 +110,13 @@ export const contains = (roots: ReadonlyArray<string>, root: string): boolean =>
 export const mentions = (roots: ReadonlyArray<string>, root: string): boolean =>
   askingWords.has(root)
     ? contains(roots, root)
-    : [...synonymsOf(root), ...(foreignPlaces.has(root) ? abroadWords : [])].some((alternative) =>
+    : [...synonymsOf(root), ...(isForeign(root) ? abroadWords : [])].some((alternative) =>
       contains(roots, alternative)
     )
+
+/** A foreign country or city, also with a colloquial ending ("استانبولو"). */
+const isForeign = (root: string): boolean =>
+  foreignPlaces.has(root) || colloquialBases(root).some((base) => foreignPlaces.has(stem(base)))
 
 const stems = (words: string): ReadonlySet<string> => new Set(wordsOf(words).map(stem))
 
@@ -345,7 +349,7 @@ export const analyzeQuestion = (text: string, previous?: string): Question => {
       ))
     ],
     // A follow-up naming a place of its own ("and to Turkey?") asks of it instead of the previous one's.
-    places: own.some((root) => foreignPlaces.has(root)) || placesOf(text).some((place) => own.includes(place))
+    places: own.some(isForeign) || placesOf(text).some((place) => own.includes(place))
       ? placesOf(text).filter((place) => own.includes(place))
       : placesOf(`${text} ${previous ?? ""}`).filter((place) => all.includes(place)),
     names: namesOf(text).filter((name) => own.includes(name)),

@@ -135,6 +135,19 @@ describe("a bound is a range the stated value may fall in", () => {
   })
 })
 
+describe("values in units of time compare in days", () => {
+  it("places two months before in 'more than 21 days before'", () => {
+    const cancelling = [{
+      path: "cancel.md",
+      text: "Cancelling\n\nCancel 7 to 21 days before: 50% of the price is kept. Cancel more than 21 days before: 20% " +
+        "of the price is kept."
+    }]
+    expect(answerText("If I cancel two months before, what is kept?", cancelling).split("\n")[1]).toContain(
+      "more than 21 days"
+    )
+  })
+})
+
 describe("phrasal verbs", () => {
   it("reads 'take the money' as charging", () => {
     const boxes = [
