@@ -29,7 +29,7 @@ export const questionStopWords: ReadonlySet<string> = new Set([
       "most than then also just let know want need like one long kind sort go goes yes other another under listed until till " +
       "something anything everything someone anyone whether ever im myself yourself mean means meaning around " +
       // Particles and linking words a question is phrased with ("hold on to", "put through", "still", "while").
-      "still off up out through into onto while already once even really " +
+      "still through into onto while already once even really " +
       // Persian and Arabic
       "هستند هستید هستیم هستم بودن ها های یک هم یا اما ولی اگر چه چی چیه چیست چطور چطوری چگونه چجوری کجا کجاست " +
       "کی کیست کدام کدوم چرا ایا او ما شما انها خود شود شد کرد کنم کنی کنید کند کنند باید نیز دارد دارید دارم " +

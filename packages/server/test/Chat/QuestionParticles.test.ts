@@ -80,3 +80,10 @@ describe("Persian words that only look like verbs or numbers", () => {
     expect(answerText("پنج شنبه ها تا ساعت چند بازین؟", hours, { language: "fa" })).toContain("پنجشنبه ۹ تا ۱۳")
   })
 })
+
+describe("particles that carry a phrasal verb's meaning stay", () => {
+  it("keeps 'off', 'up' and 'out' ('turn off', 'set up', 'sold out')", () => {
+    const roots = analyzeQuestion("How do I turn it off, set it up, and what if it is out?").roots
+    for (const particle of ["off", "up", "out"]) expect(roots).toContain(particle)
+  })
+})
