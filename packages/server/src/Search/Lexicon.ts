@@ -57,6 +57,12 @@ const paraphrases: ReadonlyArray<string> = [
   "fail failed fails bounce bounced bounces unpaid",
   // A year's term: "annual" / "yearly", "12-month" (see `phrases`).
   "annual annually yearly",
+  // Keeping: "hold on to" / "stay good" (see `phrases`) / "keep", "store".
+  "keep keeps kept store stored",
+  // Lost property: "left behind" (see `phrases`) / "lost", "forgotten".
+  "lost forgotten",
+  // Growing: "get bigger" / "rise", "increase"; "بیشتر شدن" / "افزایش".
+  "rise rises rising increase increases increased grow grows bigger larger higher افزایش",
   // Moving home: "relocate" / "move".
   "move moving moved relocate relocating relocation"
 ]
@@ -97,6 +103,10 @@ const phrases: ReadonlyArray<readonly [RegExp, string]> = [
   [/\bcall(?:s|ed|ing)?\s+(?:\w+\s+)?off\b/gu, "cancel"],
   [/\bmoney\s+back\b/gu, "refund"],
   [/\bsign(?:s|ed|ing)?[\s-]?up\b/gu, "signup"],
+  // "hold on to" and "stay good" are keeping; what people "leave behind" is lost property.
+  [/\bhold(?:s|ing)?\s+on\s*to\b/gu, "keep"],
+  [/\bstays?\s+(?:good|fresh)\b/gu, "keep"],
+  [/\b(?:leave|leaves|left|leaving|forget|forgets|forgot|forgotten)\s+(?:\w+\s+){0,2}?behind\b/gu, "lost"],
   // "take the money" is charging; "take the door off" removing it.
   [/\b(?:take|takes|taking|took|taken)\s+(?:the\s+|my\s+|your\s+|our\s+)?(?:money|payments?)\b/gu, "charge"],
   [/\b(?:take|takes|taking|took|taken)\s+(?:\w+\s+){0,3}?off\b/gu, "remove"],

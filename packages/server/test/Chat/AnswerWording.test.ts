@@ -148,6 +148,25 @@ describe("values in units of time compare in days", () => {
   })
 })
 
+describe("keeping, lost property and growing", () => {
+  it("reads 'hold on to' as keeping and what people 'leave behind' as lost property", () => {
+    const club = [
+      { path: "club.md", text: "Lockers\n\nLost property is kept for 14 days. Lockers are emptied every night." },
+      { path: "club.md", text: "Food\n\nSnacks are sold at the desk." }
+    ]
+    expect(answerText("How long do you hold on to things people leave behind?", club)).toContain("14 days")
+  })
+
+  it("reads a follow-up asking whether it gets bigger as asking whether it rises", () => {
+    const discounts = [
+      { path: "d.md", text: "Discounts\n\nMembers save 5% on every order, rising to 10% after a year." },
+      { path: "d.md", text: "Orders\n\nOrders ship in two days." }
+    ]
+    const reply = answerText("Does it ever get bigger?", discounts, { previousQuestion: "What discount do members get?" })
+    expect(reply).toContain("rising to 10%")
+  })
+})
+
 describe("phrasal verbs", () => {
   it("reads 'take the money' as charging", () => {
     const boxes = [
