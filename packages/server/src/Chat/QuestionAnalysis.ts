@@ -330,7 +330,11 @@ const isUnitForm = (root: string, unit: string | undefined) =>
 
 export const analyzeQuestion = (text: string, previous?: string): Question => {
   const own = questionRoots(text.replace(imperative, ""))
-  const context = previous === undefined ? [] : questionRoots(previous).filter((root) => !own.includes(root))
+  // A follow-up naming a place of its own ("and to Turkey?", "مشهد چی؟") asks of it instead of the previous one's.
+  const ownPlace = own.some(isForeign) || placesOf(text).some((place) => own.includes(place))
+  const context = previous === undefined ? [] : questionRoots(previous).filter((root) =>
+    !own.includes(root) && !(ownPlace && (isForeign(root) || placesOf(previous).includes(root)))
+  )
   const asked = expectedOf(text)
   // A follow-up without a value of its own ("And to another province?") asks for the previous one's.
   const { expected, unit } = asked.expected === "any" && previous !== undefined ? expectedOf(previous) : asked
@@ -348,10 +352,7 @@ export const analyzeQuestion = (text: string, previous?: string): Question => {
         !frameWords.has(root) && !isNumberWord(root) && !isOrdinal(root) && !isUnitForm(root, unit)
       ))
     ],
-    // A follow-up naming a place of its own ("and to Turkey?") asks of it instead of the previous one's.
-    places: own.some(isForeign) || placesOf(text).some((place) => own.includes(place))
-      ? placesOf(text).filter((place) => own.includes(place))
-      : placesOf(`${text} ${previous ?? ""}`).filter((place) => all.includes(place)),
+    places: placesOf(`${text} ${previous ?? ""}`).filter((place) => all.includes(place)),
     names: namesOf(text).filter((name) => own.includes(name)),
     focus: focusOf(text),
     elliptical: previous !== undefined && asked.expected === "any",

@@ -133,4 +133,16 @@ describe("follow-up questions", () => {
     const text = answerOver("برای گرجستان چی؟", "برای تور شیراز چقدر پیش‌پرداخت باید بدم؟", passages, "fa")
     expect(text).toContain("تورهای خارجی ۴۰ درصد")
   })
+
+  it("do not miss the previous question's place once they name their own", () => {
+    const passages = [
+      {
+        path: "tours.md",
+        text: "پیش‌پرداخت\n\nبرای رزرو، در تورهای داخلی ۲۰ درصد و در تورهای خارجی ۴۰ درصد هزینه تور پیش‌پرداخت است."
+      },
+      { path: "tours.md", text: "مدارک\n\nبرای تورهای خارجی گذرنامه با شش ماه اعتبار لازم است." }
+    ]
+    const text = answerOver("برای گرجستان چی؟", "برای تور قشم ثبت نام کنم اول چقدر باید بدم؟", passages, "fa")
+    expect(text).toContain("تورهای خارجی ۴۰ درصد")
+  })
 })
