@@ -16,13 +16,14 @@
  * ranks higher.
  */
 import { isProductKind } from "../Search/Lexicon"
-import { isNumberWord, isOrdinal, readNumbers } from "../Search/Numbers"
+import { isNumberWord, isOrdinal } from "../Search/Numbers"
 import { stem } from "../Search/Stemmer"
 import { normalizeText, wordsOf } from "../Search/TextNormalization"
 import type { Passage } from "./ChatModel"
 import { type Line, linesOf, quoteOf, splitHeading } from "./PassageLines"
 import { boundsPlace, generalizers, placeKinds, premises, speaksOfEveryPlace } from "./Places"
 import { bareForm, contains, isVague, mentions, type Question, rootsOf } from "./QuestionAnalysis"
+import { valuesOf } from "./StatedValues"
 import { conditionMarks, statesValue } from "./ValueStatements"
 import { weekdaysIn } from "./Weekdays"
 
@@ -48,11 +49,6 @@ const rangeBonus = 0.05
 const conditionBonus = 0.03
 /** A footnote ("[75] You do not need…") is a side remark. */
 const footnotePenalty = 0.03
-/**
- * A follow-up's sentence about the subject of the question before it ("how long do I have to use them?"): the
- * pronoun or the ellipsis points there, so it leads a sentence sharing only the follow-up's own words.
- */
-const continuesBonus = 0.15
 /** What a follow-up inherits from the question before it weighs this much of its own words. */
 const contextWeight = 0.5
 
@@ -61,39 +57,6 @@ const contextWeight = 0.5
 const fillers = new Set(
   wordsOf("a an the this these those that of to for in on at is are be it its و در به از را این آن که است")
 )
-
-/** Words before a number that open its range upwards ("over 15 kg", "بیش از ۳") or downwards ("under £30"). */
-const atLeast = new Set(wordsOf("over above exceeding least more بیش بالای بالاتر حداقل"))
-const atMost = new Set(wordsOf("under below less most upto کمتر زیر حداکثر"))
-
-/** Days in a unit of time, so that "a month before" falls in "more than 21 days before". */
-const daysIn = new Map<string, number>([
-  ...["hour", "hours", "ساعت"].map((unit) => [unit, 1 / 24] as const),
-  ...["day", "days", "روز"].map((unit) => [unit, 1] as const),
-  ...["week", "weeks", "هفته"].map((unit) => [unit, 7] as const),
-  ...["month", "months", "ماه"].map((unit) => [unit, 30] as const),
-  ...["year", "years", "سال"].map((unit) => [unit, 365] as const)
-])
-
-/**
- * The values a text states, each as the range it spans ("3 to 5"; a bound as one: "over 15" is 15 and up), in
- * days when a unit of time follows it.
- */
-const valuesOf = (text: string): ReadonlyArray<readonly [number, number]> => {
-  const { quantities, tokens } = readNumbers(text)
-  return quantities.map((quantity) => {
-    const before = tokens.slice(Math.max(0, quantity.start - 2), quantity.start)
-    const scale = daysIn.get(tokens[quantity.end] ?? "") ?? 1
-    const [low, high] = quantity.max > quantity.value
-      ? [quantity.value, quantity.max]
-      : before.some((word) => atLeast.has(word))
-      ? [quantity.value, Infinity]
-      : before.some((word) => atMost.has(word))
-      ? [0, quantity.value]
-      : [quantity.value, quantity.value]
-    return [low * scale, high * scale] as const
-  })
-}
 
 /** A question of its own, or nothing but the words of the question or the heading: no answer. */
 const restates = (sentence: string, question: ReadonlySet<string>, heading: ReadonlySet<string>) => {
@@ -239,8 +202,7 @@ export const rankSentences = (
     places
   }
   // A number the question states ("£1,200", "هجده", "the fifth floor") is a value to compare, not a word a
-  // passage must hold.
-  // Joined first: "پنج شنبه" is a day, not a number.
+  // passage must hold; words are joined first ("پنج شنبه" is a day, not a number).
   const own = joinParts(question.roots, everywhere).filter((root) => !isNumberWord(root) && !isOrdinal(root))
   const rarity = (root: string) => {
     const df = candidates.filter((candidate) => mentions(candidate.roots, root)).length
@@ -256,11 +218,12 @@ export const rankSentences = (
   // The subject the answer must be about: the question's own subject words, else the inherited ones.
   const subjectWords = joinParts(question.subject, everywhere)
   const ownSubject = subjectWords.filter((root) => own.includes(root) && mentions(everywhere, root))
-  // A follow-up leaning on a pronoun is about what the question before it named too.
+  // A follow-up whose own words are a pronoun and a verb ("how long can I use them?") is about what the
+  // question before it named too; one naming a thing or a place of its own is about that.
   const inherited = subjectWords.filter((root) => !own.includes(root) && mentions(everywhere, root))
   const subject = ownSubject.length === 0
     ? subjectWords.filter((root) => mentions(everywhere, root))
-    : question.leansBack
+    : question.leansBack && ownSubject.length === 1 && question.places.length === 0
     ? [...ownSubject, ...inherited]
     : ownSubject
   // Nothing bears on the question: no subject word in any passage, or not the thing it asks for.
@@ -358,12 +321,10 @@ export const rankSentences = (
         : 0
       const continues = contextSubject.length === 0 ||
         contextSubject.some((root) => mentions([...candidate.roots, ...candidate.headingRoots], root))
-      const aboutBefore = question.leansBack && contextSubject.length > 0 && continues ? continuesBonus : 0
       return {
         sentence: candidate.sentence,
         passage: candidate.passage,
-        score: covered / total + lead + rank + opens + ownWords + conditional + continued + aboutBefore + inRange -
-          footnote,
+        score: covered / total + lead + rank + opens + ownWords + conditional + continued + inRange - footnote,
         order,
         index: candidate.index,
         underMatch,
