@@ -25,7 +25,7 @@ import { boundsPlace, generalizers, placeKinds, premises, speaksOfEveryPlace } f
 import { bareForm, contains, isVague, mentions, type Question, rootsOf } from "./QuestionAnalysis"
 import { valuesOf } from "./StatedValues"
 import { conditionMarks, statesValue } from "./ValueStatements"
-import { weekdaysIn } from "./Weekdays"
+import { timesOfDayIn, weekdaysIn } from "./Weekdays"
 
 /** Share of a term's weight a heading match earns, against a match in the sentence itself. */
 const headingCredit = 0.6
@@ -166,7 +166,7 @@ export const rankSentences = (
           sentence: line.text,
           passage,
           roots: withJoined([
-            ...rootsOf(`${line.context} ${quote} ${weekdaysIn(quote).join(" ")}`),
+            ...rootsOf(`${line.context} ${quote} ${[...weekdaysIn(quote), ...timesOfDayIn(quote)].join(" ")}`),
             ...(general ? asked.places : [])
           ]),
           labelRoots: rootsOf(line.context),

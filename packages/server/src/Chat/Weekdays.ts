@@ -2,8 +2,11 @@
  * Days of the week a sentence covers by a range: "Monday to Thursday",
  * "Mon–Thu" written out, "شنبه تا چهارشنبه". A question naming a day inside the
  * range ("on a Wednesday") is answered by the sentence, as a number inside a
- * range is.
+ * range is. And a sentence stating clock hours ("9 to 13", "۱۰ تا ۱۴") speaks of
+ * every time of day: "Friday evening?" is answered by "Fridays only 9 to 13",
+ * inside the hours or not, which the customer reads.
  */
+import { readNumbers } from "../Search/Numbers"
 import { normalizeText, wordsOf } from "../Search/TextNormalization"
 
 /** Each language's week in order, in normal form (the half-space joined: "سهشنبه"). */
@@ -32,4 +35,19 @@ export const weekdaysIn = (text: string): ReadonlyArray<string> => {
     })
   }
   return [...covered]
+}
+
+/** Times of day a customer names, in normal form. */
+const timesOfDay = wordsOf(normalizeText("morning afternoon evening night noon صبح ظهر بعدازظهر عصر شب"))
+
+/** Words that make a range of small numbers clock hours. */
+const hourWords = new Set(wordsOf(normalizeText("hour hours am pm open opening ساعت ساعات بازه باز")))
+
+/** Every time of day when the sentence states a range of clock hours, else none. */
+export const timesOfDayIn = (text: string): ReadonlyArray<string> => {
+  const { quantities, tokens } = readNumbers(text)
+  const hours = quantities.some((quantity) => quantity.max > quantity.value && quantity.max <= 24) &&
+    (tokens.some((token) => hourWords.has(token)) || weekdaysIn(text).length > 0 ||
+      weeks.some((week) => tokens.some((token) => week.includes(token))))
+  return hours ? timesOfDay : []
 }

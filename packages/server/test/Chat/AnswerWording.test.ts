@@ -3,7 +3,7 @@
  * a city's districts in the Arabic plural, and everyday paraphrases of the lexicon.
  */
 import { describe, expect, it } from "vitest"
-import { weekdaysIn } from "../../src/Chat/Weekdays"
+import { timesOfDayIn, weekdaysIn } from "../../src/Chat/Weekdays"
 import { answerText } from "./support/Compose"
 
 const declinesEn = /^I don't know/
@@ -86,6 +86,21 @@ describe("a day inside a range of weekdays", () => {
       { path: "pickup.md", text: "Gifts\n\nGift wrap is available for every order." }
     ]
     expect(answerText("I ordered at ten on a Thursday. Will it come the same day?", pickup)).toContain("before noon")
+  })
+})
+
+describe("clock hours speak of every time of day", () => {
+  it("reads a range of hours as covering the times of day, and no other range", () => {
+    expect(timesOfDayIn("On Saturdays we open from 9 to 12.")).toContain("evening")
+    expect(timesOfDayIn("Delivery takes 3 to 5 working days.")).toEqual([])
+  })
+
+  it("answers a question naming a time of day with the hours, inside them or not", () => {
+    const delivery = [
+      { path: "d.md", text: "تحویل\n\nجمعه‌ها فقط بازه ۹ تا ۱۳ تحویل داریم." },
+      { path: "d.md", text: "بسته‌بندی\n\nگل‌ها در جعبه مقوایی تحویل داده می‌شوند." }
+    ]
+    expect(answerText("جمعه شب هم میارین؟", delivery, { language: "fa" })).toContain("۹ تا ۱۳")
   })
 })
 
