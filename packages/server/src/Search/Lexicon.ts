@@ -99,8 +99,10 @@ const phrases: ReadonlyArray<readonly [RegExp, string]> = [
   [/(?:^|\s)(?:برای|واسه|به)\s+(?:مامانم|مادرم|بابام|پدرم|همسرم|خانمم|شوهرم|دوستم|بچم|بچهام|پسرم|دخترم|خواهرم|برادرم)(?=[^\p{L}]|$)/gu, ""],
   // A credit note is a voucher, not buying on credit.
   [/\bcredit\s+notes?\b/gu, "voucher"],
-  // "call off" is cancelling; "money back" a refund; "sold out" and "out of stock" one state.
+  // "call off", "pull out" and "back out" are cancelling; "money back" a refund; "sold out" and "out of stock"
+  // one state.
   [/\bcall(?:s|ed|ing)?\s+(?:\w+\s+)?off\b/gu, "cancel"],
+  [/\b(?:pull|pulls|pulled|pulling|back|backs|backed|backing|drop|drops|dropped|dropping)\s+out\b/gu, "cancel"],
   [/\bmoney\s+back\b/gu, "refund"],
   [/\bsign(?:s|ed|ing)?[\s-]?up\b/gu, "signup"],
   // "hold on to" and "stay good" are keeping; what people "leave behind" is lost property.

@@ -191,6 +191,14 @@ describe("phrasal verbs", () => {
     expect(answerText("When do you take the money for a box?", boxes)).toContain("two days before")
   })
 
+  it("reads 'pull out' and 'back out' as cancelling", () => {
+    const classes = [
+      { path: "classes.md", text: "Classes\n\nCancel at least three hours before a class to avoid a fee." },
+      { path: "classes.md", text: "Booking\n\nClasses can be booked a week ahead." }
+    ]
+    expect(answerText("How late can I pull out of a class?", classes)).toContain("three hours before")
+  })
+
   it("reads 'take off' as removing", () => {
     const crew = [
       { path: "crew.md", text: "Access\n\nOur crew will not remove doors or banisters." },
