@@ -43,6 +43,7 @@ export const shopVocabulary: ReadonlyArray<string> = [
   "receive | دریافت",
   "parcel package box | بسته مرسوله جعبه",
   "courier | پیک",
+  "driver drivers crew | راننده مامور",
   "freight carrier haulage | باربری",
   "tracking track | رهگیری پیگیری",
   "address street avenue boulevard | آدرس نشانی خیابان بلوار کوچه پلاک نبش",

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest"
 import { timesOfDayIn, weekdaysIn } from "../../src/Chat/Weekdays"
+import { mentions, rootsOf } from "../../src/Chat/QuestionAnalysis"
 import { answerText } from "./support/Compose"
 
 const declinesEn = /^I don't know/
@@ -208,5 +209,12 @@ describe("phrasal verbs", () => {
       }
     ]
     expect(answerText("Will the crew take the door off?", crew)).toContain("will not remove doors")
+  })
+})
+
+describe("delivery staff", () => {
+  it("reads drivers as the crew a document names", () => {
+    const [driver = ""] = rootsOf("drivers")
+    expect(mentions(rootsOf("Our crew will not hoist items over balconies."), driver)).toBe(true)
   })
 })
