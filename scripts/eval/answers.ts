@@ -11,19 +11,20 @@
  *   `data/tuning-3-en.json` over `data/tuning-3-en-docs` and
  *   `data/tuning-3-fa.json` over `data/tuning-3-fa-docs` (ordering and
  *   delivery terms, installment terms, size and exchange guides, refund
- *   rules of courses; held aside until their aggregates had been seen);
+ *   rules of courses), and tuning-4: `data/tuning-4-en.json` over
+ *   `data/tuning-4-en-docs` and `data/tuning-4-fa.json` over
+ *   `data/tuning-4-fa-docs` (delivery and assembly terms, membership terms,
+ *   a subscription FAQ, repair terms, tour cancellation rules); tuning-3 and
+ *   tuning-4 were held aside until their aggregates had been seen;
  * - held-aside: `data/answers-held-aside.json` over the same documents,
  *   `data/held-aside-en.json` over `data/held-en-docs` (a manual, a warranty
  *   card, terms of sale) and `data/held-aside-fa.json` over
  *   `data/held-fa-docs` (Persian typed as people type), and
- *   `data/held-aside-en-3.json` over `data/held-en-3-docs` and
- *   `data/held-aside-fa-3.json` over `data/held-fa-3-docs` (delivery and
- *   assembly terms, membership terms, a subscription FAQ, repair terms,
- *   tour cancellation rules), and `data/held-aside-en-4.json` over
- *   `data/held-en-4-docs` and `data/held-aside-fa-4.json` over
- *   `data/held-fa-4-docs` (a guesthouse's booking terms, car hire terms, a
- *   trade-in programme, a pharmacy's ordering terms, internet package terms,
- *   a restaurant's reservation and delivery rules).
+ *   `data/held-aside-en-4.json` over `data/held-en-4-docs` and
+ *   `data/held-aside-fa-4.json` over `data/held-fa-4-docs` (a guesthouse's
+ *   booking terms, car hire terms, a trade-in programme, a pharmacy's
+ *   ordering terms, internet package terms, a restaurant's reservation and
+ *   delivery rules).
  *
  *   pnpm eval:answers [--floor 0.35] [--misses] [--only a.json,b.json]
  *

@@ -6,7 +6,7 @@
  * gets the conversation's history.
  */
 import type { HistoryMessage } from "./History"
-import { rootsOf } from "./QuestionAnalysis"
+import { pointsBack, rootsOf } from "./QuestionAnalysis"
 
 /**
  * Openings that only link to the previous question ("and", "what about", "پس"): what follows is the
@@ -26,9 +26,6 @@ const continues = new RegExp(
  */
 const asksAgain =
   /(?:\b(?:too|as well|instead|either)|(?:^|\s)(?:چی|چطور|چطوره|چطوریه|چطوری|چه‌طور|همینطوره|همینطوریه|هم همینطور))\s*[?؟.!]*\s*$/iu
-/** Pronouns standing for something named before. */
-const pointsBack =
-  /\b(?:it|its|that|this|they|them|those|these|one)\b|(?:^|\s)(?:اون|آن|اینها|آنها|همون|همان|اونا)(?=[\s,،.?؟]|$)/iu
 /** A question of this few content words needs the one before it to mean anything. */
 const fewWords = 2
 

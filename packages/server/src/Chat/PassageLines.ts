@@ -53,9 +53,9 @@ const isRow = (line: string) => cellsOf(line).length >= 2 && line.includes("|")
 const isRule = (line: string) => /^[\s|:-]+$/u.test(line) && line.includes("-")
 
 /**
- * A table's rows as lines that carry their header ("Next day: Delivery time: next working day; Cost: £6.50"),
- * so that a quoted row says what its cells are; a manual's dot leaders ("E2 on the display .. overheated")
- * as a label and its text.
+ * A table's rows as lines that carry their headers ("Service: Next day — Delivery time: next working day;
+ * Cost: £6.50"), so that a quoted row says what its cells are; a manual's dot leaders ("E2 on the display ..
+ * overheated") as a label and its text.
  */
 const readable = (text: string): ReadonlyArray<string> => {
   const out: Array<string> = []
@@ -77,7 +77,9 @@ const readable = (text: string): ReadonlyArray<string> => {
     const named = header
     const [first = "", ...rest] = cells
     const described = rest.map((cell, i) => `${named[i + 1] ?? ""}: ${cell}`.replace(/^: /u, "")).join("; ")
-    out.push(`${first} — ${described}.`)
+    // The first column's header names what the row is keyed by ("Order value: Under £30"): a question asks by it.
+    const key = named[0] === undefined || named[0] === "" ? "" : `${named[0]}: `
+    out.push(`${key}${first} — ${described}.`)
   }
   return out
 }

@@ -16,14 +16,16 @@
  * ranks higher.
  */
 import { isProductKind } from "../Search/Lexicon"
-import { readNumbers } from "../Search/Numbers"
+import { isNumberWord, isOrdinal } from "../Search/Numbers"
 import { stem } from "../Search/Stemmer"
 import { normalizeText, wordsOf } from "../Search/TextNormalization"
 import type { Passage } from "./ChatModel"
 import { type Line, linesOf, quoteOf, splitHeading } from "./PassageLines"
 import { boundsPlace, generalizers, placeKinds, premises, speaksOfEveryPlace } from "./Places"
 import { bareForm, contains, isVague, mentions, type Question, rootsOf } from "./QuestionAnalysis"
+import { valuesOf } from "./StatedValues"
 import { conditionMarks, statesValue } from "./ValueStatements"
+import { timesOfDayIn, weekdaysIn } from "./Weekdays"
 
 /** Share of a term's weight a heading match earns, against a match in the sentence itself. */
 const headingCredit = 0.6
@@ -163,7 +165,10 @@ export const rankSentences = (
         return {
           sentence: line.text,
           passage,
-          roots: withJoined([...rootsOf(`${line.context} ${quote}`), ...(general ? asked.places : [])]),
+          roots: withJoined([
+            ...rootsOf(`${line.context} ${quote} ${[...weekdaysIn(quote), ...timesOfDayIn(quote)].join(" ")}`),
+            ...(general ? asked.places : [])
+          ]),
           labelRoots: rootsOf(line.context),
           first: rootsOf(line.text).slice(0, 1),
           headingRoots,
@@ -196,7 +201,9 @@ export const rankSentences = (
     subject: bare(asked.subject),
     places
   }
-  const own = joinParts(question.roots, everywhere)
+  // A number the question states ("£1,200", "هجده", "the fifth floor") is a value to compare, not a word a
+  // passage must hold; words are joined first ("پنج شنبه" is a day, not a number).
+  const own = joinParts(question.roots, everywhere).filter((root) => !isNumberWord(root) && !isOrdinal(root))
   const rarity = (root: string) => {
     const df = candidates.filter((candidate) => mentions(candidate.roots, root)).length
     return Math.log(1 + candidates.length / (1 + df)) + 0.1
@@ -211,7 +218,14 @@ export const rankSentences = (
   // The subject the answer must be about: the question's own subject words, else the inherited ones.
   const subjectWords = joinParts(question.subject, everywhere)
   const ownSubject = subjectWords.filter((root) => own.includes(root) && mentions(everywhere, root))
-  const subject = ownSubject.length > 0 ? ownSubject : subjectWords.filter((root) => mentions(everywhere, root))
+  // A follow-up whose own words are a pronoun and a verb ("how long can I use them?") is about what the
+  // question before it named too; one naming a thing or a place of its own is about that.
+  const inherited = subjectWords.filter((root) => !own.includes(root) && mentions(everywhere, root))
+  const subject = ownSubject.length === 0
+    ? subjectWords.filter((root) => mentions(everywhere, root))
+    : question.leansBack && ownSubject.length === 1 && question.places.length === 0
+    ? [...ownSubject, ...inherited]
+    : ownSubject
   // Nothing bears on the question: no subject word in any passage, or not the thing it asks for.
   const focusMissing = question.focus !== undefined && own.includes(question.focus) &&
     !question.places.includes(question.focus) && !mentions(everywhere, question.focus)
@@ -229,7 +243,12 @@ export const rankSentences = (
   const somewhere = (root: string) => mentions(everywhere, root)
   const newSubjectMissing = question.elliptical && ownNew.length > 0 &&
     (ownNew.length <= ellipticalWords ? !ownNew.every(somewhere) : !ownNew.some(somewhere))
-  if ((question.subject.length > 0 && subject.length === 0) || focusMissing || strangeThing || newSubjectMissing) {
+  // A name the question writes ("with PayPal") that no passage holds: the passages speak of something else.
+  const unknownName = question.names.some((name) => !mentions(everywhere, name))
+  if (
+    (question.subject.length > 0 && subject.length === 0) || focusMissing || strangeThing || newSubjectMissing ||
+    unknownName
+  ) {
     return { ...nothing, missingLargest: 1, missingTotal: 1 }
   }
   const headingMatch = new Map<ReadonlyArray<string>, number>()
@@ -253,7 +272,7 @@ export const rankSentences = (
   // What a follow-up inherits as its subject: an answer to it is about that too ("and on Saturdays?").
   const contextSubject = question.subject.filter((root) => question.contextRoots.includes(root) && !own.includes(root))
   // A value the question states ("my chest is 100 cm") picks the row whose range holds it ("99 to 104 cm").
-  const stated = readNumbers(question.text).quantities.map((quantity) => quantity.value)
+  const stated = valuesOf(question.text).map(([value]) => value)
   const ranked = candidates
     .filter((candidate) =>
       candidate.states && (!unknownPlace || candidate.general) &&
@@ -285,8 +304,8 @@ export const rankSentences = (
       const opens = terms.some((term) => mentions(candidate.first, term.root)) ? subjectBonus : 0
       const footnote = /^\[\d+\]/.test(candidate.sentence) ? footnotePenalty : 0
       const inRange = stated.length > 0 &&
-          readNumbers(candidate.sentence).quantities.some((quantity) =>
-            quantity.max > quantity.value && stated.some((value) => value >= quantity.value && value <= quantity.max)
+          valuesOf(candidate.sentence).some(([low, high]) =>
+            high > low && stated.some((value) => value >= low && value <= high)
           )
         ? rangeBonus
         : 0
@@ -300,6 +319,8 @@ export const rankSentences = (
       const conditional = question.expected === "condition" && conditionMarks.test(normalizeText(candidate.sentence))
         ? conditionBonus
         : 0
+      const continues = contextSubject.length === 0 ||
+        contextSubject.some((root) => mentions([...candidate.roots, ...candidate.headingRoots], root))
       return {
         sentence: candidate.sentence,
         passage: candidate.passage,
@@ -312,8 +333,7 @@ export const rankSentences = (
         coversKnown: known.every((term) => mentions(candidate.roots, term.root)),
         lines: candidate.lines,
         at: candidate.at,
-        continues: contextSubject.length === 0 ||
-          contextSubject.some((root) => mentions([...candidate.roots, ...candidate.headingRoots], root))
+        continues
       }
     })
     .filter((scored) => scored.score > 0.05)

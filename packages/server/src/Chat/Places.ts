@@ -49,3 +49,19 @@ export const boundsPlace = (sentence: string): boolean => {
 
 /** Words for a shop's premises. */
 export const premises = new Set(wordsOf("shop store branch showroom office outlet فروشگاه شعبه مغازه دفتر نمایندگی").map(stem))
+
+/**
+ * Countries and foreign cities a customer of an Iranian or British shop names most, in both languages: a
+ * destination abroad, which a passage speaks of as "abroad", "international", "خارج", "خارجی".
+ */
+export const foreignPlaces = new Set(
+  wordsOf(
+    "turkey istanbul antalya georgia tbilisi armenia yerevan iraq uae emirates dubai qatar doha oman russia china " +
+      "india thailand malaysia germany france italy spain canada usa america japan egypt " +
+      "ترکیه استانبول آنتالیا گرجستان تفلیس ارمنستان ایروان عراق نجف کربلا امارات دبی قطر دوحه عمان روسیه چین هند " +
+      "تایلند مالزی آلمان فرانسه ایتالیا اسپانیا کانادا آمریکا ژاپن مصر"
+  ).map(stem)
+)
+
+/** Words a passage says "abroad" with. */
+export const abroadWords: ReadonlyArray<string> = wordsOf("abroad international overseas خارج").map(stem)

@@ -7,10 +7,11 @@
  * follow-up, the words of the question before it.
  */
 import { rewritePhrases, synonymsOf } from "../Search/Lexicon"
-import { isNumberWord } from "../Search/Numbers"
-import { stem, withoutEnclitic } from "../Search/Stemmer"
+import { isNumberWord, isOrdinal } from "../Search/Numbers"
+import { colloquialBases, stem, withoutEnclitic } from "../Search/Stemmer"
 import { questionStopWords } from "../Search/StopWords"
 import { normalizeText, wordsOf } from "../Search/TextNormalization"
+import { abroadWords, foreignPlaces } from "./Places"
 
 /**
  * What the answer must hold: a number (of `unit` when named), a duration, a price, how often, a measure (a
@@ -36,8 +37,12 @@ export interface Question {
   readonly focus: string | undefined
   /** Persian words after "به"/"در" ("به زاهدان"): a place when no passage names them. */
   readonly maybePlaces: ReadonlyArray<string>
+  /** Names the question writes with a capital inside a sentence ("PayPal", "Bitcoin"): not places or days. */
+  readonly names: ReadonlyArray<string>
   /** A follow-up asking no kind of value of its own ("and macarons?"): it names only the new thing. */
   readonly elliptical: boolean
+  /** A follow-up leaning on a pronoun ("how long can I use them?"): it is about the previous subject too. */
+  readonly leansBack: boolean
 }
 
 /**
@@ -48,9 +53,21 @@ const lightVerbStems = ["خورد", "کرد", "شد", "داد", "زد", "گرف�
 /** ...with their infinitives ("تموم شدن", "نصب کردن"). */
 const lightVerbs = new Set([...lightVerbStems, ...lightVerbStems.map((verb) => `${verb}ن`)])
 
+/**
+ * A light verb or "to be" in its present tense, as typed ("بدم", "کنین", "بیارم", "نباشه", "میدین"): an optional
+ * prefix (می, نمی, ب, ن), a present stem and a personal ending. Without a prefix only the stems no noun
+ * shares count ("کنم", "داری", "شه"); "come" only as "میام" or "بیام" ("نام" is a name).
+ */
+const lightPresent = new RegExp(
+  "^(?:(?:نمی|می|ب|ن)(?:کن|د|ده|گیر|دار|یا|یار|اور|ش|شو|خور|ذار|گذار|باش)|(?:نمی|می)ا|کن|دار|گیر|ش|شو|باش)" +
+    "(?:م|ی|ه|یم|ین|ید|ن|ند)$",
+  "u"
+)
+
 /** Words of a text as stems, without stop words, single letters or light verbs; phrases read as their word. */
 export const rootsOf = (text: string): ReadonlyArray<string> =>
-  wordsOf(rewritePhrases(normalizeText(text))).filter((word) => word.length > 1 && !questionStopWords.has(word))
+  wordsOf(rewritePhrases(normalizeText(text)))
+    .filter((word) => word.length > 1 && !questionStopWords.has(word) && !lightPresent.test(word))
     .map(stem).filter((root) => !lightVerbs.has(root))
 
 /** Persian personal verb endings: "بازگردانم" (I return) and "بازگردانید" (you return) are one verb. */
@@ -71,22 +88,35 @@ export const sameWord = (a: string, b: string): boolean => {
   return base.length >= 5 && base !== a && base === verbBase(b)
 }
 
+/**
+ * A Persian question word as the passages hold it, when they hold it only without its colloquial endings
+ * ("لپتاپم" for "لپتاپ", "قسطامو" for "قسط").
+ */
 export const bareForm = (root: string, everywhere: ReadonlyArray<string>): string => {
-  const bare = mentions(everywhere, root) ? undefined : withoutEnclitic(root)
-  if (bare === undefined) return root
-  return [bare, stem(bare), `${bare}ه`].find((candidate) => mentions(everywhere, candidate)) ?? root
+  if (mentions(everywhere, root)) return root
+  return colloquialBases(root).flatMap((bare) => [bare, stem(bare), `${bare}ه`])
+    .find((candidate) => candidate.length >= 2 && mentions(everywhere, candidate)) ?? root
 }
 
 export const contains = (roots: ReadonlyArray<string>, root: string): boolean =>
   roots.some((candidate) => sameWord(candidate, root))
 
 /**
- * The root or one of its synonyms is among `roots`. A word that only asks for the kind of value ("time",
+ * The root or one of its synonyms is among `roots`, a foreign country or city also by a word for abroad
+ * ("ترکیه" by "تورهای خارجی"). A word that only asks for the kind of value ("time",
  * "وقت", "cost") is matched by itself: its synonyms name that kind anywhere ("زمان تحویل" for a question on
  * the time to return), and the value itself is what answers it.
  */
 export const mentions = (roots: ReadonlyArray<string>, root: string): boolean =>
-  askingWords.has(root) ? contains(roots, root) : synonymsOf(root).some((alternative) => contains(roots, alternative))
+  askingWords.has(root)
+    ? contains(roots, root)
+    : [...synonymsOf(root), ...(isForeign(root) ? abroadWords : [])].some((alternative) =>
+      contains(roots, alternative)
+    )
+
+/** A foreign country or city, also with a colloquial ending ("استانبولو"). */
+const isForeign = (root: string): boolean =>
+  foreignPlaces.has(root) || colloquialBases(root).some((base) => foreignPlaces.has(stem(base)))
 
 const stems = (words: string): ReadonlySet<string> => new Set(wordsOf(words).map(stem))
 
@@ -194,7 +224,8 @@ const expectedOf = (text: string): { readonly expected: Expected; readonly unit:
   const at = words.findIndex((word, i) =>
     (word === "many" && words[i - 1] === "how") || word === "چند" || (word === "long" && words[i - 1] === "how")
   )
-  const next = at < 0 ? undefined : words[at + 1]
+  // "ساعت چند" asks what time: the word after it is the verb ("ساعت چند بازین؟"), no unit.
+  const next = at < 0 || (words[at] === "چند" && words[at - 1] === "ساعت") ? undefined : words[at + 1]
   const named = next === undefined || questionStopWords.has(next) ? undefined : stem(next)
   // "چند ماهه", "چند روزه": a time unit with the colloquial "is" ending is the unit.
   const bareUnit = named === undefined ? undefined : stem(named.replace(/[هی]$/u, ""))
@@ -240,6 +271,33 @@ const placesOf = (text: string): ReadonlyArray<string> => {
   return [...found]
 }
 
+/** Pronouns standing for something named before. */
+export const pointsBack =
+  /\b(?:it|its|that|this|they|them|those|these|one)\b|(?:^|\s)(?:اون|آن|اینها|آنها|همون|همان|اونا)(?=[\s,،.?؟]|$)/iu
+
+/** Days and months: written with a capital, but no name of a thing. */
+const calendarWords = stems(
+  "monday mondays tuesday tuesdays wednesday wednesdays thursday thursdays friday fridays saturday saturdays " +
+    "sunday sundays january february march april may june july august september october november december"
+)
+
+/**
+ * Words written with a capital inside an English sentence ("pay with PayPal"): names of a thing, a brand or a
+ * service, which a passage must name to answer. A place after "to"/"in"/"from"/"near" and a day are not.
+ */
+const namesOf = (text: string): ReadonlyArray<string> => {
+  const places = new Set(placesOf(text))
+  const found = new Set<string>()
+  for (const match of text.matchAll(/(?<=[\p{L}\d,;]\s+)(\p{Lu}[\p{L}\d]+)/gu)) {
+    const word = match[1] ?? ""
+    const before = text.slice(0, match.index).trimEnd()
+    if (/\b(?:to|in|from|near|the)$/iu.test(before) || word === "I") continue
+    const root = stem(normalizeText(word))
+    if (!places.has(root) && !calendarWords.has(root)) found.add(root)
+  }
+  return [...found]
+}
+
 /** A request's opening verb ("Name…", "List…"): it says how to answer, not what about. */
 const imperative = /^\s*(?:please\s+)?(?:name|list|give|show|tell|describe|explain|mention)\b/iu
 
@@ -252,7 +310,8 @@ const focusOf = (text: string): string | undefined => {
   const words = wordsOf(text)
   const at = words.findIndex((word) => ["what", "which", "چه", "کدام", "کدوم"].includes(word))
   const next = at < 0 ? undefined : words[at + 1]
-  if (next === undefined || questionStopWords.has(next)) return undefined
+  // "what's" is "what" and a contraction's letter, not a thing.
+  if (next === undefined || next.length < 2 || questionStopWords.has(next)) return undefined
   const root = stem(next)
   return frameWords.has(root) || vagueThings.has(root) ? undefined : root
 }
@@ -271,7 +330,11 @@ const isUnitForm = (root: string, unit: string | undefined) =>
 
 export const analyzeQuestion = (text: string, previous?: string): Question => {
   const own = questionRoots(text.replace(imperative, ""))
-  const context = previous === undefined ? [] : questionRoots(previous).filter((root) => !own.includes(root))
+  // A follow-up naming a place of its own ("and to Turkey?", "مشهد چی؟") asks of it instead of the previous one's.
+  const ownPlace = own.some(isForeign) || placesOf(text).some((place) => own.includes(place))
+  const context = previous === undefined ? [] : questionRoots(previous).filter((root) =>
+    !own.includes(root) && !(ownPlace && (isForeign(root) || placesOf(previous).includes(root)))
+  )
   const asked = expectedOf(text)
   // A follow-up without a value of its own ("And to another province?") asks for the previous one's.
   const { expected, unit } = asked.expected === "any" && previous !== undefined ? expectedOf(previous) : asked
@@ -285,11 +348,15 @@ export const analyzeQuestion = (text: string, previous?: string): Question => {
     // A number ("بیست و یک", "twenty") is a value the question states, not what it is about; so is the unit
     // counted in its colloquial form ("ماهه" of "چند ماهه").
     subject: [
-      ...new Set(all.filter((root) => !frameWords.has(root) && !isNumberWord(root) && !isUnitForm(root, unit)))
+      ...new Set(all.filter((root) =>
+        !frameWords.has(root) && !isNumberWord(root) && !isOrdinal(root) && !isUnitForm(root, unit)
+      ))
     ],
     places: placesOf(`${text} ${previous ?? ""}`).filter((place) => all.includes(place)),
+    names: namesOf(text).filter((name) => own.includes(name)),
     focus: focusOf(text),
     elliptical: previous !== undefined && asked.expected === "any",
+    leansBack: previous !== undefined && pointsBack.test(text),
     // "به حسابم" (to my account) is no place: a word with a possessive ending belongs to someone.
     maybePlaces: [...normalizeText(text).matchAll(/(?:^|\s)(?:به|در)\s+([\u0600-\u06FF]{3,})/gu)]
       .filter((match) => withoutEnclitic(match[1] ?? "") === undefined)

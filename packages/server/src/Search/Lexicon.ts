@@ -48,7 +48,23 @@ const paraphrases: ReadonlyArray<string> = [
   // "Is that a problem?" / "is normal".
   "problem normal طبیعی عادی مشکل",
   // How often: "how often", "every month", "once a week", "هر چند وقت", "ماهی یک بار" (see `phrases`).
-  "often frequency frequently regularly"
+  "often frequency frequently regularly",
+  // Becoming a member: "sign up" (see `phrases`) / "join", "register", "enrol".
+  "join joining register registration enrol enroll enrolment signup",
+  // Stopping for a while: "put on hold" (see `phrases`) / "pause", "freeze", "suspend".
+  "pause paused freeze frozen suspend suspended",
+  // A payment that does not go through: "bounces" / "fails", "is declined", "is returned unpaid".
+  "fail failed fails bounce bounced bounces unpaid",
+  // A year's term: "annual" / "yearly", "12-month" (see `phrases`).
+  "annual annually yearly",
+  // Keeping: "hold on to" / "stay good" (see `phrases`) / "keep", "store".
+  "keep keeps kept store stored",
+  // Lost property: "left behind" (see `phrases`) / "lost", "forgotten".
+  "lost forgotten",
+  // Growing: "get bigger" / "rise", "increase"; "بیشتر شدن" / "افزایش".
+  "rise rises rising increase increases increased grow grows bigger larger higher افزایش",
+  // Moving home: "relocate" / "move".
+  "move moving moved relocate relocating relocation"
 ]
 
 /**
@@ -83,9 +99,21 @@ const phrases: ReadonlyArray<readonly [RegExp, string]> = [
   [/(?:^|\s)(?:برای|واسه|به)\s+(?:مامانم|مادرم|بابام|پدرم|همسرم|خانمم|شوهرم|دوستم|بچم|بچهام|پسرم|دخترم|خواهرم|برادرم)(?=[^\p{L}]|$)/gu, ""],
   // A credit note is a voucher, not buying on credit.
   [/\bcredit\s+notes?\b/gu, "voucher"],
-  // "call off" is cancelling; "money back" a refund; "sold out" and "out of stock" one state.
+  // "call off", "pull out" and "back out" are cancelling; "money back" a refund; "sold out" and "out of stock"
+  // one state.
   [/\bcall(?:s|ed|ing)?\s+(?:\w+\s+)?off\b/gu, "cancel"],
+  [/\b(?:pull|pulls|pulled|pulling|back|backs|backed|backing|drop|drops|dropped|dropping)\s+out\b/gu, "cancel"],
   [/\bmoney\s+back\b/gu, "refund"],
+  [/\bsign(?:s|ed|ing)?[\s-]?up\b/gu, "signup"],
+  // "hold on to" and "stay good" are keeping; what people "leave behind" is lost property.
+  [/\bhold(?:s|ing)?\s+on\s*to\b/gu, "keep"],
+  [/\bstays?\s+(?:good|fresh)\b/gu, "keep"],
+  [/\b(?:leave|leaves|left|leaving|forget|forgets|forgot|forgotten)\s+(?:\w+\s+){0,2}?behind\b/gu, "lost"],
+  // "take the money" is charging; "take the door off" removing it.
+  [/\b(?:take|takes|taking|took|taken)\s+(?:the\s+|my\s+|your\s+|our\s+)?(?:money|payments?)\b/gu, "charge"],
+  [/\b(?:take|takes|taking|took|taken)\s+(?:\w+\s+){0,3}?off\b/gu, "remove"],
+  [/\b(?:12|twelve)[\s-]months?\b/gu, "annual"],
+  [/\b(?:put|putting|place|placing)\s+(?:\w+\s+){0,2}on\s+hold\b/gu, "pause"],
   [/\bsold\s+out\b|\bout\s+of\s+stock\b/gu, "soldout"],
   [/\bmonthly payments?\b|\bspread the cost\b|\bsplit the cost\b|\bpay later\b/gu, "installment"],
   [/\bat a time\b|\bcontinuously\b|\bnon-?stop\b|\bwithout (?:a )?break\b/gu, "continuous"],

@@ -53,6 +53,10 @@ const scales = new Map<string, number>([
   ["میلیون", 1e6],
   ["ملیون", 1e6],
   ["میلیارد", 1e9],
+  // Colloquial "is a million" ("سه میلیونه"): the scale with the spoken "is".
+  ["میلیونه", 1e6],
+  ["ملیونه", 1e6],
+  ["میلیارده", 1e9],
   ["k", 1e3]
 ])
 const halves = new Set(["half", "نیم"])
@@ -205,3 +209,15 @@ export const parseNumber = (text: string): number | undefined => {
 export const isNumberWord = (word: string): boolean =>
   /^\d/.test(word) || (wordValue(word) !== undefined && !onlyInCompany.has(word)) || halves.has(word) ||
   (scales.has(word) && word.length > 1)
+
+/** Ordinals in normal form: English words, digits with their ending ("5th"), Persian "-م" and "-مین" forms. */
+const ordinalWords = new Set([
+  ..."first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth thirtieth"
+    .split(" "),
+  ..."اول یکم دوم سوم چهارم پنجم ششم هفتم هشتم نهم دهم یازدهم دوازدهم بیستم سیام".split(" ").map(normalizeText)
+])
+
+/** Whether a word (in normal form) is an ordinal: "fifth", "5th", "پنجم", "پنجمین", "بیست و یکم"'s "یکم". */
+export const isOrdinal = (word: string): boolean =>
+  ordinalWords.has(word) || /^\d+(?:st|nd|rd|th|م|مین)$/u.test(word) ||
+  (word.endsWith("مین") && ordinalWords.has(word.slice(0, -2)))

@@ -238,3 +238,31 @@ export const withoutEnclitic = (word: string): string | undefined => {
   const bare = word.replace(enclitic, "")
   return bare !== word && bare.length >= 3 ? bare : undefined
 }
+
+/** The colloquial plural: "قسطا" for "قسط‌ها", "گلای" for "گل‌های". */
+const colloquialPlural = /(?:ای|ا)$/u
+
+/**
+ * What a colloquial Persian word may stand on: without one or two endings ("شارژرمم" → "شارژر"), without
+ * the colloquial plural under them ("قسطامو" → "قسط", "فایلام" → "فایل"), and with the written vowel of a
+ * spoken "ūn" ("خونه" → "خانه"). Empty for a word without such forms.
+ */
+export const colloquialBases = (word: string): ReadonlyArray<string> => {
+  const out: Array<string> = []
+  if (!/[\u0600-\u06FF]/u.test(word)) return out
+  const add = (base: string | undefined) => {
+    if (base !== undefined && base.length >= 2 && base !== word && !out.includes(base)) out.push(base)
+  }
+  const once = withoutEnclitic(word)
+  add(once)
+  const twice = once === undefined ? undefined : withoutEnclitic(once)
+  add(twice)
+  for (const base of [word, once, twice]) {
+    if (base !== undefined && colloquialPlural.test(base)) add(base.replace(colloquialPlural, ""))
+  }
+  // Spoken "ūn"/"ūm" for written "ān"/"ām": "خونه" is "خانه", "تموم" is "تمام".
+  for (const base of [word, once, twice]) {
+    if (base !== undefined && /.و[نم]/u.test(base)) add(base.replace(/(.)و([نم])/u, "$1ا$2"))
+  }
+  return out
+}

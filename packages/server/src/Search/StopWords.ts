@@ -28,6 +28,8 @@ export const questionStopWords: ReadonlySet<string> = new Set([
       "could should would will shall may might must about please tell there here had get got any some much many more " +
       "most than then also just let know want need like one long kind sort go goes yes other another under listed until till " +
       "something anything everything someone anyone whether ever im myself yourself mean means meaning around " +
+      // Particles and linking words a question is phrased with ("hold on to", "put through", "still", "while").
+      "still through into onto while already once even really " +
       // Persian and Arabic
       "هستند هستید هستیم هستم بودن ها های یک هم یا اما ولی اگر چه چی چیه چیست چطور چطوری چگونه چجوری کجا کجاست " +
       "کی کیست کدام کدوم چرا ایا او ما شما انها خود شود شد کرد کنم کنی کنید کند کنند باید نیز دارد دارید دارم " +
@@ -37,6 +39,10 @@ export const questionStopWords: ReadonlySet<string> = new Set([
       // Colloquial: "رو" for "را", "اگه" for "اگر", "هر", "بشه", "میتونه", "چیزی".
       // Colloquial pronoun forms: "برام" for "برای من", "خودم" (myself), "باشم" (that I be).
       "برام برات براش برامون براتون خودم خودت خودش خودمون باشم باشی باشیم " +
+      // Colloquial "this/that" with an object or "too" ending: "اینو" (this), "اونم" (that too).
+      "اینو اونو اینا اینم اونم همینو همونو " +
+      // Adverbs of emphasis: "اصلا نیام" (if I don't come at all), "واقعا".
+      "اصلا اصلاً واقعا واقعاً " +
       // "بدون" (without) reads as a colloquial "know!" to the stemmer.
       "بدون " +
       "رو اگه هر چقدره چنده چیه کجاست کیه چیکار چکار تو میخوام میخواستم بشه باشه باشد میتونه میتوان میتوانند چیزی کسی یعنی " +

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest"
+import { analyzeQuestion } from "../../src/Chat/QuestionAnalysis"
 import { answerText } from "./support/Compose"
 
 const ask = (question: string, passages: Parameters<typeof answerText>[1], previousQuestion?: string) =>
@@ -45,5 +46,25 @@ describe("declining is the exception: only when nothing retrieved bears on the q
       { path: "shop.md", text: "Shop › Delivery\n\nWe deliver sofas and beds across the county." }
     ]
     expect(ask("And beds?", shop, "Do you deliver sofas?")).toContain("We deliver sofas and beds")
+  })
+})
+
+describe("a name the question writes must be in a passage", () => {
+  const payments = [
+    { path: "pay.md", text: "Payment\n\nWe accept Visa, Mastercard and bank transfer." },
+    { path: "pay.md", text: "Delivery\n\nWe deliver to every city in the country within three days." }
+  ]
+
+  it("declines a question about a payment service no passage names", () => {
+    expect(ask("Can I pay with Venmo?", payments)).toMatch(declines)
+  })
+
+  it("answers when a passage names it", () => {
+    expect(ask("Can I pay with Mastercard?", payments)).toContain("Mastercard")
+  })
+
+  it("does not take a place or a day for a name", () => {
+    expect(ask("Do you deliver to Carlisle?", payments)).toContain("every city")
+    expect(analyzeQuestion("Do you deliver on Saturday with DHL?").names).toEqual(["dhl"])
   })
 })

@@ -108,4 +108,41 @@ describe("follow-up questions", () => {
     expect(answer("And a vanilla one?", "How much is a chocolate cake?", "Cakes\n\nA vanilla cake costs £18."))
       .toContain("£18")
   })
+
+  it("are about what the question before them named when they lean on a pronoun", () => {
+    const passages = [
+      { path: "gym.md", text: "Gym › Age\n\nMembers may use the gym floor from the age of 16 years." },
+      {
+        path: "gym.md",
+        text: "Gym › Coaching\n\nTen coaching sessions cost £300. Coaching sessions are valid for ninety days."
+      }
+    ]
+    const text = answerOver("How long can I use them?", "What do ten coaching sessions cost?", passages)
+    expect(text).toContain("ninety days")
+    expect(text).not.toContain("16 years")
+  })
+
+  it("ask of a place of their own instead of the previous one's, a country as a destination abroad", () => {
+    const passages = [
+      {
+        path: "tours.md",
+        text: "پیش‌پرداخت\n\nدر تورهای داخلی ۲۰ درصد و در تورهای خارجی ۴۰ درصد هزینه تور پیش‌پرداخت است."
+      },
+      { path: "tours.md", text: "مدارک\n\nبرای تورهای خارجی گذرنامه با شش ماه اعتبار لازم است." }
+    ]
+    const text = answerOver("برای گرجستان چی؟", "برای تور شیراز چقدر پیش‌پرداخت باید بدم؟", passages, "fa")
+    expect(text).toContain("تورهای خارجی ۴۰ درصد")
+  })
+
+  it("do not miss the previous question's place once they name their own", () => {
+    const passages = [
+      {
+        path: "tours.md",
+        text: "پیش‌پرداخت\n\nبرای رزرو، در تورهای داخلی ۲۰ درصد و در تورهای خارجی ۴۰ درصد هزینه تور پیش‌پرداخت است."
+      },
+      { path: "tours.md", text: "مدارک\n\nبرای تورهای خارجی گذرنامه با شش ماه اعتبار لازم است." }
+    ]
+    const text = answerOver("برای گرجستان چی؟", "برای تور قشم ثبت نام کنم اول چقدر باید بدم؟", passages, "fa")
+    expect(text).toContain("تورهای خارجی ۴۰ درصد")
+  })
 })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { isNumberWord, parseNumber, readNumbers } from "../../src/Search/Numbers"
+import { isNumberWord, isOrdinal, parseNumber, readNumbers } from "../../src/Search/Numbers"
 
 const ranges = (text: string) => readNumbers(text).quantities.map(({ max, value }) => [value, max])
 
@@ -80,5 +80,22 @@ describe("Numbers", () => {
     expect(isNumberWord("thousand")).toBe(true)
     expect(isNumberWord("book")).toBe(false)
     expect(isNumberWord("نه")).toBe(false)
+  })
+})
+
+describe("ordinals", () => {
+  it("reads ordinal words and digits with their ending in both languages", () => {
+    for (const word of ["fifth", "twelfth", "3rd", "پنجم", "پنجمین", "دوم"]) expect(isOrdinal(word), word).toBe(true)
+  })
+
+  it("reads no other word as an ordinal", () => {
+    for (const word of ["floor", "fifty", "پنج", "مردم"]) expect(isOrdinal(word), word).toBe(false)
+  })
+})
+
+describe("colloquial scales", () => {
+  it("reads a scale with the spoken 'is' ('سه میلیونه')", () => {
+    expect(parseNumber("۳ میلیونه")).toBe(3e6)
+    expect(parseNumber("سه میلیونه")).toBe(3e6)
   })
 })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { stem } from "../../src/Search/Stemmer"
+import { colloquialBases, stem } from "../../src/Search/Stemmer"
 import { normalizeText, wordsOf } from "../../src/Search/TextNormalization"
 
 /** The stems of a text's words, as search and chat compare them. */
@@ -91,5 +91,24 @@ describe("Persian words that only look inflected", () => {
 
   it("reads a colloquial present stem of a listed verb ('بشورم') as the verb", () => {
     same([["بشورم", "شستم"], ["میشورید", "شستند"]])
+  })
+})
+
+describe("colloquial Persian bases", () => {
+  it("strips one or two colloquial endings and the colloquial plural under them", () => {
+    expect(colloquialBases("کابلمم")).toContain("کابل")
+    expect(colloquialBases("عکسامو")).toContain("عکس")
+    expect(colloquialBases("گلای")).toContain("گل")
+  })
+
+  it("gives the written 'ān' of a spoken 'ūn'", () => {
+    expect(colloquialBases("خونه")).toContain("خانه")
+    expect(colloquialBases("تموم")).toContain("تمام")
+  })
+
+  it("gives nothing for a word without such endings or for another script", () => {
+    expect(colloquialBases("کتاب")).toEqual([])
+    expect(colloquialBases("parcels")).toEqual([])
+    expect(colloquialBases("pizza")).toEqual([])
   })
 })

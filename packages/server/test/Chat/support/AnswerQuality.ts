@@ -117,6 +117,18 @@ export const sets: ReadonlyArray<EvalSet> = [
     documents: "tuning-3-fa-docs",
     heldAside: false
   },
+  {
+    name: "tuning-4: EN furniture delivery, gym membership, pet food subscription",
+    questions: "tuning-4-en.json",
+    documents: "tuning-4-en-docs",
+    heldAside: false
+  },
+  {
+    name: "tuning-4: FA flower delivery, laptop repairs, tour cancellations",
+    questions: "tuning-4-fa.json",
+    documents: "tuning-4-fa-docs",
+    heldAside: false
+  },
   { name: "held-aside: earlier set", questions: "answers-held-aside.json", documents: "answers-docs", heldAside: true },
   {
     name: "held-aside: EN manual, warranty card, terms of sale",
@@ -128,18 +140,6 @@ export const sets: ReadonlyArray<EvalSet> = [
     name: "held-aside: FA typed as people type",
     questions: "held-aside-fa.json",
     documents: "held-fa-docs",
-    heldAside: true
-  },
-  {
-    name: "held-aside: EN furniture delivery, gym membership, pet food subscription",
-    questions: "held-aside-en-3.json",
-    documents: "held-en-3-docs",
-    heldAside: true
-  },
-  {
-    name: "held-aside: FA flower delivery, laptop repairs, tour cancellations",
-    questions: "held-aside-fa-3.json",
-    documents: "held-fa-3-docs",
     heldAside: true
   },
   {
