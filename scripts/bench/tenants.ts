@@ -132,7 +132,8 @@ const paired = async (
   const service = await options.probe()
   progress(
     `  the service meanwhile: loop delay p99 ${service.loop.p99} ms, max ${service.loop.max} ms; GC ${service.gc.totalMs} ms` +
-      ` in ${service.gc.count} pauses; CPU ${service.cpuMs} ms; up ${service.uptimeS} s`
+      ` in ${service.gc.count} pauses (${service.gc.major} major, ${service.gc.majorMs} ms); CPU ${service.cpuMs} ms;` +
+      ` heap ${service.heapUsedMb} MB; up ${service.uptimeS} s`
   )
   return {
     label,

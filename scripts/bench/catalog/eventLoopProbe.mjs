@@ -83,6 +83,7 @@ if (file !== undefined && file !== "") {
       },
       // The service's CPU time in the phase: its share of the two cores, beside the latency.
       cpuMs: Math.round((used.user + used.system) / 1000),
+      heapUsedMb: Math.round(process.memoryUsage().heapUsed / 2 ** 20),
       // Where the stretch ends in the service's life (and in a --cpu-prof profile of it).
       uptimeS: Math.round(process.uptime() * 100) / 100
     }

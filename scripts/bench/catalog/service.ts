@@ -143,6 +143,7 @@ export interface ProbeFigures {
     readonly majorMs: number
   }
   readonly cpuMs: number
+  readonly heapUsedMb: number
   readonly uptimeS: number
 }
 
@@ -262,6 +263,13 @@ export const startService = async (
   }
   child.stdout?.on("data", keep)
   child.stderr?.on("data", keep)
+  // DASTYAR_BENCH_SERVICE_LOG=<file> keeps all of the service's output (e.g. with --trace-gc in the node args).
+  const log = process.env.DASTYAR_BENCH_SERVICE_LOG
+  if (log !== undefined && log !== "") {
+    const file = fs.createWriteStream(log)
+    child.stdout?.pipe(file, { end: false })
+    child.stderr?.pipe(file, { end: false })
+  }
   onCleanup("stop the service", () => stopChild(child))
   onCleanup("close the client's connections", async () => agent.destroy())
   const describeExit = () =>
