@@ -27,6 +27,7 @@ import searchSynonyms from "./migrations/0022_search_synonyms"
 import tenantKeys from "./migrations/0023_tenant_keys"
 import conversationChannelIndex from "./migrations/0025_conversation_channel_index"
 import fairQueue from "./migrations/0026_fair_queue"
+import unsyncedByAssistant from "./migrations/0027_unsynced_by_assistant"
 
 const migrationRecord = {
   "0001_core": core,
@@ -52,7 +53,8 @@ const migrationRecord = {
   "0022_search_synonyms": searchSynonyms,
   "0023_tenant_keys": tenantKeys,
   "0025_conversation_channel_index": conversationChannelIndex,
-  "0026_fair_queue": fairQueue
+  "0026_fair_queue": fairQueue,
+  "0027_unsynced_by_assistant": unsyncedByAssistant
 }
 
 export const migrations = Migrator.fromRecord(migrationRecord)

@@ -134,17 +134,30 @@ export class ProductIndexer extends Effect.Service<ProductIndexer>()("ProductInd
      * Queues a wake-up for each shop with due products and none waiting or
      * running: retries whose backoff has passed, products marked pending
      * without one (a new embedder), a wake-up the queue gave up. The work then
-     * takes its turn with other shops' rather than beside them.
+     * takes its turn with other shops' rather than beside them. The shops with
+     * waiting products are read one index probe each (a skip scan), so a big
+     * backlog is not read through every two seconds.
      */
     const wakeUnattended = Effect.fn("ProductIndexer.wakeUnattended")(function*() {
       const shops = yield* sql<{ readonly assistantId: string }>`
-        SELECT DISTINCT p.assistant_id FROM products p
-        WHERE p.index_state <> 'synced' AND p.index_due_at <= now()
-          AND (p.index_lease_until IS NULL OR p.index_lease_until < now())
+        WITH RECURSIVE waiting AS (
+          (SELECT assistant_id FROM products WHERE index_state <> 'synced' ORDER BY assistant_id LIMIT 1)
+          UNION ALL
+          SELECT (SELECT p.assistant_id FROM products p
+                  WHERE p.index_state <> 'synced' AND p.assistant_id > w.assistant_id
+                  ORDER BY p.assistant_id LIMIT 1)
+          FROM waiting w WHERE w.assistant_id IS NOT NULL
+        )
+        SELECT w.assistant_id FROM waiting w
+        WHERE w.assistant_id IS NOT NULL
           AND NOT EXISTS (
             SELECT 1 FROM ${sql(Queue.tableName)} q
-            WHERE q.queue_name = ${IndexQueue.queueName} AND q.tenant_key = p.assistant_id AND NOT q.completed
-              AND q.attempts < ${queueMaxAttempts})`
+            WHERE q.queue_name = ${IndexQueue.queueName} AND q.tenant_key = w.assistant_id AND NOT q.completed
+              AND q.attempts < ${queueMaxAttempts})
+          AND EXISTS (
+            SELECT 1 FROM products p
+            WHERE p.assistant_id = w.assistant_id AND p.index_state <> 'synced' AND p.index_due_at <= now()
+              AND (p.index_lease_until IS NULL OR p.index_lease_until < now()))`
       for (const { assistantId } of shops) yield* IndexQueue.request(queue, assistantId)
       return shops.length
     })
