@@ -19,7 +19,11 @@ import { embeddingText, type ProductFields, searchFields } from "./SearchKeys"
 import { TermExpansions } from "./TermExpansions"
 import { VectorIndexes } from "./VectorIndexes"
 
-const batchSize = 256
+/**
+ * Products one claim takes, and so one turn: what a small shop's write waits for behind a big shop's backlog on
+ * each worker. The fixed cost of a batch (a claim and a store statement) stays small beside its embedding.
+ */
+const batchSize = 128
 /** Products whose search fields are computed between two turns of the event loop. */
 const piece = 16
 const leaseSeconds = 120
