@@ -123,7 +123,12 @@ export class ProductIndexer extends Effect.Service<ProductIndexer>()("ProductInd
       return embedder.embed(texts).pipe(
         Effect.tap(({ tokens }) => meter(tokens)),
         // The statement has committed its terms (and the dictionary's, by trigger): searches see them from now on.
-        Effect.flatMap(({ vectors }) => Effect.zipRight(store(products, vectors), expansions.invalidate)),
+        Effect.flatMap(({ vectors }) =>
+          Effect.zipRight(
+            store(products, vectors),
+            expansions.invalidate([...new Set(products.map((product) => product.assistantId))])
+          )
+        ),
         Effect.catchTag(
           "EmbedderError",
           (error) =>
