@@ -24,6 +24,7 @@ import {
   listField,
   onCleanup,
   pg,
+  type ProbeFigures,
   runBench,
   type Service,
   type Shop,
@@ -84,6 +85,8 @@ export interface Paired {
   readonly http: Latency
   readonly bare: Latency
   readonly meanHits: number
+  /** The service's event-loop delay, GC pauses and CPU time over the counted pairs. */
+  readonly service: ProbeFigures
 }
 
 /**
@@ -93,7 +96,12 @@ export interface Paired {
 const paired = async (
   label: string,
   count: number,
-  options: { readonly warmup: number; readonly budgetMs: number; readonly until?: () => boolean },
+  options: {
+    readonly warmup: number
+    readonly budgetMs: number
+    readonly until?: () => boolean
+    readonly probe: () => Promise<ProbeFigures>
+  },
   read: (i: number) => Promise<number>,
   bare: (i: number) => Promise<void>
 ): Promise<Paired> => {
@@ -102,8 +110,12 @@ const paired = async (
   const sql: Array<number> = []
   let hits = 0
   let measuring = performance.now()
+  if (options.warmup === 0) await options.probe()
   for (let i = 0; i < count; i++) {
-    if (i === options.warmup) measuring = performance.now()
+    if (i === options.warmup && i > 0) {
+      await options.probe()
+      measuring = performance.now()
+    }
     if (options.until !== undefined ? options.until() : i > options.warmup && since(measuring) > options.budgetMs) {
       break
     }
@@ -117,7 +129,19 @@ const paired = async (
     sql.push(since(start))
     hits += found
   }
-  return { label, http: summarize(http), bare: summarize(sql), meanHits: round(hits / Math.max(1, http.length)) }
+  const service = await options.probe()
+  progress(
+    `  the service meanwhile: loop delay p99 ${service.loop.p99} ms, max ${service.loop.max} ms; GC ${service.gc.totalMs} ms` +
+      ` in ${service.gc.count} pauses (${service.gc.major} major, ${service.gc.majorMs} ms); CPU ${service.cpuMs} ms;` +
+      ` heap ${service.heapUsedMb} MB; up ${service.uptimeS} s`
+  )
+  return {
+    label,
+    http: summarize(http),
+    bare: summarize(sql),
+    meanHits: round(hits / Math.max(1, http.length)),
+    service
+  }
 }
 
 const main = async () => {
@@ -215,7 +239,7 @@ const main = async () => {
   const bare = (shop: Shop, q: BenchQuery) =>
     bareSearch(db, { assistantId: assistantOf(shop), dims, products: smallProducts.get(assistantOf(shop)) ?? 0 }, q)
   const count = options.warmup + options.queries
-  const latency = { warmup: options.warmup, budgetMs: options.budgetMs }
+  const latency = { warmup: options.warmup, budgetMs: options.budgetMs, probe: service.probe }
   const rows = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM products")
   const totalProducts = rows.rows[0]?.n ?? 0
 
@@ -304,7 +328,7 @@ const main = async () => {
     await paired(
       "search, a random small shop, while the big one re-imports",
       1_000_000,
-      { warmup: 0, budgetMs: Infinity, until: () => importState.synced },
+      { warmup: 0, budgetMs: Infinity, until: () => importState.synced, probe: service.probe },
       (i) => search(pick(i + 1_000), query(i)),
       (i) => bare(pick(i + 1_000), query(i))
     )

@@ -12,7 +12,7 @@ import { createRequire } from "node:module"
 import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
-import { fileURLToPath } from "node:url"
+import { fileURLToPath, pathToFileURL } from "node:url"
 import * as zlib from "node:zlib"
 import type PgModule from "pg"
 import { serverNodeFlags } from "../../../packages/server/src/Platform/NodeFlags"
@@ -124,10 +124,49 @@ export interface Service {
   readonly databaseUrl: string | null
   readonly postgresVersion: string | null
   readonly pid: number | undefined
+  /** The service's event-loop delay and GC pauses since the previous call (see eventLoopProbe.mjs). */
+  readonly probe: () => Promise<ProbeFigures>
   /** One API call; fails on a transport error, returns any HTTP status. */
   readonly call: (method: string, pathname: string, token: string, body?: unknown) => Promise<Reply>
   /** One API call that must answer `status`. */
   readonly expect: (status: number, method: string, pathname: string, token: string, body?: unknown) => Promise<unknown>
+}
+
+/** What eventLoopProbe.mjs reports for a stretch of the service's life. */
+export interface ProbeFigures {
+  readonly loop: { readonly p50: number; readonly p99: number; readonly max: number; readonly mean: number }
+  readonly gc: {
+    readonly count: number
+    readonly totalMs: number
+    readonly maxMs: number
+    readonly major: number
+    readonly majorMs: number
+  }
+  readonly cpuMs: number
+  readonly heapUsedMb: number
+  readonly uptimeS: number
+}
+
+const isProbeFigures = (value: unknown): value is ProbeFigures & { readonly seq: number } =>
+  typeof field(value, "seq") === "number" && typeof field(value, "loop", "p99") === "number" &&
+  typeof field(value, "gc", "totalMs") === "number" && typeof field(value, "cpuMs") === "number"
+
+/** Asks the service's probe for its figures (SIGUSR2) and waits until it has written them. */
+const readProbe = (pid: number, file: string) => {
+  let seq = 0
+  return async (): Promise<ProbeFigures> => {
+    process.kill(pid, "SIGUSR2")
+    const deadline = performance.now() + 10_000
+    for (;;) {
+      const figures: unknown = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, "utf8")) : undefined
+      if (isProbeFigures(figures) && figures.seq > seq) {
+        seq = figures.seq
+        return figures
+      }
+      if (performance.now() > deadline) throw new Error("the service's event-loop probe did not answer in 10 s")
+      await sleep(10)
+    }
+  }
 }
 
 const freePort = () =>
@@ -193,10 +232,19 @@ export const startService = async (
   const nodeArgs = (process.env.DASTYAR_BENCH_NODE_ARGS ?? "").split(" ").filter((arg) => arg !== "")
   // The compiled server, as `pnpm start` runs it (built first when its sources changed).
   execFileSync(process.execPath, [path.join(repoRoot, "scripts/build.mjs"), "--if-needed"], { stdio: "inherit" })
-  const child = spawn(process.execPath, [...serverNodeFlags, ...nodeArgs, "packages/server/dist/js/main.js"], {
+  const probeFile = path.join(dataDir, "event-loop-probe.json")
+  const probeModule = pathToFileURL(path.join(repoRoot, "scripts/bench/catalog/eventLoopProbe.mjs")).href
+  const child = spawn(process.execPath, [
+    ...serverNodeFlags,
+    ...nodeArgs,
+    "--import",
+    probeModule,
+    "packages/server/dist/js/main.js"
+  ], {
     cwd: repoRoot,
     env: {
       ...env,
+      DASTYAR_BENCH_PROBE_FILE: probeFile,
       ...(database === null ? {} : { DATABASE_URL: database.url }),
       PORT: String(port),
       DASTYAR_DATA_DIR: dataDir,
@@ -215,6 +263,13 @@ export const startService = async (
   }
   child.stdout?.on("data", keep)
   child.stderr?.on("data", keep)
+  // DASTYAR_BENCH_SERVICE_LOG=<file> keeps all of the service's output (e.g. with --trace-gc in the node args).
+  const log = process.env.DASTYAR_BENCH_SERVICE_LOG
+  if (log !== undefined && log !== "") {
+    const file = fs.createWriteStream(log)
+    child.stdout?.pipe(file, { end: false })
+    child.stderr?.pipe(file, { end: false })
+  }
   onCleanup("stop the service", () => stopChild(child))
   onCleanup("close the client's connections", async () => agent.destroy())
   const describeExit = () =>
@@ -270,6 +325,7 @@ export const startService = async (
     databaseUrl: database?.url ?? null,
     postgresVersion: database?.version ?? null,
     pid: child.pid,
+    probe: readProbe(child.pid ?? 0, probeFile),
     call,
     expect
   }

@@ -1,7 +1,7 @@
 /** The tenants benchmark's output: a table for reading, then the same figures as one JSON line. */
 import { execFileSync } from "node:child_process"
 import * as os from "node:os"
-import { repoRoot } from "../catalog/service"
+import { type ProbeFigures, repoRoot } from "../catalog/service"
 import { type Latency, table } from "../catalog/stats"
 import type { PlannedShop } from "./seed"
 import type { PlanFigures, Sizes } from "./state"
@@ -11,6 +11,7 @@ interface Paired {
   readonly http: Latency
   readonly bare: Latency
   readonly meanHits: number
+  readonly service: ProbeFigures
 }
 
 export interface Figures {
@@ -100,6 +101,25 @@ export const report = (figures: Figures) => {
       String(r.meanHits)
     ])
   ))
+  lines.push(
+    "",
+    "The service meanwhile: its event loop's delay beyond 10 ms turns (monitorEventLoopDelay), GC pauses, CPU time",
+    table(
+      ["read", "loop p50", "loop p99", "loop max", "GC pauses", "GC ms", "GC max", "major GCs", "major ms", "CPU ms"],
+      reads.map((r) => [
+        r.label,
+        ms(r.service.loop.p50),
+        ms(r.service.loop.p99),
+        ms(r.service.loop.max),
+        String(r.service.gc.count),
+        String(r.service.gc.totalMs),
+        ms(r.service.gc.maxMs),
+        String(r.service.gc.major),
+        String(r.service.gc.majorMs),
+        String(r.service.cpuMs)
+      ])
+    )
+  )
   const atRest = reads[0]
   const during = reads[3]
   lines.push(

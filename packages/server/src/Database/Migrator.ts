@@ -27,6 +27,7 @@ import searchSynonyms from "./migrations/0022_search_synonyms"
 import tenantKeys from "./migrations/0023_tenant_keys"
 import conversationChannelIndex from "./migrations/0025_conversation_channel_index"
 import fairQueue from "./migrations/0026_fair_queue"
+import unsyncedByAssistant from "./migrations/0027_unsynced_by_assistant"
 import describedTerms from "./migrations/0028_described_terms"
 
 const migrationRecord = {
@@ -54,6 +55,7 @@ const migrationRecord = {
   "0023_tenant_keys": tenantKeys,
   "0025_conversation_channel_index": conversationChannelIndex,
   "0026_fair_queue": fairQueue,
+  "0027_unsynced_by_assistant": unsyncedByAssistant,
   "0028_described_terms": describedTerms
 }
 

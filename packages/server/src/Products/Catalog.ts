@@ -13,6 +13,7 @@ import * as ParseResult from "effect/ParseResult"
 import { AccountsRepo } from "../Accounts/AccountsRepo"
 import { newId } from "../Ids"
 import { ModelCatalog } from "../Models/ModelCatalog"
+import * as EventLoop from "../Platform/EventLoop"
 import { categoryKey, normalizeText } from "../Search/TextNormalization"
 import { ProductCursor } from "./Cursor"
 import * as IndexQueue from "./IndexQueue"
@@ -30,6 +31,9 @@ export interface CatalogOwner {
 /** Database and row-decoding failures are defects here: no client input can cause them. */
 const isInfrastructureError = (error: unknown): error is SqlError | ParseResult.ParseError =>
   error instanceof SqlError || ParseResult.isParseError(error)
+
+/** Products compared with their stored rows between two turns of the event loop. */
+const comparePiece = 100
 
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 
@@ -72,24 +76,22 @@ export class Catalog extends Effect.Service<Catalog>()("Catalog", {
         })
         yield* guard(existing)
         const stored = new Map<string, ProductRow>(existing.map((row) => [row.externalId, row]))
-        const creates: Array<ProductWrite> = []
-        const updates: Array<ProductWrite> = []
-        let unchanged = 0
-        for (const item of items) {
-          const row = stored.get(item.externalId)
-          if (row === undefined) {
-            creates.push({ id: newId("prd"), externalId: item.externalId, fields: item.fields, reindex: true })
-            continue
-          }
-          const changed = changedFields(fieldsOf(row), item.fields)
-          if (changed.length === 0) unchanged++
-          else {updates.push({
-              id: row.id,
-              externalId: item.externalId,
-              fields: item.fields,
-              reindex: needsReindex(changed)
-            })}
-        }
+        // Compared a piece at a time: an import's 1,000 products took every search's turn at once.
+        const planned = yield* EventLoop.mapInPieces(items, comparePiece, (part) =>
+          part.map((item): ProductWrite | null => {
+            const row = stored.get(item.externalId)
+            if (row === undefined) {
+              return { id: newId("prd"), externalId: item.externalId, fields: item.fields, reindex: true }
+            }
+            const changed = changedFields(fieldsOf(row), item.fields)
+            return changed.length === 0
+              ? null
+              : { id: row.id, externalId: item.externalId, fields: item.fields, reindex: needsReindex(changed) }
+          }))
+        const writes = planned.filter((write) => write !== null)
+        const creates = writes.filter((write) => !stored.has(write.externalId))
+        const updates = writes.filter((write) => stored.has(write.externalId))
+        const unchanged = planned.length - writes.length
         if (creates.length > 0) {
           const [count, limit] = yield* Effect.all([repo.count(owner.assistantId), productLimit(owner.accountId)])
           if (count + creates.length > limit) return yield* new Products.ProductLimitReached()

@@ -15,7 +15,10 @@ export const IndexRequest = Schema.Struct({
   continued: Schema.optional(Schema.Boolean)
 })
 
-export const make = PersistedQueue.make({ name: "product-index", schema: IndexRequest })
+/** The queue's name in `Queue.tableName` (the indexer's sweeper reads which shops have a wake-up waiting). */
+export const queueName = "product-index"
+
+export const make = PersistedQueue.make({ name: queueName, schema: IndexRequest })
 
 /**
  * Asks for indexing; a fresh element id each time, so no wake-up is merged

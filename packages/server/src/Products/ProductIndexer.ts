@@ -3,7 +3,7 @@
  * (offered with each write); the product rows say what is due and carry a
  * lease, so several workers and instances share the work, a killed worker's
  * batch is taken again once its lease expires, and a failed batch is retried
- * with exponential backoff by the sweeper.
+ * with exponential backoff (the sweeper queues its wake-up once that has passed).
  */
 import { SqlClient } from "@effect/sql"
 import * as Effect from "effect/Effect"
@@ -12,13 +12,18 @@ import { CostLedger } from "../Accounts/CostLedger"
 import { AppConfig } from "../Config"
 import * as EventLoop from "../Platform/EventLoop"
 import * as Worker from "../Platform/Worker"
+import * as Queue from "../Queue/Queue"
 import { Embedder, vectorLiteral } from "../Search/Embedder"
 import * as IndexQueue from "./IndexQueue"
 import { embeddingText, type ProductFields, searchFields } from "./SearchKeys"
 import { TermExpansions } from "./TermExpansions"
 import { VectorIndexes } from "./VectorIndexes"
 
-const batchSize = 256
+/**
+ * Products one claim takes, and so one turn: what a small shop's write waits for behind a big shop's backlog on
+ * each worker. The fixed cost of a batch (a claim and a store statement) stays small beside its embedding.
+ */
+const batchSize = 128
 /** Products whose search fields are computed between two turns of the event loop. */
 const piece = 16
 const leaseSeconds = 120
@@ -26,10 +31,12 @@ const maxBackoffSeconds = 300
 const queueWorkers = 2
 /**
  * Batches one wake-up indexes before it queues the rest of its shop's work
- * behind other shops' (the queue's claims take turns between shops): a big
- * import does not hold both workers while a small shop's products wait.
+ * behind other shops' (the queue's claims take turns between shops): a small
+ * shop's write waits for at most one batch of a big import on each worker.
  */
-const batchesPerTurn = 4
+const batchesPerTurn = 1
+/** The library's default: an element that failed this often is no longer claimed (`Queue/Queue.ts`). */
+const queueMaxAttempts = 10
 
 interface DueProduct {
   readonly id: string
@@ -53,18 +60,13 @@ export class ProductIndexer extends Effect.Service<ProductIndexer>()("ProductInd
     const expansions = yield* TermExpansions
     const ledger = yield* CostLedger
 
-    /** Takes up to a batch of due products (of one assistant, or any) under a lease. */
-    const claim = (assistantId: string | null) =>
+    /** Takes up to a batch of the assistant's due products under a lease. */
+    const claim = (assistantId: string) =>
       sql<DueProduct>`
         WITH due AS (
-          SELECT id FROM products WHERE ${
-        sql.and([
-          sql`index_state <> 'synced'`,
-          sql`index_due_at <= now()`,
-          sql`(index_lease_until IS NULL OR index_lease_until < now())`,
-          ...(assistantId === null ? [] : [sql`assistant_id = ${assistantId}`])
-        ])
-      }
+          SELECT id FROM products
+          WHERE assistant_id = ${assistantId} AND index_state <> 'synced' AND index_due_at <= now()
+            AND (index_lease_until IS NULL OR index_lease_until < now())
           ORDER BY index_due_at LIMIT ${batchSize} FOR UPDATE SKIP LOCKED
         )
         UPDATE products p SET index_lease_until = now() + make_interval(secs => ${leaseSeconds})
@@ -123,7 +125,12 @@ export class ProductIndexer extends Effect.Service<ProductIndexer>()("ProductInd
       return embedder.embed(texts).pipe(
         Effect.tap(({ tokens }) => meter(tokens)),
         // The statement has committed its terms (and the dictionary's, by trigger): searches see them from now on.
-        Effect.flatMap(({ vectors }) => Effect.zipRight(store(products, vectors), expansions.invalidate)),
+        Effect.flatMap(({ vectors }) =>
+          Effect.zipRight(
+            store(products, vectors),
+            expansions.invalidate([...new Set(products.map((product) => product.assistantId))])
+          )
+        ),
         Effect.catchTag(
           "EmbedderError",
           (error) =>
@@ -134,15 +141,36 @@ export class ProductIndexer extends Effect.Service<ProductIndexer>()("ProductInd
       )
     }
 
-    /** Indexes due products of any shop until none is left. */
-    const indexDue = Effect.fn("ProductIndexer.indexDue")(function*() {
-      let indexed = 0
-      while (true) {
-        const batch = yield* claim(null)
-        if (batch.length === 0) return indexed
-        yield* indexBatch(batch)
-        indexed += batch.length
-      }
+    /**
+     * Queues a wake-up for each shop with due products and none waiting or
+     * running: retries whose backoff has passed, products marked pending
+     * without one (a new embedder), a wake-up the queue gave up. The work then
+     * takes its turn with other shops' rather than beside them. The shops with
+     * waiting products are read one index probe each (a skip scan), so a big
+     * backlog is not read through every two seconds.
+     */
+    const wakeUnattended = Effect.fn("ProductIndexer.wakeUnattended")(function*() {
+      const shops = yield* sql<{ readonly assistantId: string }>`
+        WITH RECURSIVE waiting AS (
+          (SELECT assistant_id FROM products WHERE index_state <> 'synced' ORDER BY assistant_id LIMIT 1)
+          UNION ALL
+          SELECT (SELECT p.assistant_id FROM products p
+                  WHERE p.index_state <> 'synced' AND p.assistant_id > w.assistant_id
+                  ORDER BY p.assistant_id LIMIT 1)
+          FROM waiting w WHERE w.assistant_id IS NOT NULL
+        )
+        SELECT w.assistant_id FROM waiting w
+        WHERE w.assistant_id IS NOT NULL
+          AND NOT EXISTS (
+            SELECT 1 FROM ${sql(Queue.tableName)} q
+            WHERE q.queue_name = ${IndexQueue.queueName} AND q.tenant_key = w.assistant_id AND NOT q.completed
+              AND q.attempts < ${queueMaxAttempts})
+          AND EXISTS (
+            SELECT 1 FROM products p
+            WHERE p.assistant_id = w.assistant_id AND p.index_state <> 'synced' AND p.index_due_at <= now()
+              AND (p.index_lease_until IS NULL OR p.index_lease_until < now()))`
+      for (const { assistantId } of shops) yield* IndexQueue.request(queue, assistantId)
+      return shops.length
     })
 
     /** One shop's turn: a few batches, then, if more may be due, a wake-up queued behind other shops' turns. */
@@ -165,7 +193,7 @@ export class ProductIndexer extends Effect.Service<ProductIndexer>()("ProductInd
       /** Handles one wake-up from the queue; waits while the queue is empty. */
       processNext: queue.take(({ assistantId, continued }) => indexTurn(assistantId, continued === true)),
       /** Retries failed products whose backoff has passed, and anything whose wake-up was lost. */
-      sweep: indexDue(),
+      sweep: wakeUnattended(),
       /** Vectors of another embedder are never compared with this one's: those products are indexed again. */
       reindexOtherEmbedders: sql`
         UPDATE products SET index_state = 'pending', index_version = index_version + 1, index_due_at = now(),

@@ -9,6 +9,7 @@ import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
 import { prepared } from "../Database/Database"
 import { ReadSql } from "../Database/Replicas"
+import * as EventLoop from "../Platform/EventLoop"
 import { derivedKeys, type ProductFields } from "./SearchKeys"
 
 export const ProductRow = Schema.Struct({
@@ -68,6 +69,13 @@ const recordOf = (write: ProductWrite) => {
   }
 }
 
+/** Records derived between two turns of the event loop: an import's 1,000 took every search's turn at once. */
+const recordsPiece = 100
+
+/** The writes as the JSON text of their records, derived a piece at a time. */
+const recordsJson = (writes: ReadonlyArray<ProductWrite>) =>
+  Effect.map(EventLoop.mapInPieces(writes, recordsPiece, (part) => part.map(recordOf)), JSON.stringify)
+
 export class ProductsRepo extends Effect.Service<ProductsRepo>()("ProductsRepo", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
@@ -117,19 +125,19 @@ export class ProductsRepo extends Effect.Service<ProductsRepo>()("ProductsRepo",
           .pipe(Effect.map((rows) => Number(rows[0]?.count ?? 0))),
 
       insert: (assistantId: string, writes: ReadonlyArray<ProductWrite>) =>
-        writes.length === 0 ? Effect.void : sql`
+        writes.length === 0 ? Effect.void : Effect.flatMap(recordsJson(writes), (records) =>
+          sql`
           INSERT INTO products (id, assistant_id, external_id, title, category, subcategory, attributes, description,
             image_url, url, price, currency, in_stock, category_key, subcategory_key, attribute_keys, lookup_key)
           SELECT x.id, ${assistantId}, x.external_id, x.title, x.category, x.subcategory, x.attributes, x.description,
             x.image_url, x.url, x.price, x.currency, x.in_stock, x.category_key, x.subcategory_key, x.attribute_keys,
             x.lookup_key
-          FROM jsonb_to_recordset(${JSON.stringify(writes.map(recordOf))}::jsonb) AS ${recordColumns}`.pipe(
-          Effect.asVoid
-        ),
+          FROM jsonb_to_recordset(${records}::jsonb) AS ${recordColumns}`.pipe(Effect.asVoid)),
 
       /** Replaces the fields of existing rows; a write marked `reindex` goes back to `pending`. */
       update: (writes: ReadonlyArray<ProductWrite>) =>
-        writes.length === 0 ? Effect.void : sql`
+        writes.length === 0 ? Effect.void : Effect.flatMap(recordsJson(writes), (records) =>
+          sql`
           UPDATE products p SET
             title = x.title, category = x.category, subcategory = x.subcategory, attributes = x.attributes,
             description = x.description, image_url = x.image_url, url = x.url, price = x.price,
@@ -140,8 +148,8 @@ export class ProductsRepo extends Effect.Service<ProductsRepo>()("ProductsRepo",
             index_version = p.index_version + CASE WHEN x.reindex THEN 1 ELSE 0 END,
             index_attempts = CASE WHEN x.reindex THEN 0 ELSE p.index_attempts END,
             index_due_at = CASE WHEN x.reindex THEN now() ELSE p.index_due_at END
-          FROM jsonb_to_recordset(${JSON.stringify(writes.map(recordOf))}::jsonb) AS ${recordColumns}
-          WHERE p.id = x.id`.pipe(Effect.asVoid),
+          FROM jsonb_to_recordset(${records}::jsonb) AS ${recordColumns}
+          WHERE p.id = x.id`.pipe(Effect.asVoid)),
 
       deleteByExternalIds: (assistantId: string, externalIds: ReadonlyArray<string>) =>
         sql<{ readonly externalId: string }>`

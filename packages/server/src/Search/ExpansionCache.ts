@@ -3,11 +3,12 @@
  * word's expansion depends on nothing but the word (and whether it is the
  * last one) and the assistant's dictionary, which only grows: a cached
  * expansion lacks only terms added since. Terms this instance adds forget
- * the cache at once (`invalidate`, after the commit; an expansion read
- * before it is not kept); terms another instance adds are reached by typos,
- * prefixes and other forms within the TTL, and by the word itself at once (a
- * query word always matches itself). Saves the dictionary's round trip for
- * words searched again.
+ * that assistant's expansions at once (`invalidate`, after the commit; an
+ * expansion read before it is not kept), and only that assistant's: one
+ * shop's import does not empty every other shop's cache batch after batch.
+ * Terms another instance adds are reached by typos, prefixes and other forms
+ * within the TTL, and by the word itself at once (a query word always
+ * matches itself). Saves the dictionary's round trip for words searched again.
  */
 import { SqlClient, type SqlError } from "@effect/sql"
 import * as Clock from "effect/Clock"
@@ -31,38 +32,48 @@ export interface ExpansionCache {
     assistantId: string,
     words: ReadonlyArray<QueryWord>
   ) => Effect.Effect<Expansion, SqlError.SqlError>
-  /** Forgets every expansion; called once this instance has committed new terms. */
-  readonly invalidate: Effect.Effect<void>
+  /** Forgets the assistants' expansions; called once this instance has committed new terms of theirs. */
+  readonly invalidate: (assistantIds: ReadonlyArray<string>) => Effect.Effect<void>
 }
 
-/** What an expansion depends on besides the dictionary. */
-const keyOf = (assistantId: string, word: QueryWord) =>
-  `${assistantId}\u0000${word.prefix ? 1 : 0}${word.alternative === true ? 1 : 0}\u0000${word.word}`
+/** What an expansion depends on besides the dictionary, and the assistant's generation (see `invalidate`). */
+const keyOf = (assistantId: string, generation: number, word: QueryWord) =>
+  `${assistantId}\u0000${generation}\u0000${word.prefix ? 1 : 0}${word.alternative === true ? 1 : 0}\u0000${word.word}`
 
 export const makeExpansionCache: Effect.Effect<ExpansionCache, never, SqlClient.SqlClient> = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   // Not Effect's `Cache`: expansions are set again after every expiry and `invalidate` (see `ExpiringMap`).
   const cache = makeExpiringMap<ReadonlyMap<string, TermMatch>>(capacity, Duration.toMillis(expansionTtl))
-  // Bumped by `invalidate`: a read that began before it is not kept.
-  let generation = 0
+  // An assistant's generation, bumped by `invalidate`: its older entries are no longer read (they go when the map
+  // starts over or are read as expired), and a read that began before is not kept. Assistants not bumped since the
+  // last start-over share `floor`, which is above every generation handed out before it.
+  const generations = new Map<string, number>()
+  let bumps = 0
+  let floor = 0
+  const generationOf = (assistantId: string) => generations.get(assistantId) ?? floor
   return {
-    invalidate: Effect.sync(() => {
-      generation++
-      cache.clear()
-    }),
+    invalidate: (assistantIds) =>
+      Effect.sync(() => {
+        if (generations.size + assistantIds.length > capacity) {
+          generations.clear()
+          cache.clear()
+          floor = ++bumps
+        }
+        for (const assistantId of assistantIds) generations.set(assistantId, ++bumps)
+      }),
     expand: (assistantId, words) =>
       Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
-        const cached = words.map((word) => Option.fromNullable(cache.get(keyOf(assistantId, word), now)))
+        const readAt = generationOf(assistantId)
+        const cached = words.map((word) => Option.fromNullable(cache.get(keyOf(assistantId, readAt, word), now)))
         const missing = words.filter((_, i) => Option.isNone(cached[i] ?? Option.none()))
         if (missing.length === 0) return cached.flatMap((terms) => Option.toArray(terms))
-        const readAt = generation
         // One round trip for every missing word, rather than the cache's lookup of one word at a time.
         const read = yield* expand(sql, assistantId, missing)
-        if (readAt === generation) {
+        if (readAt === generationOf(assistantId)) {
           missing.forEach((word, i) => {
             const terms = read[i]
-            if (terms !== undefined) cache.set(keyOf(assistantId, word), terms, now)
+            if (terms !== undefined) cache.set(keyOf(assistantId, readAt, word), terms, now)
           })
         }
         let next = 0
