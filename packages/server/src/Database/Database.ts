@@ -265,12 +265,14 @@ export const namePreparedStatements = (client: pg.PoolClient) => {
 }
 
 /**
- * Settings of every session the service opens on Postgres (primary and replicas). No parallel query: the
- * service's statements read one assistant's few rows, and a plan with a Gather starts its worker processes
- * (milliseconds each) even when a one-time filter then skips the branch, as a search's facet read's fallback
- * does. Index builds set their own (`Products/VectorIndexes`).
+ * Settings of every session the service opens on Postgres (primary and replicas). The service's statements read
+ * one assistant's few rows, so neither of these pays for itself. No parallel query: a plan with a Gather starts
+ * its worker processes (milliseconds each) even when a one-time filter then skips the branch, as a search's facet
+ * read's fallback does. No JIT: on a table of a million products a search's estimated cost passes
+ * `jit_above_cost`, and compiling its expressions took longer than reading its rows. Index builds set their
+ * own (`Products/VectorIndexes`).
  */
-export const sessionOptions = "-c max_parallel_workers_per_gather=0"
+export const sessionOptions = "-c max_parallel_workers_per_gather=0 -c jit=off"
 
 /**
  * Connections the pool keeps open however long they idle. `pg.Pool` closes

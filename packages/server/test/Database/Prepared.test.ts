@@ -1,6 +1,6 @@
 /**
  * Statements marked `prepared` run as named prepared statements on Postgres, and nothing else does; sessions
- * plan without parallel workers.
+ * plan without parallel workers or JIT.
  */
 import { SqlClient } from "@effect/sql"
 import { expect, layer } from "@effect/vitest"
@@ -39,12 +39,12 @@ layer(TestApp(), { excludeTestServices: true })("prepared statements", (it) => {
 })
 
 layer(TestApp(), { excludeTestServices: true })("session settings", (it) => {
-  it.effect("the service's Postgres sessions plan no parallel query", () =>
+  it.effect("the service's Postgres sessions plan no parallel query and compile no expressions", () =>
     Effect.gen(function*() {
       const sql = yield* SqlClient.SqlClient
-      const [setting] = yield* sql<{ readonly value: string }>`
-        SELECT current_setting('max_parallel_workers_per_gather') AS value`
-      // Embedded mode runs no worker processes, whatever the setting says.
-      if (process.env.DATABASE_URL !== undefined) expect(setting?.value).toBe("0")
+      const [setting] = yield* sql<{ readonly workers: string; readonly jit: string }>`
+        SELECT current_setting('max_parallel_workers_per_gather') AS workers, current_setting('jit') AS jit`
+      // Embedded mode runs no worker processes and has no JIT, whatever the settings say.
+      if (process.env.DATABASE_URL !== undefined) expect(setting).toEqual({ workers: "0", jit: "off" })
     }))
 })
