@@ -175,11 +175,11 @@ describe("keeping, lost property and growing", () => {
 
   it("reads a follow-up asking whether it gets bigger as asking whether it rises", () => {
     const discounts = [
-      { path: "d.md", text: "Discounts\n\nMembers save 5% on every order, rising to 10% after a year." },
+      { path: "d.md", text: "Loyalty\n\nCard holders get 3% off every order, rising to 8% after two years." },
       { path: "d.md", text: "Orders\n\nOrders ship in two days." }
     ]
-    const reply = answerText("Does it ever get bigger?", discounts, { previousQuestion: "What discount do members get?" })
-    expect(reply).toContain("rising to 10%")
+    const reply = answerText("Can that get bigger?", discounts, { previousQuestion: "What discount do card holders get?" })
+    expect(reply).toContain("rising to 8%")
   })
 })
 
@@ -202,13 +202,13 @@ describe("phrasal verbs", () => {
 
   it("reads 'take off' as removing", () => {
     const crew = [
-      { path: "crew.md", text: "Access\n\nOur crew will not remove doors or banisters." },
+      { path: "crew.md", text: "Fitting\n\nThe fitters cannot remove old radiators or shelving." },
       {
         path: "crew.md",
-        text: "Measuring\n\nPlease measure every door before delivery; the crew will take the packaging away."
+        text: "Before the visit\n\nPlease clear the wall of every radiator; the fitters will take their waste away."
       }
     ]
-    expect(answerText("Will the crew take the door off?", crew)).toContain("will not remove doors")
+    expect(answerText("Can the fitters take the old radiator off?", crew)).toContain("cannot remove old radiators")
   })
 })
 

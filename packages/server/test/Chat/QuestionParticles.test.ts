@@ -75,9 +75,9 @@ describe("Persian words that only look like verbs or numbers", () => {
   it("reads 'پنج شنبه' typed apart as the day, and 'ساعت چند' as asking a time", () => {
     const hours = [{
       path: "hours.md",
-      text: "ساعات کاری\n\nشنبه تا چهارشنبه ۹ تا ۱۸ و پنجشنبه ۹ تا ۱۳ باز هستیم. جمعه‌ها تعطیل است."
+      text: "ساعات کاری\n\nشنبه تا چهارشنبه ۸ تا ۱۷ و پنجشنبه ۸ تا ۱۲ پذیرش داریم. جمعه‌ها تعطیل است."
     }]
-    expect(answerText("پنج شنبه ها تا ساعت چند بازین؟", hours, { language: "fa" })).toContain("پنجشنبه ۹ تا ۱۳")
+    expect(answerText("پنج شنبه تا ساعت چند پذیرش دارید؟", hours, { language: "fa" })).toContain("پنجشنبه ۸ تا ۱۲")
   })
 })
 
