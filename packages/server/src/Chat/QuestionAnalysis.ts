@@ -90,7 +90,7 @@ export const sameWord = (a: string, b: string): boolean => {
 
 /**
  * A Persian question word as the passages hold it, when they hold it only without its colloquial endings
- * ("لپتاپم" for "لپتاپ", "قسطامو" for "قسط").
+ * ("گوشیم" for "گوشی", "کتابامو" for "کتاب").
  */
 export const bareForm = (root: string, everywhere: ReadonlyArray<string>): string => {
   if (mentions(everywhere, root)) return root
@@ -103,7 +103,7 @@ export const contains = (roots: ReadonlyArray<string>, root: string): boolean =>
 
 /**
  * The root or one of its synonyms is among `roots`, a foreign country or city also by a word for abroad
- * ("ترکیه" by "تورهای خارجی"). A word that only asks for the kind of value ("time",
+ * ("ایتالیا" by "سفرهای خارج از کشور"). A word that only asks for the kind of value ("time",
  * "وقت", "cost") is matched by itself: its synonyms name that kind anywhere ("زمان تحویل" for a question on
  * the time to return), and the value itself is what answers it.
  */
@@ -114,7 +114,7 @@ export const mentions = (roots: ReadonlyArray<string>, root: string): boolean =>
       contains(roots, alternative)
     )
 
-/** A foreign country or city, also with a colloquial ending ("استانبولو"). */
+/** A foreign country or city, also with a colloquial ending ("پاریسو"). */
 const isForeign = (root: string): boolean =>
   foreignPlaces.has(root) || colloquialBases(root).some((base) => foreignPlaces.has(stem(base)))
 
@@ -224,7 +224,7 @@ const expectedOf = (text: string): { readonly expected: Expected; readonly unit:
   const at = words.findIndex((word, i) =>
     (word === "many" && words[i - 1] === "how") || word === "چند" || (word === "long" && words[i - 1] === "how")
   )
-  // "ساعت چند" asks what time: the word after it is the verb ("ساعت چند بازین؟"), no unit.
+  // "ساعت چند" asks what time: the word after it is the verb ("ساعت چند می‌بندید؟"), no unit.
   const next = at < 0 || (words[at] === "چند" && words[at - 1] === "ساعت") ? undefined : words[at + 1]
   const named = next === undefined || questionStopWords.has(next) ? undefined : stem(next)
   // "چند ماهه", "چند روزه": a time unit with the colloquial "is" ending is the unit.
@@ -330,7 +330,7 @@ const isUnitForm = (root: string, unit: string | undefined) =>
 
 export const analyzeQuestion = (text: string, previous?: string): Question => {
   const own = questionRoots(text.replace(imperative, ""))
-  // A follow-up naming a place of its own ("and to Turkey?", "مشهد چی؟") asks of it instead of the previous one's.
+  // A follow-up naming a place of its own ("and to Spain?", "تبریز چطور؟") asks of it instead of the previous one's.
   const ownPlace = own.some(isForeign) || placesOf(text).some((place) => own.includes(place))
   const context = previous === undefined ? [] : questionRoots(previous).filter((root) =>
     !own.includes(root) && !(ownPlace && (isForeign(root) || placesOf(previous).includes(root)))

@@ -244,7 +244,7 @@ const colloquialPlural = /(?:ای|ا)$/u
 
 /**
  * What a colloquial Persian word may stand on: without one or two endings ("شارژرمم" → "شارژر"), without
- * the colloquial plural under them ("قسطامو" → "قسط", "فایلام" → "فایل"), and with the written vowel of a
+ * the colloquial plural under them ("کتابامو" → "کتاب", "فایلام" → "فایل"), and with the written vowel of a
  * spoken "ūn" ("خونه" → "خانه"). Empty for a word without such forms.
  */
 export const colloquialBases = (word: string): ReadonlyArray<string> => {
