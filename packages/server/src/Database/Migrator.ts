@@ -28,7 +28,6 @@ import tenantKeys from "./migrations/0023_tenant_keys"
 import conversationChannelIndex from "./migrations/0025_conversation_channel_index"
 import fairQueue from "./migrations/0026_fair_queue"
 import unsyncedByAssistant from "./migrations/0027_unsynced_by_assistant"
-import describedTerms from "./migrations/0028_described_terms"
 
 const migrationRecord = {
   "0001_core": core,
@@ -55,8 +54,7 @@ const migrationRecord = {
   "0023_tenant_keys": tenantKeys,
   "0025_conversation_channel_index": conversationChannelIndex,
   "0026_fair_queue": fairQueue,
-  "0027_unsynced_by_assistant": unsyncedByAssistant,
-  "0028_described_terms": describedTerms
+  "0027_unsynced_by_assistant": unsyncedByAssistant
 }
 
 export const migrations = Migrator.fromRecord(migrationRecord)

@@ -19,9 +19,8 @@ import * as Layer from "effect/Layer"
 import { AppConfig } from "../Config"
 import { prepared } from "../Database/Database"
 import { SearchSql } from "../Database/Replicas"
-import { associations, byAssociations } from "../Search/CatalogAssociations"
 import { Embedder, vectorLiteral } from "../Search/Embedder"
-import { makeMeaningLook, unnamedWords } from "../Search/MeaningLook"
+import { makeMeaningLook } from "../Search/MeaningLook"
 import * as OfflineEmbedder from "../Search/OfflineEmbedder"
 import * as SearchEngine from "../Search/SearchEngine"
 import { expandWithSynonyms } from "../Search/SynonymRules"
@@ -134,29 +133,14 @@ export const layer = Layer.effect(
               const distance: unknown = Reflect.get(candidate, "distance")
               if (typeof distance === "number") similarity.set(candidate.id, 1 - distance)
             }
-            return {
-              ranked: SearchEngine.rankDocuments(words, terms, found.candidates, products, found.frequencyFloors),
-              candidates: found.candidates
-            }
+            return SearchEngine.rankDocuments(words, terms, found.candidates, products, found.frequencyFloors)
           })
-        const { ranked } = yield* rankedBy(expansion)
-        // Words no product names by its title or classification: read again with what they may stand for
+        const ranked = yield* rankedBy(expansion)
+        // No product named by its title or classification: read again with what the words may stand for
         // (MeaningLook.ts), unless the request asks for keyword search alone.
-        const unnamed = unnamedWords(words, expansion, ranked)
-        if (ratio === 0 || !unnamed.described.some((u, w) => u && words[w]?.counts === true)) {
-          return { ranked, similarity }
-        }
-        const wider = yield* withMeanings(assistantId, words, expansion, unnamed)
-        if (wider === null) return { ranked, similarity }
-        const second = yield* rankedBy(wider)
-        // Then the words the described products share (CatalogAssociations.ts): what they bring follows them.
-        const associated = associations(words, second.candidates)
-        if (associated === null) return { ranked: second.ranked, similarity }
-        const seen = new Set(second.ranked.map(({ id }) => id))
-        const third = yield* rankedBy(wider.map((terms, i) => new Map([...(associated[i] ?? []), ...terms])))
-        const fieldsOf = new Map(third.candidates.map(({ fields, id }) => [id, fields]))
-        const brought = byAssociations(third.ranked.filter(({ id }) => !seen.has(id)), fieldsOf, associated)
-        return { ranked: [...second.ranked, ...brought], similarity }
+        if (ratio === 0 || ranked.some((match) => match.named)) return { ranked, similarity }
+        const wider = yield* withMeanings(assistantId, words, expansion)
+        return { ranked: wider === null ? ranked : yield* rankedBy(wider), similarity }
       }
     )
 

@@ -47,7 +47,6 @@ interface DueProduct {
   readonly category: string | null
   readonly subcategory: string | null
   readonly attributes: ProductFields["attributes"]
-  readonly description: string | null
 }
 
 export class ProductIndexer extends Effect.Service<ProductIndexer>()("ProductIndexer", {
@@ -71,8 +70,7 @@ export class ProductIndexer extends Effect.Service<ProductIndexer>()("ProductInd
         )
         UPDATE products p SET index_lease_until = now() + make_interval(secs => ${leaseSeconds})
         FROM due WHERE p.id = due.id
-        RETURNING p.id, p.assistant_id, p.external_id, p.index_version, p.title, p.category, p.subcategory, p.attributes,
-          p.description`
+        RETURNING p.id, p.assistant_id, p.external_id, p.index_version, p.title, p.category, p.subcategory, p.attributes`
 
     /** Stores the search representation; a product written again meanwhile keeps its newer version pending. */
     const store = Effect.fnUntraced(function*(
@@ -206,7 +204,7 @@ export class ProductIndexer extends Effect.Service<ProductIndexer>()("ProductInd
 }) {}
 
 /** Display-only fields do not reach the search representation. */
-const noDisplayFields = { imageUrl: null, url: null, price: null, currency: null, inStock: true }
+const noDisplayFields = { description: null, imageUrl: null, url: null, price: null, currency: null, inStock: true }
 
 /**
  * Runs the indexer while the server lives: queue workers and a sweeper. Off

@@ -4,7 +4,6 @@
  * text that is embedded, and which changes make a product pending again.
  */
 import { ProductFields as ProductFieldsModule, type Products } from "@dastyar/domain"
-import { describedField } from "../Search/CatalogAssociations"
 import { relatedField } from "../Search/RelatedTerms"
 import { categoryKey, normalizeText, wordsOf } from "../Search/TextNormalization"
 
@@ -15,7 +14,7 @@ export type ProductFields = ProductFieldsModule.ProductFields
 export const changedFields = ProductFieldsModule.changedFields
 
 /** Fields shown to people but not searched: changing only these keeps the index as it is. */
-const displayOnly = new Set<keyof ProductFields>(["imageUrl", "url", "currency"])
+const displayOnly = new Set<keyof ProductFields>(["description", "imageUrl", "url", "currency"])
 
 /** True when a write with these changes must be re-indexed. */
 export const needsReindex = (changed: ReadonlyArray<keyof ProductFields>) =>
@@ -40,9 +39,8 @@ export const derivedKeys = (externalId: string, fields: ProductFields) => ({
 /**
  * The searched fields in rank order, each as its normalised words: title,
  * classification (category and subcategory), attribute values, externalId
- * ("sku-1042" is "sku" and "1042"), the related terms of the title
- * (Search/RelatedTerms.ts), and last the described terms of the description,
- * which only the second look for meaning reads (Search/CatalogAssociations.ts).
+ * ("sku-1042" is "sku" and "1042"), and last the related terms of the title
+ * (Search/RelatedTerms.ts). The description is not searched.
  */
 export const searchFields = (externalId: string, fields: ProductFields): ReadonlyArray<ReadonlyArray<string>> => {
   const searched = [
@@ -51,11 +49,7 @@ export const searchFields = (externalId: string, fields: ProductFields): Readonl
     wordsOf(Object.values(fields.attributes).filter((value) => typeof value !== "boolean").map(String).join(" ")),
     wordsOf(externalId)
   ]
-  return [
-    ...searched,
-    relatedField(searched[0] ?? [], searched.flat()),
-    describedField(wordsOf(fields.description ?? ""), searched.flat())
-  ]
+  return [...searched, relatedField(searched[0] ?? [], searched.flat())]
 }
 
 /** The text embedded for the meaning side: the title leads, classification and attributes follow. */

@@ -87,15 +87,6 @@ const persianEnding = (word: string, term: string): boolean =>
   [...term].length >= 3 && /^[\u0600-\u06FF]+$/u.test(word) && word.startsWith(term) &&
   persianEndings.includes(word.slice(term.length))
 
-/** A Persian word without one of those endings ("زردی" → "زرد"), when 3 letters or more are left. */
-export const withoutPersianEnding = (word: string): string | undefined => {
-  if (!/^[\u0600-\u06FF]+$/u.test(word)) return undefined
-  const ending = [...persianEndings].sort((a, b) => b.length - a.length).find((end) =>
-    word.endsWith(end) && [...word].length - [...end].length >= 3
-  )
-  return ending === undefined ? undefined : word.slice(0, -ending.length)
-}
-
 /** Whether a word too short for the typo budget may still take a short word's typo (see `shortWordTypo`). */
 export const takesShortWordTypo = (word: string): boolean =>
   typoBudget(word) === 0 && [...word].length >= 3 && !/\p{N}/u.test(word)

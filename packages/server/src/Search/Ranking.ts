@@ -9,15 +9,13 @@ const maxProximity = 8
 
 /**
  * How much a word's idf weighs by the field it matched in (title,
- * classification, attribute values, externalId, related terms, and the
- * described terms only the second look for meaning reads: a description
- * says what the product is for, in the shop's own words), as BM25F
+ * classification, attribute values, externalId, related terms), as BM25F
  * weighs fields: a colour in an attribute says less of what a product is
  * than a product type in its title, so the kettles of other colours rank
  * above a red blender for a red kettle, where a rarer attribute word alone
  * would have won.
  */
-const fieldWeights = [1, 0.8, 0.6, 0.6, 0.4, 0.8]
+const fieldWeights = [1, 0.8, 0.6, 0.6, 0.4]
 const classificationField = 1
 const attributeField = 2
 
@@ -61,10 +59,8 @@ export interface Ranked {
   readonly key: ReadonlyArray<number>
   /** Query words matched, counting ones; used by the relevance cut-off. */
   readonly matched: number
-  /** The query words matched in the title or the classification, one bit each (word `w` is `1 << w`). */
-  readonly names: number
-  /** Of those, the words matched there without a typo (as typed, by stem or as a prefix). */
-  readonly spelt: number
+  /** Whether a counted query word matched in the title or the classification: the document names it. */
+  readonly named: boolean
 }
 
 /** The query words a term stands for, and how. */
@@ -134,7 +130,6 @@ const bestHits = (
   readonly classified: boolean
   readonly attributed: boolean
   readonly naming: boolean
-  readonly spelt: boolean
 } | null => {
   if (hits === undefined) return null
   let best: WordHit | null = null
@@ -143,10 +138,8 @@ const bestHits = (
   let classified = false
   let attributed = false
   let naming = false
-  let spelt = false
   for (const hit of hits) {
     if (hit.field <= classificationField) naming = true
-    if (hit.field <= classificationField && hit.typos === 0) spelt = true
     if (hit.field !== lastField) {
       inFields++
       lastField = hit.field
@@ -158,7 +151,7 @@ const bestHits = (
       (hit.typos === best.typos && (hit.field < best.field || (hit.field === best.field && hit.exact && !best.exact)))
     ) best = hit
   }
-  return best === null ? null : { best, fields: inFields, classified, attributed, naming, spelt }
+  return best === null ? null : { best, fields: inFields, classified, attributed, naming }
 }
 
 /** Compares two bucket keys on their first `depth` rules (all by default). */
@@ -273,16 +266,12 @@ export const rankDocuments = (
       position,
       titleWords - titleMatched
     ]
-    let names = 0
-    let spelt = 0
-    perWord.forEach((found, w) => {
-      if (found === null || !found.naming) return
-      names |= 1 << w
-      if (found.spelt) spelt |= 1 << w
-    })
-    return [{ id: document.id, key, matched, names, spelt, index }]
+    const named = perWord.some((found, w) =>
+      found !== null && counted[w] === true && found.naming
+    )
+    return [{ id: document.id, key, matched, named, index }]
   })
   return ranked.sort((a, b) => compareKeys(a.key, b.key) || a.index - b.index).map((
-    { id, key, matched, names, spelt }
-  ) => ({ id, key, matched, names, spelt }))
+    { id, key, matched, named }
+  ) => ({ id, key, matched, named }))
 }

@@ -263,30 +263,17 @@ const looserLook = (
 
 /**
  * The dictionary's terms that are each word itself or of its stem (no typo,
- * no prefix), per word, and which of `exact` it holds as they are, in one
- * round trip: for words the query did not type, which stand for nothing
- * else, and hidden terms that only count when some product holds them.
+ * no prefix), per word, in one round trip: for words the query did not type,
+ * which stand for nothing else.
  */
-export const termsOfStems = (
-  sql: SqlClient.SqlClient,
-  assistantId: string,
-  words: ReadonlyArray<string>,
-  exact: ReadonlyArray<string> = []
-) =>
+export const termsOfStems = (sql: SqlClient.SqlClient, assistantId: string, words: ReadonlyArray<string>) =>
   Effect.gen(function*() {
     const found = words.map(() => new Set<string>())
-    const held = new Set<string>()
-    if (words.length === 0 && exact.length === 0) return { found, held }
-    const reads = [
-      ...words.map((word) => ({ word, anchor: stemAnchorOf(word), root: word, budget: 0 })),
-      // The term's own range: it comes first of it, at distance 0.
-      ...exact.map((term) => ({ word: term, anchor: term, root: term, budget: 0 }))
-    ]
+    if (words.length === 0) return found
+    const reads = words.map((word) => ({ word, anchor: stemAnchorOf(word), root: word, budget: 0 }))
     for (const row of yield* readTerms(sql, assistantId, reads)) {
       const word = words[row.i - 1]
-      if (word === undefined) {
-        if (row.term === exact[row.i - 1 - words.length]) held.add(row.term)
-      } else if (row.term === word || stem(row.term) === stem(word)) found[row.i - 1]?.add(row.term)
+      if (word !== undefined && (row.term === word || stem(row.term) === stem(word))) found[row.i - 1]?.add(row.term)
     }
-    return { found, held }
+    return found
   })

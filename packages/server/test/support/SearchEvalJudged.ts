@@ -18,15 +18,9 @@ const dataDir = path.join(path.dirname(fileURLToPath(import.meta.url)), "../../.
 /**
  * The files the search may be tuned on. The second was held aside until its aggregates had been seen often
  * enough to steer by; it is tuned on since, and a new set is held aside in its place. The third is mostly
- * misspellings, typed as people mistype, which the first two had become too easy to steer by. The fourth
- * gives most products a description, which the others lack, to steer meaning from the shop's own words.
+ * misspellings, typed as people mistype, which the first two had become too easy to steer by.
  */
-export const tuningFiles = [
-  "search-tuning.json",
-  "search-tuning-2.json",
-  "search-tuning-3.json",
-  "search-tuning-4.json"
-] as const
+export const tuningFiles = ["search-tuning.json", "search-tuning-2.json", "search-tuning-3.json"] as const
 /** The files never tuned on, nor looked at query by query. */
 export const heldAsideFiles = ["search-held-aside.json", "search-held-aside-3.json"] as const
 
