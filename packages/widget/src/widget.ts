@@ -48,6 +48,8 @@ const mount = (options: MountOptions) => {
   let visitorToken = storage.get(keys.visitor)
   let started = false
   let busy = false
+  /** The visitor's message on its way: a conversation shown meanwhile (the panel's session arriving) keeps it. */
+  let sending: HTMLElement | undefined
 
   const host = h("div", { id: `dastyar-widget-${options.connection}` })
   const shadow = host.attachShadow({ mode: "open" })
@@ -148,6 +150,7 @@ const mount = (options: MountOptions) => {
       }
       log.append(item)
     }
+    if (sending !== undefined) log.append(sending)
     scrollDown()
   }
 
@@ -269,9 +272,11 @@ const mount = (options: MountOptions) => {
     }
     send.disabled = true
     input.value = ""
-    log.append(bubble("user", text))
+    sending = bubble("user", text)
+    log.append(sending)
     scrollDown()
     await ask(text)
+    sending = undefined
     busy = false
     send.disabled = false
     input.focus()

@@ -367,10 +367,11 @@ layer(TestApp({ DASTYAR_PUBLIC_URL: publicUrl, DASTYAR_SECRET_KEY: "ef".repeat(3
           await page.keyboard.press("Enter")
           configHeld = undefined
           release()
-          await page.locator(".msg.user", { hasText: "Do you ship to Shiraz?" }).waitFor()
           await until("the answer", async () => (await answers(page).count()) > 0 || undefined)
           // The turn is over (and stored) before the next part counts the stored messages.
           await page.locator(".typing").waitFor({ state: "hidden" })
+          // The conversation the panel opened meanwhile is shown with the message, not in its place.
+          expect(await page.locator(".msg.user").allTextContents()).toEqual(["Do you ship to Shiraz?"])
           expect(await page.getByRole("alert").filter({ hasText: "not available" }).count()).toBe(0)
           await context.close()
         })
