@@ -63,7 +63,7 @@ layer(TestApp(), { excludeTestServices: true })("dastyar chat", (it) => {
       const run = yield* runCli(["chat", assistantId, "--message", "Do you ship to Shiraz?", "--principal", "ops"], env)
       expect(run).toMatchObject({ exitCode: 0, stderr: "" })
       const [answer, footer] = run.stdout.split("\n\nSources:\n")
-      expect(answer).toMatch(/"We ship to every city in Iran, including Shiraz\."/)
+      expect(answer).toMatch(/"We ship to every city in Iran, including Shiraz\./)
       expect(answer).toContain("shipping.md")
       expect(footer).toMatch(/^ {2}shipping\.md #0\n\n\(conversation conv_\w+\)\n$/)
     }))
