@@ -15,7 +15,16 @@
  *   `data/tuning-4-en-docs` and `data/tuning-4-fa.json` over
  *   `data/tuning-4-fa-docs` (delivery and assembly terms, membership terms,
  *   a subscription FAQ, repair terms, tour cancellation rules); tuning-3 and
- *   tuning-4 were held aside until their aggregates had been seen;
+ *   tuning-4 were held aside until their aggregates had been seen; and
+ *   tuning-5: `data/tuning-5-en.json` over `data/tuning-5-en-docs` and
+ *   `data/tuning-5-fa.json` over `data/tuning-5-fa-docs` (a bicycle
+ *   workshop, a dental practice's fees, a dog groomer's FAQ, a carpet
+ *   cleaner, a photo studio, a pest control company), and tuning-6:
+ *   `data/tuning-6-en.json` over `data/tuning-6-en-docs` and
+ *   `data/tuning-6-fa.json` over `data/tuning-6-fa-docs` (a driving
+ *   school, a self-storage company, an optician, a print shop, a music
+ *   school, a home-appliance repair service), each written with its facts
+ *   before the answerer first ran on it;
  * - held-aside: `data/answers-held-aside.json` over the same documents,
  *   `data/held-aside-en.json` over `data/held-en-docs` (a manual, a warranty
  *   card, terms of sale) and `data/held-aside-fa.json` over

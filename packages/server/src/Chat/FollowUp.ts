@@ -5,6 +5,8 @@
  * context (its words weigh less than the follow-up's own); a provider also
  * gets the conversation's history.
  */
+import { withoutEnclitic } from "../Search/Stemmer"
+import { wordsOf } from "../Search/TextNormalization"
 import type { HistoryMessage } from "./History"
 import { pointsBack, rootsOf } from "./QuestionAnalysis"
 
@@ -13,7 +15,7 @@ import { pointsBack, rootsOf } from "./QuestionAnalysis"
  * follow-up's own question.
  */
 const linkWords =
-  "and|but|also|so|then|what about|how about|and what about|same for|in that case|if so|if not|otherwise|و|ولی|اما|پس|همچنین|در مورد|درباره|راجع به|چطور برای|همین|در اون صورت|در این صورت|وگرنه"
+  "and|but|also|so|then|what about|how about|and what about|same for|is (?:it|that|this) the same for|in that case|if so|if not|otherwise|و|ولی|اما|پس|همچنین|در مورد|درباره|راجع به|چطور برای|همین|در اون صورت|در این صورت|وگرنه"
 const links = new RegExp(`^\\s*(?:${linkWords})(?=[\\s,،.?؟]|$)[\\s,،]*`, "iu")
 /** Openings that continue the previous question rather than start a new one: links and "what if", "برای …". */
 const continues = new RegExp(
@@ -22,15 +24,23 @@ const continues = new RegExp(
 )
 /**
  * Endings that ask the previous question again of something else: "… too?", "… instead?", and the colloquial
- * Persian "X چی؟", "X چطور؟", "… هم همینطوره؟" (and X?).
+ * Persian "X چی؟", "X چطور؟", "X همینطور؟", "… هم همینطوره؟" (and X?), "X هم؟" (X too?).
  */
 const asksAgain =
-  /(?:\b(?:too|as well|instead|either)|(?:^|\s)(?:چی|چطور|چطوره|چطوریه|چطوری|چه‌طور|همینطوره|همینطوریه|هم همینطور))\s*[?؟.!]*\s*$/iu
+  /(?:\b(?:too|as well|instead|either)|(?:^|\s)(?:چی|چطور|چطوره|چطوریه|چطوری|چه‌طور|همینطور|همینطوری|همینطوره|همینطوریه|هم همینطور|هم))\s*[?؟.!]*\s*$/iu
+/**
+ * Words that presuppose something said before: "come back another day" (after a first visit), "again", "بازم"
+ * (still, again), "دوباره".
+ */
+const presupposes = /\b(?:again|another)\b|(?:^|\s)(?:بازم|باز هم|دوباره)(?=[\s,،.?؟]|$)/iu
 /** A question of this few content words needs the one before it to mean anything. */
 const fewWords = 2
 
 export interface Resolved {
-  /** What retrieval searches: the previous question and this one for a follow-up, else this one. */
+  /**
+   * What retrieval searches: the previous question and this one for a follow-up, else this one, with the
+   * colloquial Persian words also without their endings ("سفارشمو" is searched as "سفارش" too).
+   */
   readonly query: string
   /** The previous question, when this one follows up on it. */
   readonly previousQuestion: string | undefined
@@ -48,13 +58,29 @@ export const ownPart = (question: string): string => {
 /** Whether `question` follows up on `previous`. */
 export const isFollowUp = (question: string, previous: string): boolean =>
   previous.trim().length > 0 &&
-  (continues.test(question) || asksAgain.test(question) || pointsBack.test(question) ||
+  (continues.test(question) || asksAgain.test(question) || pointsBack.test(question) || presupposes.test(question) ||
     rootsOf(question).length <= fewWords)
 
-/** The question resolved against the user's last message in `history` (oldest first). */
-export const resolveFollowUp = (question: string, history: ReadonlyArray<HistoryMessage>): Resolved => {
-  const previous = [...history].reverse().find((message) => message.role === "user")?.content.slice(0, 500)
-  return previous !== undefined && isFollowUp(question, previous)
-    ? { query: `${previous}\n${question}`, previousQuestion: previous }
-    : { query: question, previousQuestion: undefined }
+/** Longest query retrieval is given; a longer message is searched by its start. */
+const maxQueryChars = 2000
+
+/** The query with its Persian words' colloquial endings off as further words: search finds "سفارش" too. */
+const withColloquialBases = (query: string): string => {
+  const bases = wordsOf(query).flatMap((word) => withoutEnclitic(word) ?? [])
+  return (bases.length === 0 ? query : `${query}\n${bases.join(" ")}`).slice(0, maxQueryChars)
 }
+
+/**
+ * `question` resolved against `previous`, the user's message before it (if any): the one place that builds
+ * what a turn's retrieval searches, for chat and for its evaluation alike.
+ */
+export const resolveAfter = (question: string, previous: string | undefined): Resolved => {
+  const before = previous?.slice(0, 500)
+  return before !== undefined && isFollowUp(question, before)
+    ? { query: withColloquialBases(`${before}\n${question}`), previousQuestion: before }
+    : { query: withColloquialBases(question), previousQuestion: undefined }
+}
+
+/** The question resolved against the user's last message in `history` (oldest first). */
+export const resolveFollowUp = (question: string, history: ReadonlyArray<HistoryMessage>): Resolved =>
+  resolveAfter(question, [...history].reverse().find((message) => message.role === "user")?.content)

@@ -133,7 +133,15 @@ export const compose = (request: ModelRequest, found: ReadonlyArray<Products.Pro
     const answeredBefore = previousQuestion === undefined
       ? undefined
       : rankSentences(analyzeQuestion(previousQuestion), passages).ranked[0]?.passage
-    const quotes = pickQuotes(rankSentences(asked, passages, answeredBefore), language)
+    const ranking = rankSentences(asked, passages, answeredBefore)
+    // A case for which no sentence states the previous question's kind of value ("and if it was on sale?" after
+    // "how many days to return it?") is answered by what holds in it ("sale items cannot be returned").
+    const quotes = pickQuotes(
+      ranking.ranked.length === 0 && asked.statesCase && asked.expected !== "condition"
+        ? rankSentences({ ...asked, expected: "condition", unit: undefined }, passages, answeredBefore)
+        : ranking,
+      language
+    )
     products = matchingProducts(rootsOf(priceBounds(question).query), found)
     const productPart = products.length === 0
       ? []

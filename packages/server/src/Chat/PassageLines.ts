@@ -2,7 +2,7 @@
  * A retrieved passage as lines: its heading trail apart, the body cut into
  * sentences, list items and labels; and what is quoted for one of them (with
  * its label, the lines a lead-in introduces, or the sentence its opening
- * word points back to).
+ * word points back to, and the rest of its paragraph after it as far as it fits).
  */
 import { normalizeText, wordsOf } from "../Search/TextNormalization"
 
@@ -112,8 +112,16 @@ export const linesOf = (text: string): ReadonlyArray<Line> => {
       continue
     }
     labelRun = false
-    for (const sentence of line.split(/(?<=[.!?؟])\s+/u)) {
-      if (quotable(sentence)) lines.push({ text: sentence, label: false, item, context: context.join(" — "), paragraph })
+    const sentences = line.split(/(?<=[.!?؟])\s+/u)
+    for (const sentence of sentences) {
+      // A question heads the sentences after it, as an FAQ written in one section has it ("Can I pay by card?"
+      // over "We take every card."), on its own line or on its answer's: it names what they answer.
+      if (!item && sentence.length <= 200 && /[?؟]$/u.test(sentence)) {
+        context = [sentence]
+        lines.push({ text: sentence, label: true, item, context: "", paragraph })
+      } else if (quotable(sentence)) {
+        lines.push({ text: sentence, label: false, item, context: context.join(" — "), paragraph })
+      }
     }
   }
   // Short lines at the end name nothing below them: they are the text (an answer written without a final period).
@@ -156,7 +164,9 @@ export const quoteOf = (
   const before = lines[at - 1]
   const back = pointsBack.test(line.text) && before !== undefined && !before.label && line.context === "" &&
     !before.text.endsWith(":")
-  const labelled = line.context.length > 0 && !normalizeText(line.text).includes(normalizeText(line.context))
+  // An FAQ's question over its answer is not repeated: the answer is quoted alone.
+  const labelled = line.context.length > 0 && !/[?؟]$/u.test(line.context) &&
+      !normalizeText(line.text).includes(normalizeText(line.context))
     ? `${line.context}: ${line.text}`
     : back
     ? `${before.text} ${line.text}`
@@ -173,6 +183,34 @@ export const quoteOf = (
     if (following === undefined || following.label || text.length + following.text.length > maxLeadInQuote) break
     text = took.length === own ? `${text} ${following.text}` : `${text}; ${following.text}`
     took.push(after)
+  }
+  return { text, took }
+}
+
+/**
+ * A quote grown to the sentences after it in its paragraph, while the text stays within `max` characters and
+ * each line is `free` (not quoted already). A paragraph says one thing: the sentence that matches the question
+ * best often leaves its figure or its exception to the next one ("Fees are taken monthly. A failed payment
+ * costs £5."). The sentences before it stay out: the best one leads its quote.
+ */
+export const withParagraph = (
+  lines: ReadonlyArray<Line>,
+  quote: { readonly text: string; readonly took: ReadonlyArray<number> },
+  max: number,
+  free: (at: number) => boolean
+): { readonly text: string; readonly took: ReadonlyArray<number> } => {
+  const took = [...quote.took]
+  const last = Math.max(...took)
+  const paragraph = lines[last]?.paragraph
+  let text = quote.text
+  for (let at = last + 1; at < lines.length; at++) {
+    const line = lines[at]
+    if (
+      line === undefined || line.label || line.paragraph !== paragraph || !free(at) ||
+      text.length + line.text.length + 1 > max
+    ) break
+    text = `${text} ${line.text}`
+    took.push(at)
   }
   return { text, took }
 }

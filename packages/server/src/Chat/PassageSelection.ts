@@ -19,13 +19,14 @@ import { isProductKind } from "../Search/Lexicon"
 import { isNumberWord, isOrdinal } from "../Search/Numbers"
 import { stem } from "../Search/Stemmer"
 import { normalizeText, wordsOf } from "../Search/TextNormalization"
+import { abbreviationsIn, spelledOut } from "./Abbreviations"
 import type { Passage } from "./ChatModel"
 import { type Line, linesOf, quoteOf, splitHeading } from "./PassageLines"
 import { boundsPlace, generalizers, placeKinds, premises, speaksOfEveryPlace } from "./Places"
-import { bareForm, contains, isVague, mentions, type Question, rootsOf } from "./QuestionAnalysis"
-import { valuesOf } from "./StatedValues"
-import { conditionMarks, statesValue } from "./ValueStatements"
-import { timesOfDayIn, weekdaysIn } from "./Weekdays"
+import { bareForm, contains, isVague, mentions, namedAsSaid, type Question, rootsOf } from "./QuestionAnalysis"
+import { isRelativeDay, valuesOf } from "./StatedValues"
+import { conditionMarks, countsInUnit, statesValue } from "./ValueStatements"
+import { monthsIn, timesOfDayIn, weekdaysIn } from "./Weekdays"
 
 /** Share of a term's weight a heading match earns, against a match in the sentence itself. */
 const headingCredit = 0.6
@@ -45,6 +46,8 @@ const sameDocumentBonus = 0.1
 const ownWordsBonus = 0.05
 /** A sentence whose range holds the value the question states. */
 const rangeBonus = 0.05
+/** A sentence counting in the unit asked for ("12 monthly instalments" for "how many months"). */
+const unitBonus = 0.06
 /** A sentence naming a condition answers "what if …" more likely than one that does not. */
 const conditionBonus = 0.03
 /** A footnote ("[75] You do not need…") is a side remark. */
@@ -148,6 +151,7 @@ export const rankSentences = (
   previous?: Passage
 ): Ranking => {
   const questionWords = new Set(wordsOf(asked.text))
+  const abbreviations = abbreviationsIn(passages.map((passage) => passage.text))
   const found = passages.flatMap((passage) => {
     const { body, heading } = splitHeading(passage.text)
     const headingRoots = rootsOf(heading)
@@ -166,7 +170,11 @@ export const rankSentences = (
           sentence: line.text,
           passage,
           roots: withJoined([
-            ...rootsOf(`${line.context} ${quote} ${[...weekdaysIn(quote), ...timesOfDayIn(quote)].join(" ")}`),
+            ...rootsOf(
+              `${line.context} ${quote} ${[...weekdaysIn(quote), ...monthsIn(quote), ...timesOfDayIn(quote)].join(" ")} ${
+                spelledOut(quote, abbreviations)
+              }`
+            ),
             ...(general ? asked.places : [])
           ]),
           labelRoots: rootsOf(line.context),
@@ -184,10 +192,14 @@ export const rankSentences = (
   if (found.length === 0 || asked.roots.length === 0) return nothing
   const held = found.flatMap((candidate) => [...candidate.roots, ...candidate.headingRoots])
   // A word after "به"/"در" that no passage holds is a place ("به زاهدان"): only a sentence about every place
-  // answers for it, and it is no missing subject word.
+  // answers for it, and it is no missing subject word. Where no sentence speaks of places at all, it is a word
+  // like any other ("به تعداد نرسد", does not reach the number): the passages are not about places.
+  const speaksOfPlaces = found.some((candidate) => candidate.general)
   const places = [
     ...asked.places,
-    ...asked.maybePlaces.filter((root) => !mentions(held, root) && !generalizers.has(root) && !placeKinds.has(root))
+    ...(speaksOfPlaces
+      ? asked.maybePlaces.filter((root) => !mentions(held, root) && !generalizers.has(root) && !placeKinds.has(root))
+      : [])
   ]
   const candidates = found.map((candidate) =>
     candidate.general ? { ...candidate, roots: [...candidate.roots, ...places] } : candidate
@@ -203,7 +215,10 @@ export const rankSentences = (
   }
   // A number the question states ("£1,200", "هجده", "the fifth floor") is a value to compare, not a word a
   // passage must hold; words are joined first ("پنج شنبه" is a day, not a number).
-  const own = joinParts(question.roots, everywhere).filter((root) => !isNumberWord(root) && !isOrdinal(root))
+  // So is a day named relative to now ("tomorrow", "فردا") that no passage names: it falls in a range of days.
+  const own = joinParts(question.roots, everywhere).filter((root) =>
+    !isNumberWord(root) && !isOrdinal(root) && !(isRelativeDay(root) && !mentions(everywhere, root))
+  )
   const rarity = (root: string) => {
     const df = candidates.filter((candidate) => mentions(candidate.roots, root)).length
     return Math.log(1 + candidates.length / (1 + df)) + 0.1
@@ -214,7 +229,11 @@ export const rankSentences = (
   ]
   const total = terms.reduce((sum, term) => sum + term.weight, 0)
   const known = terms.filter((term) => mentions(everywhere, term.root))
-  const missing = terms.filter((term) => !mentions(everywhere, term.root)).map((term) => term.weight / total)
+  // A word a follow-up inherits that no passage holds says nothing of this turn: the question before it was
+  // answered, or not, without it.
+  // A word naming no particular thing ("thing", "way", "کار") is no subject the passages lack.
+  const missing = terms.filter((term, i) => i < own.length && !mentions(everywhere, term.root) && !isVague(term.root))
+    .map((term) => term.weight / total)
   // The subject the answer must be about: the question's own subject words, else the inherited ones.
   const subjectWords = joinParts(question.subject, everywhere)
   const ownSubject = subjectWords.filter((root) => own.includes(root) && mentions(everywhere, root))
@@ -230,9 +249,10 @@ export const rankSentences = (
   const focusMissing = question.focus !== undefined && own.includes(question.focus) &&
     !question.places.includes(question.focus) && !mentions(everywhere, question.focus)
   // A kind of goods the question names ("fridge", "gift card") that no passage names: the passages are about
-  // other goods, however well the rest of the question matches.
+  // other goods, however well the rest of the question matches. Named by its own word or a synonym: a card's
+  // "this appliance" is one appliance, not every kind of it.
   const strangeThing = question.subject.some((root) =>
-    own.includes(root) && !question.places.includes(root) && isProductKind(root) && !mentions(everywhere, root)
+    own.includes(root) && !question.places.includes(root) && isProductKind(root) && !namedAsSaid(everywhere, root)
   )
   // A follow-up that only names a new thing ("and gift cards?", "شیرینی خشک چی؟") asks the previous question of
   // it: when no passage holds it, the passages do not cover it, however well they answered the question before
@@ -259,7 +279,8 @@ export const rankSentences = (
     headingMatch.set(roots, share)
     return share
   }
-  // A place the question names that no passage does is answered only by a sentence about every place.
+  // A place the question names that no passage does is answered only by a sentence about every place, or
+  // by one naming it by its kind: a city of the country by "داخلی" (inside it), a foreign one by "abroad".
   const unknownPlace = question.places.some((place) =>
     !candidates.some((candidate) => contains(rootsOf(`${candidate.sentence} ${candidate.passage.text}`), place))
   )
@@ -275,7 +296,9 @@ export const rankSentences = (
   const stated = valuesOf(question.text).map(([value]) => value)
   const ranked = candidates
     .filter((candidate) =>
-      candidate.states && (!unknownPlace || candidate.general) &&
+      candidate.states &&
+      (!unknownPlace || candidate.general ||
+        question.places.every((place) => mentions([...candidate.roots, ...candidate.headingRoots], place))) &&
       (subject.length === 0 ||
         (aboutSubject.length === 0
           ? subject
@@ -316,6 +339,10 @@ export const rankSentences = (
         : candidate.passage.path === previous.path
         ? sameDocumentBonus
         : 0
+      const inUnit = question.unit !== undefined && question.expected !== "any" &&
+          countsInUnit(candidate.sentence, question.unit)
+        ? unitBonus
+        : 0
       const conditional = question.expected === "condition" && conditionMarks.test(normalizeText(candidate.sentence))
         ? conditionBonus
         : 0
@@ -324,7 +351,8 @@ export const rankSentences = (
       return {
         sentence: candidate.sentence,
         passage: candidate.passage,
-        score: covered / total + lead + rank + opens + ownWords + conditional + continued + inRange - footnote,
+        score: covered / total + lead + rank + opens + ownWords + conditional + continued + inRange + inUnit -
+          footnote,
         order,
         index: candidate.index,
         underMatch,

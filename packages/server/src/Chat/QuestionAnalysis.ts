@@ -6,12 +6,13 @@
  * of the value ("days", "take", "long"), which name a place, and, for a
  * follow-up, the words of the question before it.
  */
-import { rewritePhrases, synonymsOf } from "../Search/Lexicon"
+import { broaderOf, rewritePhrases, synonymsOf } from "../Search/Lexicon"
 import { isNumberWord, isOrdinal } from "../Search/Numbers"
 import { colloquialBases, stem, withoutEnclitic } from "../Search/Stemmer"
 import { questionStopWords } from "../Search/StopWords"
 import { normalizeText, wordsOf } from "../Search/TextNormalization"
-import { abroadWords, foreignPlaces } from "./Places"
+import { abroadWords, domesticWords, foreignPlaces } from "./Places"
+import { persianLetters, sameWord } from "./SameWord"
 
 /**
  * What the answer must hold: a number (of `unit` when named), a duration, a price, how often, a measure (a
@@ -43,6 +44,8 @@ export interface Question {
   readonly elliptical: boolean
   /** A follow-up leaning on a pronoun ("how long can I use them?"): it is about the previous subject too. */
   readonly leansBack: boolean
+  /** A follow-up stating a case ("and if it was on sale?", "اگه حراجی باشه چی؟"): it asks what holds in it. */
+  readonly statesCase: boolean
 }
 
 /**
@@ -50,16 +53,22 @@ export interface Question {
  * noun's, and a document says the same with another verb ("شامل … می‌شود"), so the verb is not a word to match.
  */
 const lightVerbStems = ["خورد", "کرد", "شد", "داد", "زد", "گرفت", "داشت", "امد", "اورد", "گذاشت", "نمود"]
+/**
+ * ...and the modal verbs of wanting and being able ("بخوام", "بتونم"), which frame a question as "want" and
+ * "can" do in English.
+ */
+const modalStems = ["خواست", "توانست"]
 /** ...with their infinitives ("تموم شدن", "نصب کردن"). */
-const lightVerbs = new Set([...lightVerbStems, ...lightVerbStems.map((verb) => `${verb}ن`)])
+const lightVerbs = new Set([...lightVerbStems, ...modalStems, ...lightVerbStems.map((verb) => `${verb}ن`)])
 
 /**
  * A light verb or "to be" in its present tense, as typed ("بدم", "کنین", "بیارم", "نباشه", "میدین"): an optional
  * prefix (می, نمی, ب, ن), a present stem and a personal ending. Without a prefix only the stems no noun
- * shares count ("کنم", "داری", "شه"); "come" only as "میام" or "بیام" ("نام" is a name).
+ * shares count ("کنم", "داری", "شه"); "come" only as "میام" or "بیام" ("نام" is a name), and "go" only as
+ * "میرم" or "برم" ("نرم" is soft).
  */
 const lightPresent = new RegExp(
-  "^(?:(?:نمی|می|ب|ن)(?:کن|د|ده|گیر|دار|یا|یار|اور|ش|شو|خور|ذار|گذار|باش)|(?:نمی|می)ا|کن|دار|گیر|ش|شو|باش)" +
+  "^(?:(?:نمی|می|ب|ن)(?:کن|د|ده|گیر|دار|یا|یار|اور|ش|شو|خور|ذار|گذار|باش)|(?:نمی|می)ا|(?:نمی|می|ب)ر|کن|دار|گیر|ش|شو|باش)" +
     "(?:م|ی|ه|یم|ین|ید|ن|ند)$",
   "u"
 )
@@ -70,32 +79,30 @@ export const rootsOf = (text: string): ReadonlyArray<string> =>
     .filter((word) => word.length > 1 && !questionStopWords.has(word) && !lightPresent.test(word))
     .map(stem).filter((root) => !lightVerbs.has(root))
 
-/** Persian personal verb endings: "بازگردانم" (I return) and "بازگردانید" (you return) are one verb. */
-const personalEnding = /(?:یم|ید|ند|م|ی|د)$/u
-const verbBase = (word: string) =>
-  word.length >= 6 && /[\u0600-\u06FF]/u.test(word) ? word.replace(personalEnding, "") : word
-
-const persianLetters = /[\u0600-\u06FF]/u
-
-/** Same stem, or one a prefix of the other (4+ letters): "ship" meets "shipping", "ارسال" meets "ارسالی". */
-export const sameWord = (a: string, b: string): boolean => {
-  if (a === b) return true
-  const [shorter, longer] = a.length <= b.length ? [a, b] : [b, a]
-  // A Persian word grows by derivation ("فروش" sale, "فروشگاه" shop): only a letter or two of ending count.
-  const derived = persianLetters.test(a) && longer.length - shorter.length > 2
-  if (shorter.length >= 4 && longer.startsWith(shorter) && !derived) return true
-  const base = verbBase(a)
-  return base.length >= 5 && base !== a && base === verbBase(b)
-}
-
 /**
  * A Persian question word as the passages hold it, when they hold it only without its colloquial endings
  * ("گوشیم" for "گوشی", "کتابامو" for "کتاب").
  */
 export const bareForm = (root: string, everywhere: ReadonlyArray<string>): string => {
   if (mentions(everywhere, root)) return root
-  return colloquialBases(root).flatMap((bare) => [bare, stem(bare), `${bare}ه`])
+  return [...colloquialBases(root), ...shortBase(root), ...perUnitBase(root)].flatMap((bare) => [bare, stem(bare), `${bare}ه`, `${bare}ی`])
     .find((candidate) => candidate.length >= 2 && mentions(everywhere, candidate)) ?? root
+}
+
+/**
+ * A short Persian noun with the "ی" of "per" or "a" ("ساعتی" hourly, "روزی" a day), which
+ * the stemmer keeps on short words: the noun, when the passages hold it and not the word as asked.
+ */
+const perUnitBase = (root: string): ReadonlyArray<string> =>
+  persianLetters.test(root) && root.length >= 4 && root.endsWith("ی") ? [root.slice(0, -1)] : []
+
+/**
+ * A two-letter Persian noun under a possessive ending ("جامو" my place, "فنش" its fan): too short for the
+ * shared colloquial bases, which search uses too, so only a word the passages hold exactly is taken for it.
+ */
+const shortBase = (root: string): ReadonlyArray<string> => {
+  const bare = root.replace(/(?:مو|تو|شو|م|ت|ش)$/u, "")
+  return persianLetters.test(root) && bare !== root && bare.length === 2 ? [bare] : []
 }
 
 export const contains = (roots: ReadonlyArray<string>, root: string): boolean =>
@@ -103,16 +110,29 @@ export const contains = (roots: ReadonlyArray<string>, root: string): boolean =>
 
 /**
  * The root or one of its synonyms is among `roots`, a foreign country or city also by a word for abroad
- * ("ایتالیا" by "سفرهای خارج از کشور"). A word that only asks for the kind of value ("time",
+ * ("ایتالیا" by "سفرهای خارج از کشور"), a city of the country by a word for inside it ("کیش" by
+ * "تورهای داخلی"). A word that only asks for the kind of value ("time",
  * "وقت", "cost") is matched by itself: its synonyms name that kind anywhere ("زمان تحویل" for a question on
  * the time to return), and the value itself is what answers it.
  */
-export const mentions = (roots: ReadonlyArray<string>, root: string): boolean =>
+export const namedAsSaid = (roots: ReadonlyArray<string>, root: string): boolean =>
   askingWords.has(root)
     ? contains(roots, root)
-    : [...synonymsOf(root), ...(isForeign(root) ? abroadWords : [])].some((alternative) =>
+    : [
+      ...synonymsOf(root),
+      ...(isForeign(root) ? abroadWords : []),
+      ...(knownPlaces.has(root) ? domesticWords : [])
+    ].some((alternative) =>
       contains(roots, alternative)
     )
+
+/**
+ * `namedAsSaid`, or a thing the root names is among `roots` by its kind ("coat" for "parka",
+ * `broaderOf`): a rule about the kind holds for the thing. A kind counts only as its own stem, not as a
+ * word it begins ("storehouse" is no "store").
+ */
+export const mentions = (roots: ReadonlyArray<string>, root: string): boolean =>
+  namedAsSaid(roots, root) || broaderOf(root).some((kind) => roots.includes(kind))
 
 /** A foreign country or city, also with a colloquial ending ("پاریسو"). */
 const isForeign = (root: string): boolean =>
@@ -143,7 +163,7 @@ const frameWords = new Set([
   ...stems(
     "long take takes took fast quickly soon cost costs price much many number amount often " +
       "heavy weight weigh weighs capacity size big length wide tall high address " +
-      "maximum minimum most least far ahead advance notice beforehand " +
+      "maximum minimum most least far ahead advance notice beforehand score grade " +
       "طول کشد میکشد میبرد قیمت هزینه چقدر تعداد وزن ظرفیت گنجایش اندازه ادرس نشانی حداکثر حداقل"
   )
 ])
@@ -187,10 +207,12 @@ export type Measure = keyof typeof measures | "extent"
 const measureUnitsOf = new Map<string, ReadonlySet<string>>(
   Object.entries(measures).map(([kind, { units }]) => [kind, stems(units)])
 )
-/** Units that state a measure of `kind`; "how long is the …" (an extent) is a length or a duration. */
+/** What a text's length is counted in: "how long is the description" is a number of characters or words. */
+const textUnits = stems("character characters letter letters word words line lines page pages حرف کاراکتر کلمه خط صفحه")
+/** Units that state a measure of `kind`; "how long is the …" (an extent) is a length, a duration or a text's length. */
 export const unitsOfMeasure = (kind: string): ReadonlySet<string> =>
   kind === "extent"
-    ? new Set([...(measureUnitsOf.get("length") ?? []), ...timeUnits])
+    ? new Set([...(measureUnitsOf.get("length") ?? []), ...timeUnits, ...textUnits])
     : measureUnitsOf.get(kind) ?? new Set()
 const measureOf = (normal: string): Measure | undefined =>
   (Object.keys(measures) as ReadonlyArray<keyof typeof measures>).find((kind) => measures[kind].ask.test(normal))
@@ -211,6 +233,9 @@ const countAsk = /\bhow (?:many|much)\b|چند|چقدر|كم/u
  */
 const conditionAsk =
   /^(?:and |but |so )?what (?:if|happens (?:if|when|to)|about if)\b|^(?:and|but|so) if\b|(?:^|\s)(?:اگه|اگر|در صورتی که|وقتی)\s.*(?:چی|چه)(?:\s*(?:میشه|می شود|میشود|اتفاقی|کار))?\s*[?؟]?\s*$/u
+
+/** A follow-up's opening that states a case: "if …", "when …", "اگه …", "در صورتی که …". */
+const caseOpening = /^(?:(?:and|but|so|what about) )?(?:if|when|اگه|اگر|وقتی|در صورتی که)(?=\s)/u
 
 /** Words that name what something costs: "how much is the tuition" asks a price. */
 const priceWords = new Set(
@@ -238,7 +263,7 @@ const expectedOf = (text: string): { readonly expected: Expected; readonly unit:
   if (durationAsk.test(normal)) return { expected: "duration", unit: undefined }
   // "How long is the cable?", "How long is the guarantee?": a length or a duration.
   if (/\bhow long\b/u.test(normal)) return { expected: "measure", unit: "extent" }
-  const priced = words.some((word) => priceWords.has(word))
+  const priced = wordsOf(rewritePhrases(normal)).some((word) => priceWords.has(word))
   if (priceAsk.test(normal) || (countAsk.test(normal) && priced)) return { expected: "price", unit: undefined }
   const measure = priced ? undefined : measureOf(normal)
   if (measure !== undefined) return { expected: "measure", unit: measure }
@@ -271,9 +296,9 @@ const placesOf = (text: string): ReadonlyArray<string> => {
   return [...found]
 }
 
-/** Pronouns standing for something named before. */
+/** Pronouns standing for something named before, with the colloquial object forms ("اینو" this, "اونو" that). */
 export const pointsBack =
-  /\b(?:it|its|that|this|they|them|those|these|one)\b|(?:^|\s)(?:اون|آن|اینها|آنها|همون|همان|اونا)(?=[\s,،.?؟]|$)/iu
+  /\b(?:it|its|that|this|they|them|those|these|one)\b|(?:^|\s)(?:اون|آن|اینها|آنها|همون|همان|اونا|اینو|اونو|همینو|همونو)(?=[\s,،.?؟]|$)/iu
 
 /** Days and months: written with a capital, but no name of a thing. */
 const calendarWords = stems(
@@ -297,6 +322,19 @@ const namesOf = (text: string): ReadonlyArray<string> => {
   }
   return [...found]
 }
+
+/**
+ * Names a follow-up writes with a capital ("What about Leeds?", "And Manchester?") after a question naming a place:
+ * it asks the same of another place.
+ */
+const placesAskedAgain = (text: string, previous: string | undefined): ReadonlyArray<string> =>
+  previous === undefined || placesOf(previous).length === 0 ? [] : [
+    ...new Set(
+      [...text.matchAll(/(?<![\p{L}'])(\p{Lu}\p{Ll}{2,})(?![\p{L}'])/gu)].map((match) =>
+        stem(normalizeText(match[1] ?? ""))
+      ).filter((root) => !calendarWords.has(root))
+    )
+  ]
 
 /** A request's opening verb ("Name…", "List…"): it says how to answer, not what about. */
 const imperative = /^\s*(?:please\s+)?(?:name|list|give|show|tell|describe|explain|mention)\b/iu
@@ -328,16 +366,33 @@ const questionRoots = (text: string) => rootsOf(text).map(asPlace)
 const isUnitForm = (root: string, unit: string | undefined) =>
   unit !== undefined && timeUnits.has(unit) && root !== unit && stem(root.replace(/[هی]$/u, "")) === unit
 
-export const analyzeQuestion = (text: string, previous?: string): Question => {
+/** Spoken forms of the asking words, read as written: "چقد" is "چقدر", "چن" is "چند". */
+const spokenAsking: ReadonlyArray<readonly [RegExp, string]> = [
+  [/(^|[^\p{L}])چقد(?=[^\p{L}]|$)/gu, "$1چقدر"],
+  [/(^|[^\p{L}])چن(?=[^\p{L}]|$)/gu, "$1چند"]
+]
+const writtenAsking = (text: string): string =>
+  spokenAsking.reduce((out, [pattern, written]) => out.replace(pattern, written), text)
+
+export const analyzeQuestion = (spoken: string, previousSpoken?: string): Question => {
+  const text = writtenAsking(spoken)
+  const previous = previousSpoken === undefined ? undefined : writtenAsking(previousSpoken)
   const own = questionRoots(text.replace(imperative, ""))
   // A follow-up naming a place of its own ("and to Spain?", "تبریز چطور؟") asks of it instead of the previous one's.
-  const ownPlace = own.some(isForeign) || placesOf(text).some((place) => own.includes(place))
+  const askedAgain = placesAskedAgain(text, previous).filter((place) => own.includes(place))
+  const ownPlace = own.some(isForeign) || [...placesOf(text), ...askedAgain].some((place) => own.includes(place))
   const context = previous === undefined ? [] : questionRoots(previous).filter((root) =>
     !own.includes(root) && !(ownPlace && (isForeign(root) || placesOf(previous).includes(root)))
   )
   const asked = expectedOf(text)
   // A follow-up without a value of its own ("And to another province?") asks for the previous one's.
-  const { expected, unit } = asked.expected === "any" && previous !== undefined ? expectedOf(previous) : asked
+  const inherited = asked.expected === "any" && previous !== undefined ? expectedOf(previous) : asked
+  // One stating a case ("and if I come a day late?", "اگه دیرتر بیام چی؟") asks what holds in it, and names
+  // no new thing.
+  const statesCase = previous !== undefined && caseOpening.test(normalizeText(text))
+  const { expected, unit } = statesCase && inherited.expected === "any"
+    ? { expected: "condition" as const, unit: undefined }
+    : inherited
   const all = [...own, ...context]
   return {
     text,
@@ -352,11 +407,12 @@ export const analyzeQuestion = (text: string, previous?: string): Question => {
         !frameWords.has(root) && !isNumberWord(root) && !isOrdinal(root) && !isUnitForm(root, unit)
       ))
     ],
-    places: placesOf(`${text} ${previous ?? ""}`).filter((place) => all.includes(place)),
-    names: namesOf(text).filter((name) => own.includes(name)),
+    places: [...new Set([...placesOf(`${text} ${previous ?? ""}`), ...askedAgain])].filter((place) => all.includes(place)),
+    names: namesOf(text).filter((name) => own.includes(name) && !askedAgain.includes(name)),
     focus: focusOf(text),
-    elliptical: previous !== undefined && asked.expected === "any",
+    elliptical: previous !== undefined && asked.expected === "any" && !statesCase,
     leansBack: previous !== undefined && pointsBack.test(text),
+    statesCase,
     // "به حسابم" (to my account) is no place: a word with a possessive ending belongs to someone.
     maybePlaces: [...normalizeText(text).matchAll(/(?:^|\s)(?:به|در)\s+([\u0600-\u06FF]{3,})/gu)]
       .filter((match) => withoutEnclitic(match[1] ?? "") === undefined)

@@ -7,11 +7,12 @@
  * weighty word of it is in no passage while the best sentence covers little
  * of it, or a follow-up's best sentence is not about what was asked before.
  * What the ranking already rules out (no subject word in any passage, a
- * sentence not stating the kind of value asked) is never quoted.
+ * sentence not stating the kind of value asked) is never quoted. A quote
+ * carries the rest of its paragraph as far as it fits.
  */
 import { normalizeText } from "../Search/TextNormalization"
 import { type AnswerLanguage, detectLanguage } from "./Language"
-import { type Line, quoteOf } from "./PassageLines"
+import { type Line, quoteOf, withParagraph } from "./PassageLines"
 import type { Ranking, Scored } from "./PassageSelection"
 import { rootsOf } from "./QuestionAnalysis"
 import { conditionMarks } from "./ValueStatements"
@@ -38,6 +39,8 @@ const enough = 0.34
 const typedInSection = 0.25
 /** A second sentence of the best passage is quoted when it scores this share of the best one. */
 const secondShare = 0.7
+/** Longest a quote grows with the rest of its paragraph. */
+const paragraphQuote = 250
 
 /** The best sentences when they cover enough of the question, with others close to them; else none. */
 const strongQuotes = (ranking: Ranking, ranked: ReadonlyArray<Scored>): ReadonlyArray<Scored> => {
@@ -148,9 +151,12 @@ const distinct = (
     if (taken.has(key(scored.at))) continue
     const quote = quoted(scored)
     const other = conditional ? otherCase(scored.lines, quote.took) : undefined
-    const took = other === undefined ? quote.took : [...quote.took, other]
-    took.forEach((at) => taken.add(key(at)))
-    quotes.push({ ...scored, sentence: other === undefined ? quote.text : `${quote.text} ${scored.lines[other]?.text}` })
+    const cased = other === undefined
+      ? quote
+      : { text: `${quote.text} ${scored.lines[other]?.text}`, took: [...quote.took, other] }
+    const whole = withParagraph(scored.lines, cased, paragraphQuote, (at) => !taken.has(key(at)))
+    whole.took.forEach((at) => taken.add(key(at)))
+    quotes.push({ ...scored, sentence: whole.text })
   }
   return quotes
 }

@@ -20,13 +20,26 @@ const daysIn = new Map<string, number>([
   ...["year", "years", "سال"].map((unit) => [unit, 365] as const)
 ])
 
+/** Days named relative to now ("tomorrow", "فردا"): a value in days, as "in one day" would be. */
+const relativeDays = new Map<string, number>([
+  ...wordsOf("today tonight امروز امشب").map((word) => [word, 0] as const),
+  ...wordsOf("tomorrow فردا").map((word) => [word, 1] as const)
+])
+
+/** Whether `word` (normal form) names a day relative to now. */
+export const isRelativeDay = (word: string): boolean => relativeDays.has(word)
+
 /**
  * The values a text states, each as the range it spans ("3 to 5"; a bound as one: "over 15" is 15 and up), in
  * days when a unit of time follows it.
  */
 export const valuesOf = (text: string): ReadonlyArray<readonly [number, number]> => {
   const { quantities, tokens } = readNumbers(text)
-  return quantities.map((quantity) => {
+  const relative = tokens.flatMap((token) => {
+    const days = relativeDays.get(token)
+    return days === undefined ? [] : [[days, days] as const]
+  })
+  return [...relative, ...quantities.map((quantity) => {
     const before = tokens.slice(Math.max(0, quantity.start - 2), quantity.start)
     const scale = daysIn.get(tokens[quantity.end] ?? "") ?? 1
     const [low, high] = quantity.max > quantity.value
@@ -37,5 +50,5 @@ export const valuesOf = (text: string): ReadonlyArray<readonly [number, number]>
       ? [0, quantity.value]
       : [quantity.value, quantity.value]
     return [low * scale, high * scale] as const
-  })
+  })]
 }

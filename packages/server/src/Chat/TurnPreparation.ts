@@ -17,8 +17,6 @@ import { type ChunkHit, ChunkSearch } from "../Documents/ChunkSearch"
 import { newId } from "../Ids"
 import { ModelCatalog } from "../Models/ModelCatalog"
 import { ProductSearch } from "../Products/ProductSearch"
-import { withoutEnclitic } from "../Search/Stemmer"
-import { wordsOf } from "../Search/TextNormalization"
 import { Transcriber } from "../Transcription/Transcriber"
 import { readAttachments } from "./Attachments"
 import type { ChatModelShape, ModelMessage, ModelRequest } from "./ChatModel"
@@ -33,12 +31,6 @@ import { productSearchTool } from "./ProductTool"
 import { systemPrompt } from "./SystemPrompt"
 import { estimateTokens } from "./Tokens"
 import { type CuratedHit, CuratedLookup } from "./TurnHooks"
-
-/** The query with its Persian words' colloquial endings off as further words: search finds "سفارش" too. */
-const withColloquialBases = (query: string): string => {
-  const bases = wordsOf(query).flatMap((word) => withoutEnclitic(word) ?? [])
-  return bases.length === 0 ? query : `${query}\n${bases.join(" ")}`
-}
 
 const defaultRagK = 5
 const maxRagK = 20
@@ -94,7 +86,7 @@ export const makePrepare = Effect.gen(function*() {
 
   /** Chunks above the relevance floor; a failure or timeout means none, and a degraded turn. */
   const retrieve = (assistantId: string, query: string, limit: number) =>
-    chunkSearch.search({ assistantId, query: query.slice(0, 2000), limit }).pipe(
+    chunkSearch.search({ assistantId, query, limit }).pipe(
       Effect.timeout(retrievalTimeout),
       Effect.map((hits) => ({
         hits: hits.filter((hit) => hit.score >= settings.minRelevance).slice(0, limit),
@@ -153,8 +145,7 @@ export const makePrepare = Effect.gen(function*() {
     const ragK = Math.min(Math.max(assistant.ragK ?? defaultRagK, 1), maxRagK)
     const followUp = resolveFollowUp(question, history.messages)
     const previousQuestion = followUp.previousQuestion
-    // Colloquial Persian endings ("سفارشمو", "مغازتون") are searched without them too.
-    const query = Option.isSome(curated) ? "" : withColloquialBases(followUp.query)
+    const query = Option.isSome(curated) ? "" : followUp.query
     const retrieval = query.length === 0
       ? { hits: noHits, failed: false }
       : yield* retrieve(assistant.id, query, ragK)

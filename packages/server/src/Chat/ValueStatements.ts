@@ -13,10 +13,11 @@ import {
   promptWords,
   type Question,
   rootsOf,
-  sameWord,
   timeUnits,
   unitsOfMeasure
 } from "./QuestionAnalysis"
+import { sameWord } from "./SameWord"
+import { timesOfDayIn } from "./Weekdays"
 
 /** Footnote marks, manual sections ("dpkg(1)") and section numbers ("5.9.5") are not quantities. */
 const withoutReferences = (sentence: string) =>
@@ -26,6 +27,9 @@ const withoutReferences = (sentence: string) =>
 const sameThing = (a: string, b: string) =>
   sameWord(a, b) || (Math.min(a.length, b.length) >= 3 && (a.startsWith(b) || b.startsWith(a)))
 
+/** Time units "a"/"an" counts one of: "an hour", "a fortnight" (not "a business"). */
+const singleUnits = new Set(wordsOf("minute hour day night week fortnight month year").map(stem))
+
 /** Words that say how often without a number. */
 const frequencyWords = new Set(
   wordsOf("daily weekly monthly yearly annually regularly each every روزانه هفتگی ماهانه سالانه مرتب").map(stem)
@@ -34,6 +38,25 @@ const frequencyWords = new Set(
 /** What states a rule's condition: "if", "once", "within", "after", "اگر", "در صورت", "پس از", "تا". */
 export const conditionMarks =
   /\b(?:if|unless|once|after|before|within|until|up to|more than|less than|between|when|only|otherwise)\b|(?:^|\s)(?:اگر|در صورت|درصورت|پس از|بعد از|قبل از|تا|ظرف|فقط|جز|به شرط|مگر|وگرنه)(?=\s)/u
+
+/**
+ * The sentence itself counts in the unit the question asks for ("در ۱۸ قسط ماهانه" for "چند ماهه"), not only
+ * with the sentence it is quoted with or in another unit.
+ */
+export const countsInUnit = (sentence: string, unit: string): boolean => {
+  const { quantities, tokens } = readNumbers(withoutReferences(sentence))
+  const roots = tokens.map(stem)
+  return quantities.some((quantity) =>
+    roots.slice(quantity.end, quantity.end + 3).some((root) => sameThing(root, unit))
+  )
+}
+
+/**
+ * A moment named by an event: "on the day of the fitting", "upon delivery", "at the time of booking", "روز
+ * نصب", "هنگام تحویل", "موقع ثبت سفارش". It answers "when" as a number of days does.
+ */
+const namesMoment =
+  /\b(?:on the day of|upon|at the time of|on (?:delivery|collection|arrival|completion))\b|(?:^|[\s(،])(?:روز|هنگام|موقع|زمان)\s+(?=[\u0600-\u06FF]{3,})(?!(?:های|ها|کاری|بعد|قبل|تا)(?:\s|$))/u
 
 /** The sentence states the kind of value the question asks for. */
 export const statesValue = (sentence: string, question: Question): boolean => {
@@ -48,7 +71,11 @@ export const statesValue = (sentence: string, question: Question): boolean => {
         question.unit === undefined
           ? [...timeUnits].some((unit) => sameThing(root, unit))
           : sameThing(root, question.unit) || timeUnits.has(root)
-      ) || roots.some((root) => promptWords.has(root))
+      ) || roots.some((root) => promptWords.has(root)) ||
+        // "until when", "how late": a moment ("upon delivery") or the hours of the day ("8 to 13") answers.
+        (question.unit === undefined && (namesMoment.test(sentence) || timesOfDayIn(sentence).length > 0)) ||
+        // "an hour", "a week", "up to a month": one of the unit.
+        tokens.some((token, i) => (token === "a" || token === "an") && singleUnits.has(roots[i + 1] ?? ""))
     case "price":
       return followedBy((root) => moneyUnits.has(root)) || roots.some((root) => freeWords.has(root)) ||
         /[£$€¥]\s?\d|\d\s?[£$€¥]/u.test(sentence) ||

@@ -1,10 +1,12 @@
 /**
- * Days of the week a sentence covers by a range: "Monday to Thursday",
- * "Mon–Thu" written out, "شنبه تا چهارشنبه". A question naming a day inside the
- * range ("on a Wednesday") is answered by the sentence, as a number inside a
+ * Days of the week and months of the year a sentence covers by a range:
+ * "Monday to Thursday", "Mon–Thu" written out, "شنبه تا چهارشنبه", "June to
+ * August", "آذر تا بهمن". A question naming a day or month inside the range ("on a
+ * Wednesday", "in July") is answered by the sentence, as a number inside a
  * range is. And a sentence stating clock hours ("9 to 13", "۱۰ تا ۱۴") speaks of
- * every time of day: "Friday evening?" is answered by "Fridays only 9 to 13",
- * inside the hours or not, which the customer reads.
+ * every time of day and of being open: "Friday evening?" and "open on
+ * Friday?" are answered by "Fridays only 9 to 13", inside the hours or not,
+ * which the customer reads.
  */
 import { readNumbers } from "../Search/Numbers"
 import { normalizeText, wordsOf } from "../Search/TextNormalization"
@@ -15,14 +17,33 @@ const weeks: ReadonlyArray<ReadonlyArray<string>> = [
   ["شنبه", "یکشنبه", "دوشنبه", "سه‌شنبه", "چهارشنبه", "پنج‌شنبه", "جمعه"].map(normalizeText)
 ]
 
+/** Each calendar's year in order, in normal form: the Gregorian months and the Persian solar ones. */
+const years: ReadonlyArray<ReadonlyArray<string>> = [
+  wordsOf("january february march april may june july august september october november december"),
+  wordsOf(normalizeText("فروردین اردیبهشت خرداد تیر مرداد شهریور مهر آبان آذر دی بهمن اسفند"))
+]
+
 /** Words joining the two ends of a range; a dash leaves none between them. */
 const through = new Set(["to", "through", "till", "until", "thru", "تا"])
 
-/** The days a weekday range in `text` covers, both ends included, in its own language. */
-export const weekdaysIn = (text: string): ReadonlyArray<string> => {
+/**
+ * Words saying every day of the week ("every day", "7 days a week", "همه روزه", "هر روز"): a sentence with them
+ * covers any weekday, as one about every city covers a city.
+ */
+const everyDay = /\b(?:every ?day|(?:7|seven) days a week)\b|(?:^|\s)(?:همه ?روزه|هر روز|همه روز|7 روز هفته|هفت روز هفته)(?=[\s,،.]|$)/u
+
+/** The days a weekday range in `text` covers, both ends included, in its own language; all of them every day. */
+export const weekdaysIn = (text: string): ReadonlyArray<string> =>
+  everyDay.test(normalizeText(text)) ? weeks.flat() : coveredIn(text, weeks)
+
+/** The months a range of months in `text` covers ("June to August" holds July), in its own calendar. */
+export const monthsIn = (text: string): ReadonlyArray<string> => coveredIn(text, years)
+
+/** What a range of a cycle's names in `text` covers, both ends included, going round the cycle. */
+const coveredIn = (text: string, cycles: ReadonlyArray<ReadonlyArray<string>>): ReadonlyArray<string> => {
   const words = wordsOf(normalizeText(text))
   const covered = new Set<string>()
-  for (const week of weeks) {
+  for (const week of cycles) {
     words.forEach((word, i) => {
       const from = week.indexOf(word)
       if (from < 0) return
@@ -37,17 +58,23 @@ export const weekdaysIn = (text: string): ReadonlyArray<string> => {
   return [...covered]
 }
 
-/** Times of day a customer names, in normal form. */
-const timesOfDay = wordsOf(normalizeText("morning afternoon evening night noon صبح ظهر بعدازظهر عصر شب"))
+/**
+ * Times of day a customer names, in normal form, and being open: hours stated are the hours something is open
+ * ("are you open on Friday?", "دوشنبه بازه؟").
+ */
+const timesOfDay = wordsOf(normalizeText("morning afternoon evening night noon صبح ظهر بعدازظهر عصر شب open باز"))
 
 /** Words that make a range of small numbers clock hours. */
 const hourWords = new Set(wordsOf(normalizeText("hour hours am pm open opening ساعت ساعات بازه باز")))
 
-/** Every time of day when the sentence states a range of clock hours, else none. */
+/** Every time of day, and being open, when the sentence states a range of clock hours, else none. */
 export const timesOfDayIn = (text: string): ReadonlyArray<string> => {
   const { quantities, tokens } = readNumbers(text)
-  const hours = quantities.some((quantity) => quantity.max > quantity.value && quantity.max <= 24) &&
-    (tokens.some((token) => hourWords.has(token)) || weekdaysIn(text).length > 0 ||
-      weeks.some((week) => tokens.some((token) => week.includes(token))))
+  const named = tokens.some((token) => hourWords.has(token))
+  // A range of small numbers, or two hours with their times of day between ("۷ صبح تا ۹ شب", "9am to 5pm").
+  const hours = (quantities.some((quantity) => quantity.max > quantity.value && quantity.max <= 24) &&
+    (named || weekdaysIn(text).length > 0 || weeks.some((week) => tokens.some((token) => week.includes(token))))) ||
+    (named && quantities.filter((quantity) => quantity.value <= 24).length >= 2 &&
+      tokens.some((token) => timesOfDay.includes(token)))
   return hours ? timesOfDay : []
 }

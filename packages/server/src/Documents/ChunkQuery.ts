@@ -3,9 +3,11 @@
  * (the shared normaliser: Arabic letters, digits of any script and the
  * half-space fold away), which of them name the subject, each word's other
  * written forms (colloquial Persian endings dropped, a number in digits and
- * in words) and its related words of the shop vocabulary in both languages.
+ * in words), its related words of the shop vocabulary in both languages and
+ * the words the answerer's paraphrases state it with (Lexicon.ts).
  */
 import { relatedWords } from "../Search/CrossLanguage"
+import { paraphraseWords } from "../Search/Lexicon"
 import { isNumberWord, parseNumber } from "../Search/Numbers"
 import { questionStopWords, stopWords } from "../Search/StopWords"
 import { normalizeText, wordsOf } from "../Search/TextNormalization"
@@ -25,6 +27,8 @@ export interface ChunkQueryWord {
   readonly forms: ReadonlyArray<string>
   /** The shop vocabulary's words for the same thing, in either language. */
   readonly related: ReadonlyArray<string>
+  /** What a passage may say instead ("relocating" → "move", "discount" → "save"), none of the above. */
+  readonly paraphrases: ReadonlyArray<string>
 }
 
 /**
@@ -134,7 +138,10 @@ export const parseChunkQuery = (query: string): ReadonlyArray<ChunkQueryWord> =>
     const related = [...new Set([word, ...forms].flatMap(relatedWords))]
       .filter((other) => other !== word && !forms.includes(other))
       .slice(0, maxRelated)
-    return { word, counts: !asks, forms, related }
+    const paraphrases = [...new Set([word, ...forms].flatMap(paraphraseWords))]
+      .filter((other) => other !== word && !forms.includes(other) && !related.includes(other))
+      .slice(0, maxRelated)
+    return { word, counts: !asks, forms, related, paraphrases }
   })
   return within(parsed.some((word) => word.counts) ? parsed : parsed.map((word) => ({ ...word, counts: true })))
 }

@@ -4,8 +4,9 @@
  *
  * - keywords: the question's words (ChunkQuery.ts: its subject words, their
  *   colloquial and numeric forms, their related words of the bilingual shop
- *   vocabulary) expanded against the assistant's term dictionary (stems,
- *   typos, the last word as a prefix), the chunks holding any of them (GIN
+ *   vocabulary and the answerer's paraphrases) expanded against the
+ *   assistant's term dictionary (stems, typos, the last word as a prefix),
+ *   the chunks holding any of them (GIN
  *   over `search_terms`) ordered by the share of the question they cover
  *   (ChunkCoverage.ts), then by the engine's rules;
  * - meaning: pgvector cosine distance between the query's and each chunk's
@@ -14,10 +15,11 @@
  * The best `pool` chunks of each side are pooled and scored in [0, 1]:
  * `semantic` = cosine similarity (clamped at 0), `keyword` = the share of the
  * question's subject words the chunk covers (a related word counts for less
- * than the word), and `score = 1 − (1 − semantic)(1 − keyword)`: either
- * signal alone can make a chunk relevant, both make it more so, and a chunk
- * sharing neither words nor meaning with the query stays near 0, so a
- * relevance floor (chat) is meaningful. Equal scores keep the engine's keyword
+ * than the word, a paraphrase less still), and
+ * `score = 1 − (1 − semantic)(1 − keyword)`: either signal alone can make a
+ * chunk relevant, both make it more so, and a chunk sharing neither words nor
+ * meaning with the query stays near 0, so a relevance floor (chat) is
+ * meaningful. Equal scores keep the engine's keyword
  * order. If the query cannot be embedded (provider down), keywords alone decide.
  */
 import * as Effect from "effect/Effect"
@@ -67,7 +69,8 @@ export const make = Effect.gen(function*() {
     // Each word's other forms and related words are looked up in the term dictionary with it, in one call.
     const extras = parsed.flatMap((word, owner) => [
       ...word.forms.map((form) => ({ owner, kind: "form" as const, word: form })),
-      ...word.related.map((related) => ({ owner, kind: "related" as const, word: related }))
+      ...word.related.map((related) => ({ owner, kind: "related" as const, word: related })),
+      ...word.paraphrases.map((paraphrase) => ({ owner, kind: "paraphrase" as const, word: paraphrase }))
     ])
     let extraExpansion: SearchEngine.Expansion = []
     // The shop's synonyms apply to its documents too.
@@ -84,7 +87,7 @@ export const make = Effect.gen(function*() {
       words,
       rules
     )
-    const termsOf = (owner: number, kind: "form" | "related") =>
+    const termsOf = (owner: number, kind: "form" | "related" | "paraphrase") =>
       new Set(extras.flatMap((extra, i) =>
         extra.owner === owner && extra.kind === kind ? [...(extraExpansion[i]?.keys() ?? [])] : []
       ))
@@ -92,7 +95,8 @@ export const make = Effect.gen(function*() {
       counts: word.counts,
       word: new Set(expansion[i]?.keys() ?? []),
       form: termsOf(i, "form"),
-      related: termsOf(i, "related")
+      related: termsOf(i, "related"),
+      paraphrase: termsOf(i, "paraphrase")
     }))
     const allTerms = [
       ...new Set([...SearchEngine.expandedTerms(expansion), ...SearchEngine.expandedTerms(extraExpansion)])

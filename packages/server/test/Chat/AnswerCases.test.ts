@@ -53,6 +53,37 @@ describe("a value the question states", () => {
     const text = ask("My palm is 20 cm, which glove size fits?", sizes)
     expect(text.split("\n")[1] ?? text).toContain("M — palm 19 to 20 cm")
   })
+
+  it("reads 'tomorrow' or 'فردا' as a day from now, not a word the passages must hold", () => {
+    const boats = [{
+      path: "boats.md",
+      text: "Boat trips\n\nTrips called off 5 days ahead or more are refunded in full. " +
+        "Within 36 hours of sailing, trips are not refunded, though the booking can move to another date once."
+    }, {
+      path: "boats.md",
+      text: "Paying\n\nMoney goes back to the card used within three working days. Onboard drinks are never repaid. " +
+        "Life jackets are lent free on every trip."
+    }, {
+      path: "harbour.md",
+      text: "Mooring\n\nGuests may moor a private dinghy for £12 a night. The harbour office opens on Tuesdays and Fridays."
+    }]
+    expect(ask("If we cancel the trip tomorrow, is it refunded?", boats)).toContain("move to another date")
+    const sofalgari = [{
+      path: "sofal.md",
+      text: "کلاس سفالگری\n\nلغو تا ۵ روز قبل از کلاس، کل مبلغ برگشت داده میشود. " +
+        "کمتر از ۳۶ ساعت مانده به کلاس، مبلغ برگشت داده نمیشود ولی میتوانید کلاس را یک بار به هفته بعد ببرید."
+    }, {
+      path: "sofal.md",
+      text: "پرداخت\n\nمبلغ ظرف پنج روز کاری به کارت شما برگشت داده میشود. کارت هدیه برگشت داده نمیشود. " +
+        "گل و لعاب در شهریه هر کلاس حساب شده است."
+    }, {
+      path: "koore.md",
+      text: "کوره\n\nاعضا میتوانند کوره را برای هر پخت ۲۰۰ هزار تومان کرایه کنند. پخت دوشنبه‌ها و پنجشنبه‌ها است."
+    }]
+    // The day from now falls in the rule's range of hours: that case leads.
+    const persian = ask("فردا نمیتونم بیام کلاس، پولمو برگشت میدین؟", sofalgari, { language: "fa" })
+    expect(persian.split("\n")[1]).toMatch(/^- «کمتر از ۳۶ ساعت/u)
+  })
 })
 
 describe("a plain-text document's titles", () => {

@@ -28,6 +28,11 @@ describe("a question about a number is answered by the number in any writing", (
     }
   })
 
+  it("reads 'a' or 'an' before a time unit as one of it, for the duration asked", () => {
+    expect(ask("How long does a repair take?", note("A repair takes about a fortnight."))).toContain("a fortnight")
+    expect(ask("How long does a repair take?", note("A repair needs an approved quote."))).toMatch(declinesEn)
+  })
+
   it("does not answer a count with a sentence holding no number of the thing counted", () => {
     expect(ask("How many days can I keep the loan unit?", note("The loan unit is free of charge.")))
       .toMatch(declinesEn)
@@ -198,6 +203,14 @@ describe("colloquial Persian endings and places", () => {
     expect(ask("به خلخال هم میفرستین؟", delivery, { language: "fa" })).toContain("تمام نقاط")
     expect(ask("به خارج از کشور هم میفرستین؟", delivery, { language: "fa" })).toMatch(declinesFa)
   })
+
+  it("reads a word after 'به' as a word like any other where no passage speaks of places", () => {
+    const classes = [{
+      path: "classes.md",
+      text: "کلاس‌ها\n\nاگر کلاس به حد نصاب نرسد و تشکیل نشود، شهریه ظرف ۵ روز کاری برگردانده می‌شود."
+    }]
+    expect(ask("اگه کلاس به تعداد نرسه شهریه کی برمیگرده؟", classes, { language: "fa" })).toContain("۵ روز")
+  })
 })
 
 describe("colloquial Persian: a city with a personal ending, coming to collect, asking for time", () => {
@@ -272,5 +285,22 @@ describe("a measure is answered only by a unit of its kind", () => {
     expect(ask("How much does the kettle weigh?", box)).toMatch(declinesEn)
     expect(ask("How long is the kettle's guarantee?", box)).toMatch(declinesEn)
     expect(ask("How big is the jug?", box)).toContain("1.7 litre")
+  })
+})
+
+describe("a sentence naming the places a service reaches answers for a place no passage names", () => {
+  const delivery = [{
+    path: "delivery.md",
+    text: "Delivery\n\nWe deliver sofas to Norway and Sweden for a flat fee of £80.\n\n" +
+      "Our showroom in Oslo opens at ten every weekday."
+  }]
+
+  it("quotes the sentence naming where it delivers for a town it does not name", () => {
+    expect(ask("Can you deliver a sofa to Bergen?", delivery)).toContain("to Norway and Sweden")
+  })
+
+  it("does not take where the shop's premises are for where it delivers", () => {
+    const shop = [{ path: "shop.md", text: "Shop\n\nOur showroom in Oslo opens at ten every weekday." }]
+    expect(ask("Can you deliver a sofa to Bergen?", shop)).toMatch(declinesEn)
   })
 })

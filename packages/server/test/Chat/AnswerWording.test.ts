@@ -3,7 +3,8 @@
  * a city's districts in the Arabic plural, and everyday paraphrases of the lexicon.
  */
 import { describe, expect, it } from "vitest"
-import { timesOfDayIn, weekdaysIn } from "../../src/Chat/Weekdays"
+import { monthsIn, timesOfDayIn, weekdaysIn } from "../../src/Chat/Weekdays"
+import { normalizeText } from "../../src/Search/TextNormalization"
 import { mentions, rootsOf } from "../../src/Chat/QuestionAnalysis"
 import { answerText } from "./support/Compose"
 
@@ -81,6 +82,21 @@ describe("a day inside a range of weekdays", () => {
     expect(weekdaysIn("Closed on Monday and Thursday.")).toEqual([])
   })
 
+  it("covers every weekday where the text says every day, in either language", () => {
+    expect(weekdaysIn("The car wash is open every day from 7am.")).toContain("sunday")
+    expect(weekdaysIn("Lanes are open 7 days a week.")).toContain("wednesday")
+    expect(weekdaysIn("استخر همه‌روزه باز است.")).toContain(normalizeText("جمعه"))
+    expect(weekdaysIn("Sessions last seven days.")).toEqual([])
+  })
+
+  it("answers a question naming a weekday with a sentence about every day", () => {
+    const wash = [
+      { path: "wash.md", text: "Car wash\n\nThe jet bays take cards every day, bank holidays included." },
+      { path: "wash.md", text: "Prices\n\nA full valet costs £45." }
+    ]
+    expect(answerText("do the jet bays take cards on a saturday?", wash)).toContain("bank holidays included")
+  })
+
   it("answers a question naming a day inside the range", () => {
     const pickup = [
       { path: "pickup.md", text: "Collection\n\nSame-day collection is possible for orders placed before noon, Tuesday to Friday." },
@@ -90,10 +106,65 @@ describe("a day inside a range of weekdays", () => {
   })
 })
 
+describe("a month inside a range of months", () => {
+  it("covers the months between the range's ends, round the year's end, in either calendar", () => {
+    expect(monthsIn("Boat trips run from June to August.")).toEqual(["june", "july", "august"])
+    expect(monthsIn("The rink opens November–February.")).toHaveLength(4)
+    expect(monthsIn("از مهر تا آذر کلاس داریم")).toHaveLength(3)
+    expect(monthsIn("Closed in May and in October.")).toEqual([])
+  })
+
+  it("answers a follow-up naming a month inside the range", () => {
+    const trips = [
+      { path: "trips.md", text: "Trips\n\nTrips leave every morning; from June to August they also leave at 6pm." },
+      { path: "trips.md", text: "Tickets\n\nChildren under five travel free." }
+    ]
+    expect(answerText("and in july?", trips, { previousQuestion: "When do boat trips leave?" })).toContain(
+      "6pm"
+    )
+  })
+})
+
+describe("hours stated are the hours something is open", () => {
+  it("reads hours with their times of day between ('۷ صبح تا ۹ شب') as clock hours", () => {
+    expect(timesOfDayIn("هر روز از ساعت ۷ صبح تا ۹ شب")).toContain(normalizeText("باز"))
+    expect(timesOfDayIn("Pickup 8 in the morning to 6 in the evening, any hour")).toContain("open")
+    expect(timesOfDayIn("Two scoops of ice cream for 4 pounds")).toEqual([])
+  })
+
+  it("answers whether it is open on a day with the hours that name the day", () => {
+    const bakery = [
+      { path: "bakery.md", text: "نانوایی › ساعات کاری\n\nهر روز به جز دوشنبه‌ها از ساعت ۷ صبح تا ۹ شب." },
+      { path: "bakery.md", text: "نانوایی › سفارش\n\nسفارش کیک از دو روز قبل گرفته میشود." }
+    ]
+    expect(answerText("نانوایی دوشنبه بازه؟", bakery, { language: "fa" })).toContain("به جز دوشنبه")
+  })
+})
+
+describe("a moment named by an event answers 'when'", () => {
+  it("answers when a thing is handed over with the day or moment of an event", () => {
+    const tailor = [
+      { path: "tailor.md", text: "خیاطی › تحویل\n\nالگوی کاغذی لباس هنگام پرو به شما داده میشود." },
+      { path: "tailor.md", text: "خیاطی › دوخت\n\nدوخت کت و شلوار ۱۰ روز کاری طول میکشد." }
+    ]
+    expect(answerText("الگوی کاغذیو کی میدین؟", tailor, { language: "fa" })).toContain("هنگام پرو")
+    const framing = [{ path: "frames.md", text: "Frames\n\nThe mount sample is handed over on the day of ordering." }]
+    expect(answerText("When do I get the mount sample?", framing)).toContain("on the day of ordering")
+  })
+})
+
 describe("clock hours speak of every time of day", () => {
   it("reads a range of hours as covering the times of day, and no other range", () => {
     expect(timesOfDayIn("On Saturdays we open from 9 to 12.")).toContain("evening")
     expect(timesOfDayIn("Delivery takes 3 to 5 working days.")).toEqual([])
+  })
+
+  it("answers how late with the hours of the day", () => {
+    const pool = [
+      { path: "pool.md", text: "استخر\n\nسانس‌های عمومی: یکشنبه تا سه‌شنبه ۶ صبح تا ۱۰ شب، چهارشنبه ۷ تا ۱۴." },
+      { path: "pool.md", text: "بلیت\n\nبلیت یک جلسه ۱۲۰ هزار تومان است و ظرف ۳ روز اعتبار دارد." }
+    ]
+    expect(answerText("چهارشنبه سانس عمومی تا کی هست؟", pool, { language: "fa" })).toContain("۷ تا ۱۴")
   })
 
   it("answers a question naming a time of day with the hours, inside them or not", () => {

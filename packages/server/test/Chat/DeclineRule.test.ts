@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest"
+import { rankSentences } from "../../src/Chat/PassageSelection"
 import { analyzeQuestion } from "../../src/Chat/QuestionAnalysis"
 import { answerText } from "./support/Compose"
 
@@ -49,6 +50,27 @@ describe("declining is the exception: only when nothing retrieved bears on the q
   })
 })
 
+describe("a follow-up is judged by its own words", () => {
+  const gutters = [
+    { path: "gutters.md", text: "Gutters\n\nWe charge £40 per house for gutter clearing; allow about two hours." },
+    { path: "gutters.md", text: "Booking\n\nBookings take a day to confirm." }
+  ]
+  const passages = gutters.map((passage, i) => ({ ...passage, n: i + 1 }))
+
+  it("counts no word it inherits from the question before it as missing from the passages", () => {
+    const asked = analyzeQuestion("and how long will it take?", "How much to unblock my clogged, overflowing gutters?")
+    expect(rankSentences(asked, passages).missingLargest).toBe(0)
+    expect(ask("and how long will it take?", gutters, "How much to unblock my clogged, overflowing gutters?"))
+      .toContain("about two hours")
+  })
+
+  it("still counts its own words, and declines one whose own word is in no passage", () => {
+    const asked = analyzeQuestion("and for a conservatory roof?", "How much is gutter clearing?")
+    expect(rankSentences(asked, passages).missingLargest).toBeGreaterThan(0)
+    expect(ask("and for a conservatory roof?", gutters, "How much is gutter clearing?")).toMatch(declines)
+  })
+})
+
 describe("a name the question writes must be in a passage", () => {
   const payments = [
     { path: "pay.md", text: "Payment\n\nWe accept Visa, Mastercard and bank transfer." },
@@ -66,5 +88,20 @@ describe("a name the question writes must be in a passage", () => {
   it("does not take a place or a day for a name", () => {
     expect(ask("Do you deliver to Carlisle?", payments)).toContain("every city")
     expect(analyzeQuestion("Do you deliver on Saturday with DHL?").names).toEqual(["dhl"])
+  })
+})
+
+describe("a word naming no particular thing is no word the passages lack", () => {
+  const tailor = [
+    { path: "tailor.md", text: "خیاطی ماهور\n\nشنبه تا پنجشنبه از ۹ صبح تا ۸ شب باز هستیم." },
+    { path: "tailor.md", text: "کوتاه کردن شلوار\n\nکوتاه کردن هر شلوار ۸۰ هزار تومان است و دو روزه آماده می‌شود." }
+  ]
+
+  it("answers a question whose only word in no passage is a vague one", () => {
+    expect(answerText("دوشنبه ها کار میکنین؟", tailor, { language: "fa" })).toContain("۹ صبح تا ۸ شب")
+  })
+
+  it("still declines when a word naming a thing is in no passage", () => {
+    expect(answerText("کت و شلوار دامادی کار میکنین؟", tailor, { language: "fa" })).toMatch(/^نمی‌دانم/)
   })
 })

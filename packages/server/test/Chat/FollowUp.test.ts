@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest"
-import { isFollowUp, ownPart, resolveFollowUp } from "../../src/Chat/FollowUp"
+import { isFollowUp, ownPart, resolveAfter, resolveFollowUp } from "../../src/Chat/FollowUp"
 import { compose } from "../../src/Chat/OfflineModel"
+import { answerText } from "./support/Compose"
 
 const user = (content: string) => ({ role: "user" as const, content, tokens: 10 })
 const bot = (content: string) => ({ role: "assistant" as const, content, tokens: 10 })
@@ -42,6 +43,47 @@ describe("follow-up questions", () => {
     })
     expect(resolveFollowUp("Which payment cards do you accept at checkout?", history).previousQuestion).toBeUndefined()
     expect(resolveFollowUp("And to another province?", []).previousQuestion).toBeUndefined()
+  })
+
+  it("are told by a word that presupposes something said before, or a colloquial object pronoun", () => {
+    const previous = "What happens if nobody answers the door when the courier comes?"
+    for (const question of ["What do you charge to try another day?", "Will the courier ring again later?"]) {
+      expect(isFollowUp(question, previous), question).toBe(true)
+    }
+    const persian = "هزینه بازدید کارشناس چقدره؟"
+    for (const question of ["اگه نصب کنین بازم باید جدا حساب کنم؟", "اینو با کارت بانکی حساب کنم مشکلی نداره؟"]) {
+      expect(isFollowUp(question, persian), question).toBe(true)
+    }
+    expect(isFollowUp("Which payment cards do you accept at checkout?", previous)).toBe(false)
+    expect(isFollowUp("کارت‌های بانکی عضو شتاب رو برای پرداخت قبول میکنین؟", persian)).toBe(false)
+  })
+
+  it("are told by a closing 'هم؟' (too?) however many words they name, which is no word of their own", () => {
+    const previous = "کفش مردونه رو تا چند روز میشه پس داد؟"
+    const question = "کیف چرمی مشکی زنونه سایز بزرگ هم؟"
+    expect(isFollowUp(question, previous)).toBe(true)
+    expect(ownPart(question)).toBe("کیف چرمی مشکی زنونه سایز بزرگ")
+    expect(isFollowUp("کیف چرمی و کفش ورزشی هم با هم ارسال میشن؟", "ساعت کاری فروشگاه چنده؟")).toBe(false)
+  })
+
+  it("are told by a closing 'همینطور؟' (likewise?), which is no word of their own", () => {
+    const previous = "کتری چند سال گارانتی داره؟"
+    expect(isFollowUp("سشوار سفری تاشو کوچک همینطور؟", previous)).toBe(true)
+    expect(ownPart("سشوار سفری تاشو کوچک همینطور؟")).toBe("سشوار سفری تاشو کوچک")
+    const garanti = "گارانتی\n\nکتری دو سال گارانتی دارد. آسیاب سه سال گارانتی دارد."
+    expect(answer("آسیابم همینطور؟", previous, garanti, "fa")).toContain("آسیاب سه سال")
+  })
+
+  it("search colloquial Persian words also without their endings, in one query for chat and its evaluation", () => {
+    const history = [user("کفشامو کی میفرستین؟"), bot("فردا.")]
+    const resolved = resolveFollowUp("کیفمم همینطوره؟", history)
+    expect(resolved.previousQuestion).toBe("کفشامو کی میفرستین؟")
+    expect(resolved.query.split("\n")[0]).toBe("کفشامو کی میفرستین؟")
+    expect(resolved.query).toContain("کفشا")
+    expect(resolved.query).toContain("کیفم")
+    // The evaluation asks with the previous question alone: the same query as the conversation's.
+    expect(resolveAfter("کیفمم همینطوره؟", "کفشامو کی میفرستین؟")).toEqual(resolved)
+    expect(resolveAfter("Which cards do you take?", undefined).query).toBe("Which cards do you take?")
   })
 
   const answerOver = (
@@ -109,6 +151,19 @@ describe("follow-up questions", () => {
       .toContain("£18")
   })
 
+  it("read the colloquial 'بازم' (still, again) as no word of the subject, not as 'باز' (open)", () => {
+    const passages = [
+      {
+        path: "install.md",
+        text: "مشاوره\n\nجلسه مشاوره دکوراسیون ۸۰ هزار تومان است. اگر پرده سفارش دهید، این مبلغ از فاکتور پرده کسر میشود."
+      },
+      { path: "install.md", text: "پرده\n\nباز کردن بسته پرده پیش از تحویل به نصاب، بازگشت آن را ناممکن میکند." }
+    ]
+    const text = answerOver("پرده هم بخرم بازم پول اینو میدم؟", "مشاوره دکوراسیون پولیه؟", passages, "fa")
+    expect(text).toContain("از فاکتور پرده کسر میشود")
+    expect(text).not.toContain("بسته پرده")
+  })
+
   it("are about what the question before them named when they lean on a pronoun", () => {
     const passages = [
       { path: "gym.md", text: "Gym › Age\n\nMembers may use the gym floor from the age of 16 years." },
@@ -144,5 +199,81 @@ describe("follow-up questions", () => {
     ]
     const text = answerOver("برای گرجستان چی؟", "برای تور قشم ثبت نام کنم اول چقدر باید بدم؟", passages, "fa")
     expect(text).toContain("تورهای خارجی ۴۰ درصد")
+  })
+})
+
+describe("a follow-up naming another place asks the same of it", () => {
+  const delivery = [{
+    path: "delivery.md",
+    text: "Delivery\n\nDelivery inside Bristol takes one working day. Other towns take two to four working days."
+  }]
+  const previousQuestion = "How long does delivery to Bristol take?"
+
+  it("reads a capitalised name as the place when the question before it named one", () => {
+    for (const question of ["What about Exeter?", "And Exeter?", "Is it the same for Exeter?"]) {
+      expect(answerText(question, delivery, { previousQuestion }), question).toContain("two to four working days")
+    }
+    // Without a place before it, a capitalised name is a thing the passages must name.
+    expect(answerText("What about Venmo?", delivery, { previousQuestion: "How do I pay?" })).toMatch(/^I don't know/)
+  })
+
+  it("reads the colloquial 'واسه' (for) and 'همینقدر' (as long) as no words of their own", () => {
+    const ersal = [{
+      path: "ersal.md",
+      text: "ارسال\n\nارسال به تبریز یک روز کاری طول می‌کشد. ارسال به سایر شهرها دو تا چهار روز کاری طول می‌کشد."
+    }]
+    const before = "ارسال به تبریز چند روز طول میکشه؟"
+    for (const question of ["واسه اراک چی؟", "به اراک هم همینقدر طول میکشه؟"]) {
+      expect(answerText(question, ersal, { language: "fa", previousQuestion: before }), question).toContain(
+        "دو تا چهار روز"
+      )
+    }
+  })
+})
+
+describe("a follow-up stating a case asks what holds in it", () => {
+  const lessons = [{
+    path: "lessons.md",
+    text: "Lessons\n\nA lesson cancelled a day ahead is moved for free. A lesson cancelled on the day is charged in full."
+  }]
+  const jalaseh = [{
+    path: "kelas.md",
+    text: "کلاس‌ها\n\nاگر جلسه را یک روز قبل لغو کنید، جلسه رایگان جابه‌جا می‌شود. لغو در همان روز، هزینه کامل جلسه را دارد."
+  }]
+
+  it("answers 'and if …' with the rule's cases, though its own words name nothing the passages hold", () => {
+    expect(answerText("And if I cancel later?", lessons, { previousQuestion: "Can I cancel a lesson for free?" }))
+      .toContain("charged in full")
+  })
+
+  it("answers the colloquial Persian 'اگه … چی؟' the same way", () => {
+    expect(
+      answerText("اگه دیرتر لغو کنم چی؟", jalaseh, { language: "fa", previousQuestion: "میشه جلسه رو رایگان لغو کرد؟" })
+    ).toContain("هزینه کامل")
+  })
+
+  it("is answered by what holds in the case when no sentence about it states the previous kind of value", () => {
+    const laptops = [{
+      path: "repairs.md",
+      text: "Repairs\n\nA screen is replaced within three working days. Refurbished laptops are repaired only by their maker."
+    }]
+    const previousQuestion = "How many days does a screen repair take?"
+    expect(answerText("And if it is a refurbished laptop?", laptops, { previousQuestion }))
+      .toContain("repaired only by their maker")
+    const persian = [{
+      path: "tamir.md",
+      text: "تعمیر\n\nتعویض صفحه نمایش سه روز کاری طول می‌کشد. لپ‌تاپ‌های استوک فقط توسط سازنده تعمیر می‌شوند."
+    }]
+    expect(
+      answerText("اگه لپ‌تاپم استوک باشه چی؟", persian, {
+        language: "fa",
+        previousQuestion: "تعویض صفحه نمایش چند روز طول میکشه؟"
+      })
+    ).toContain("فقط توسط سازنده")
+  })
+
+  it("still declines a follow-up naming a new thing no passage holds", () => {
+    expect(answerText("And gift cards?", lessons, { previousQuestion: "Can I cancel a lesson for free?" }))
+      .toMatch(/^I don't know/)
   })
 })

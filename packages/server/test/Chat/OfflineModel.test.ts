@@ -223,3 +223,37 @@ describe("OfflineModel declining loose matches", () => {
     )
   })
 })
+
+describe("OfflineModel reading an FAQ kept in one section", () => {
+  // A window cleaner's FAQ: each question on a line of its own (or opening its answer's line), no headings.
+  const windows = {
+    path: "windows-faq.md",
+    text: "Sparkle Windows — Questions\n\n**How much is a callout for a conservatory?**\n" +
+      "Each round costs £65 for a standard roof, gutters included.\n" +
+      "**Do you work in the rain?** Light rain is fine for us; we rebook in storms at no charge.\n" +
+      "**Which areas do you cover?**\nEvery postcode within twelve miles of the depot."
+  }
+
+  it("reads a question on its own line as the heading of the answer under it", () => {
+    const answer = ask("what's the callout price for a conservatory", [windows])
+    expect(answer).toContain("£65")
+    expect(answer).not.toContain("How much is a callout")
+  })
+
+  it("reads a question opening a line as the heading of the rest of the line", () => {
+    expect(ask("do you still work in heavy rain?", [windows])).toContain("we rebook in storms")
+  })
+
+  it("quotes no question line as an answer", () => {
+    expect(ask("Do you clean solar panels?", [windows])).not.toContain("Which areas do you cover?\"")
+  })
+
+  it("does the same in Persian", () => {
+    const faq = {
+      path: "shishe.md",
+      text: "شیشه‌شویی برق — پرسش‌ها\n\n**هزینهٔ اعزام نیرو برای نمای ساختمان چقدر است؟**\n" +
+        "هر نوبت برای ساختمان چهار طبقه ۹۰۰ هزار تومان است.\n**روزهای تعطیل هم کار می‌کنید؟**\nبله، با دو روز فرصت از پیش."
+    }
+    expect(ask("هزینه اعزام نیرو برای نما چنده", [faq], { language: "fa" })).toContain("۹۰۰ هزار تومان")
+  })
+})

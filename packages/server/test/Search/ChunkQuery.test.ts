@@ -1,7 +1,8 @@
 /**
  * How chunk retrieval reads a question: subject words count, question words
  * and fillers do not, colloquial Persian endings and number notations give
- * other forms, and shop terms bring their words of the other language.
+ * other forms, shop terms bring their words of the other language, and the
+ * answerer's paraphrases the wordings a passage may use instead.
  */
 import { describe, expect, it } from "@effect/vitest"
 import { parseChunkQuery } from "../../src/Documents/ChunkQuery"
@@ -59,6 +60,19 @@ describe("chunk queries", () => {
     expect(relatedWords("قسط")).toContain("installment")
     expect(relatedWords("delivery")).toContain("ارسال")
     expect(relatedWords("مرجوعی")).toContain("return")
+  })
+
+  it("a word of the answerer's paraphrases brings the wordings a passage may state it with", () => {
+    const freeze = parsed("can I freeze my plan?").get("freeze")
+    expect(freeze?.paraphrases).toEqual(expect.arrayContaining(["pause", "suspend"]))
+    expect(parsed("rinse").get("rinse")?.paraphrases).toContain("wipe")
+  })
+
+  it("a paraphrase repeats no related word of the shop vocabulary", () => {
+    const wash = parsed("wash").get("wash")
+    expect(wash?.related.length).toBeGreaterThan(0)
+    expect(wash?.paraphrases.some((word) => wash.related.includes(word))).toBe(false)
+    expect(parsed("samovar").get("samovar")?.paraphrases).toEqual([])
   })
 
   it("a word outside the shop vocabulary brings nothing", () => {

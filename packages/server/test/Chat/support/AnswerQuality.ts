@@ -13,6 +13,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
 import { definePDFJSModule } from "unpdf"
+import { resolveAfter } from "../../../src/Chat/FollowUp"
 import { chunkText } from "../../../src/Documents/Chunker"
 import { ChunkSearch } from "../../../src/Documents/ChunkSearch"
 import type { ExtractionBudget } from "../../../src/Documents/Extraction/Budget"
@@ -127,6 +128,30 @@ export const sets: ReadonlyArray<EvalSet> = [
     name: "tuning-4: FA flower delivery, laptop repairs, tour cancellations",
     questions: "tuning-4-fa.json",
     documents: "tuning-4-fa-docs",
+    heldAside: false
+  },
+  {
+    name: "tuning-5: EN bicycle workshop, dental fees, dog grooming",
+    questions: "tuning-5-en.json",
+    documents: "tuning-5-en-docs",
+    heldAside: false
+  },
+  {
+    name: "tuning-5: FA carpet cleaning, photo studio, pest control",
+    questions: "tuning-5-fa.json",
+    documents: "tuning-5-fa-docs",
+    heldAside: false
+  },
+  {
+    name: "tuning-6: EN driving school, self-storage, optician",
+    questions: "tuning-6-en.json",
+    documents: "tuning-6-en-docs",
+    heldAside: false
+  },
+  {
+    name: "tuning-6: FA print shop, music school, appliance repairs",
+    questions: "tuning-6-fa.json",
+    documents: "tuning-6-fa-docs",
     heldAside: false
   },
   { name: "held-aside: earlier set", questions: "answers-held-aside.json", documents: "answers-docs", heldAside: true },
@@ -272,14 +297,13 @@ const evaluation = ({ floor, only, showMisses }: Options) =>
           if (reply.status !== 200) return yield* Effect.dieMessage(`chat answered ${reply.status}: ${reply.text}`)
           return pickString(reply.json, "data", "text")
         })
-      /** What retrieval finds for the turn: the baseline quotes the best of it, verbatim. */
+      /**
+       * What retrieval finds for the turn, searching the query chat builds for it (a follow-up with the question
+       * before it, colloquial words also without their endings): the baseline quotes the best of it, verbatim.
+       */
       const retrieve = (question: string, previous: string | undefined) =>
         Effect.map(
-          search.search({
-            assistantId,
-            query: previous === undefined ? question : `${previous}\n${question}`,
-            limit: 5
-          }),
+          search.search({ assistantId, query: resolveAfter(question, previous).query, limit: 5 }),
           (hits) => hits.filter((hit) => hit.score >= floor)
         )
       const followUps = [...questions.answerable, ...questions.unanswerable].filter((q) => q.previous !== undefined)
@@ -314,7 +338,14 @@ const evaluation = ({ floor, only, showMisses }: Options) =>
           hitAt5: ours.hitAt5
         }
         if (!stated && showMisses && !set.heldAside) {
-          misses.push(`${q.id} ${q.question} [${q.fact}]\n  answer: ${answer.replace(/\n/g, " / ")}`)
+          // Where the fact was among the passages the baseline retrieves: the best, a lower one, or none.
+          const factAt = hits.findIndex((hit) => contains(hit.text, q.fact))
+          const where = factAt < 0 ? "fact not retrieved" : `fact in passage ${factAt + 1}`
+          misses.push(
+            `${q.id} ${declined ? "declined" : "quoted"}, ${where}: ${q.question} [${q.fact}]\n  answer: ${
+              answer.replace(/\n/g, " / ")
+            }`
+          )
         }
       }
       for (const q of questions.unanswerable) {

@@ -7,6 +7,7 @@ import * as Effect from "effect/Effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { fileURLToPath } from "node:url"
+import { resolveAfter } from "../../../src/Chat/FollowUp"
 import { ChunkSearch } from "../../../src/Documents/ChunkSearch"
 import { normalizeText } from "../../../src/Search/TextNormalization"
 import { TestApp } from "../../../src/Testing"
@@ -126,7 +127,8 @@ const evaluation = ({ floor, latencyRounds = 3, showMisses = false }: Options) =
     > = []
     const misses: Array<string> = []
     for (const q of [...questions.answerable, ...questions.heldOut]) {
-      const ranked = yield* chunks.search({ assistantId, query: q.question, limit: 5 })
+      // The query chat searches for the question (colloquial words also without their endings).
+      const ranked = yield* chunks.search({ assistantId, query: resolveAfter(q.question, undefined).query, limit: 5 })
       const aboveFloor = ranked.filter((hit) => hit.score >= floor)
       const rank = (list: typeof ranked) => list.findIndex((hit) => contains(hit.text, q.passage))
       const kept = rank(aboveFloor)
@@ -160,7 +162,7 @@ const evaluation = ({ floor, latencyRounds = 3, showMisses = false }: Options) =
         honest++
         continue
       }
-      const ranked = yield* chunks.search({ assistantId, query: q.question, limit: 3 })
+      const ranked = yield* chunks.search({ assistantId, query: resolveAfter(q.question, undefined).query, limit: 3 })
       misses.push(
         `${q.id} (unanswerable) ${q.question}\n  scores ${
           ranked.map((hit) => `${hit.path}#${hit.chunk}:${hit.score.toFixed(2)}`).join(" ")
