@@ -6,6 +6,7 @@
  * service's meaning side (its per-assistant HNSW index) against the exact scan.
  *
  *   pnpm bench:catalog [-- --queries 200 --warmup 10 --budget 60 --recall-queries 100 --probes 10 --noise 0.2]
+ *   pnpm bench:catalog -- --only import   (the 1k and 10k imports, and the service's GC and event loop meanwhile)
  *
  * The service runs as a child process (the compiled server, as `pnpm start` runs it; offline
  * embedder) on a fresh database of `DATABASE_URL`, dropped at the end. Without
@@ -23,6 +24,7 @@ import {
   tableSizes,
   waitForVectorIndex
 } from "./catalog/database"
+import { printImportReport } from "./catalog/importReport"
 import { importAndWait, meaningOnly, searchLatency, timeToSearchable } from "./catalog/measure"
 import { parseOptions } from "./catalog/options"
 import { generateProducts, generateQueries } from "./catalog/products"
@@ -55,7 +57,23 @@ const main = async () => {
   progress("importing 1,000 products…")
   const import1k = await importAndWait(service, small, generateProducts(1, "s", 1_000))
   progress("importing 10,000 products…")
-  const import10k = await importAndWait(service, medium, generateProducts(2, "m", 10_000))
+  const products10k = generateProducts(2, "m", 10_000)
+  await service.probe()
+  const import10k = await importAndWait(service, medium, products10k)
+  if (options.importOnly) {
+    const service10k = await service.probe()
+    progress("importing the 10,000 products again, every one changed…")
+    const reimport10k = await importAndWait(service, medium, generateProducts(3, "m", 10_000), "updated")
+    printImportReport({
+      loadBefore,
+      import1k,
+      import10k,
+      service10k,
+      reimport10k,
+      serviceReimport: await service.probe()
+    })
+    return
+  }
   progress(`time to searchable, ${options.probes} probes…`)
   const searchable = await timeToSearchable(service, small, options.probes)
 

@@ -17,6 +17,11 @@ export class CurrentAccount extends Context.Tag("@dastyar/domain/CurrentAccount"
   readonly accountId: AccountId
   readonly keyId: ApiKeyId
   readonly plan: string
+  /**
+   * Assistants of the account not being deleted, read with the key (possibly not all of them, and not one
+   * created since): a code found here is the account's; any other is checked against the database.
+   */
+  readonly assistantIds: ReadonlyArray<string>
 }>() {}
 
 /**

@@ -185,8 +185,11 @@ export const ProductSearchResult = Schema.Struct({
   facetDistribution: Schema.optional(FacetDistribution)
 }).annotations({ identifier: "ProductSearchResult" })
 
+/** Products one import takes at most. */
+export const maxImportProducts = 1000
+
 export const ProductImport = Schema.Struct({
-  products: Constraint.arrayOf(ProductCreate, { max: 1000 })
+  products: Constraint.arrayOf(ProductCreate, { max: maxImportProducts })
 }).annotations({ identifier: "ProductImport", parseOptions: { errors: "all" } })
 
 export const ProductImportResult = Schema.Struct({

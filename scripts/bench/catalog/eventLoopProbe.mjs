@@ -11,6 +11,7 @@
  */
 import * as fs from "node:fs"
 import { Session } from "node:inspector"
+import { createRequire } from "node:module"
 import * as path from "node:path"
 import { constants, monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks"
 
@@ -33,6 +34,19 @@ if (file !== undefined && file !== "") {
       }
     }
   }).observe({ entryTypes: ["gc"] })
+  // Every statement the service sends (the `pg` driver it loads from node_modules): one round trip each.
+  let statements = new Map()
+  const pg = createRequire(path.join(process.cwd(), "packages/server/package.json"))("pg")
+  const query = pg.Client.prototype.query
+  pg.Client.prototype.query = function(config, ...rest) {
+    const text = typeof config === "string" ? config : String(config?.text ?? "?")
+    const key = text.slice(0, 200).replace(/\s+/g, " ").trim().slice(0, 90)
+    const counted = statements.get(key) ?? { count: 0, texts: new Set() }
+    counted.count++
+    counted.texts.add(text)
+    statements.set(key, counted)
+    return query.call(this, config, ...rest)
+  }
   let seq = 0
   let cpu = process.cpuUsage()
   // The histogram holds the time between two of its timer's turns: the delay is what exceeds the resolution.
@@ -85,8 +99,11 @@ if (file !== undefined && file !== "") {
       cpuMs: Math.round((used.user + used.system) / 1000),
       heapUsedMb: Math.round(process.memoryUsage().heapUsed / 2 ** 20),
       // Where the stretch ends in the service's life (and in a --cpu-prof profile of it).
-      uptimeS: Math.round(process.uptime() * 100) / 100
+      uptimeS: Math.round(process.uptime() * 100) / 100,
+      statements: [...statements].sort((a, b) => b[1].count - a[1].count)
+        .map(([text, { count, texts }]) => ({ text, count, texts: texts.size }))
     }
+    statements = new Map()
     cpu = process.cpuUsage()
     const publish = () => {
       fs.writeFileSync(`${file}.tmp`, JSON.stringify(figures))

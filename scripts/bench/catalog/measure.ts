@@ -11,11 +11,15 @@ import { round, since, summarize } from "./stats"
 
 const productsPath = (shop: Shop) => `/v1/assistants/${shop.assistantIds[0]}/products`
 
-/** Imports in batches of 1,000, one after another (as the SDK's importAll), then polls until nothing is pending. */
+/**
+ * Imports in batches of 1,000, one after another (as the SDK's importAll), then polls until nothing is pending.
+ * Every product must be new, or with `outcome` "updated" already there (a re-import).
+ */
 export const importAndWait = async (
   service: Service,
   shop: Shop,
-  products: ReadonlyArray<BenchProduct>
+  products: ReadonlyArray<BenchProduct>,
+  outcome: "created" | "updated" = "created"
 ): Promise<ImportFigures> => {
   const start = performance.now()
   const batchMs: Array<number> = []
@@ -24,8 +28,8 @@ export const importAndWait = async (
     const batchStart = performance.now()
     const result = await service.expect(200, "POST", `${productsPath(shop)}/import`, shop.key, { products: batch })
     batchMs.push(since(batchStart))
-    if (field(result, "data", "created") !== batch.length) {
-      throw new Error(`import created ${JSON.stringify(field(result, "data"))}, expected ${batch.length} new products`)
+    if (field(result, "data", outcome) !== batch.length) {
+      throw new Error(`import gave ${JSON.stringify(field(result, "data"))}, expected ${batch.length} ${outcome}`)
     }
   }
   const acceptedMs = since(start)

@@ -145,6 +145,8 @@ export interface ProbeFigures {
   readonly cpuMs: number
   readonly heapUsedMb: number
   readonly uptimeS: number
+  /** The statements the service sent in the stretch (each a round trip), most frequent first. */
+  readonly statements?: ReadonlyArray<{ readonly text: string; readonly count: number; readonly texts: number }>
 }
 
 const isProbeFigures = (value: unknown): value is ProbeFigures & { readonly seq: number } =>

@@ -6,7 +6,7 @@ import { type Latency, table } from "../catalog/stats"
 import type { PlannedShop } from "./seed"
 import type { PlanFigures, Sizes } from "./state"
 
-interface Paired {
+export interface Paired {
   readonly label: string
   readonly http: Latency
   readonly bare: Latency
@@ -35,7 +35,8 @@ export interface Figures {
     readonly syncedMs: number
     readonly smallWrites: Latency
   }
-  readonly plans: { readonly small: PlanFigures; readonly big: PlanFigures }
+  /** Absent with `--only reimport`, which reads nothing at rest. */
+  readonly plans: { readonly small: PlanFigures; readonly big: PlanFigures } | undefined
   readonly sizes: Sizes
   readonly rss: { readonly end: number; readonly peak: number }
   readonly setup: Record<string, number | string>
@@ -56,6 +57,20 @@ const git = () => {
 }
 
 const ms = (value: number) => value.toFixed(1)
+
+/** The columns of a table of reads, each beside its bare SQL, and one read's cells in them. */
+export const pairedColumns = ["read", "n", "HTTP p50", "HTTP p99", "HTTP max", "bare p50", "bare p99", "hits"]
+export const pairedCells = (r: Paired) => [
+  r.label,
+  String(r.http.n),
+  ms(r.http.p50),
+  ms(r.http.p99),
+  ms(r.http.max),
+  ms(r.bare.p50),
+  ms(r.bare.p99),
+  String(r.meanHits)
+]
+
 const load = (values: ReadonlyArray<number>) => values.map((x) => x.toFixed(1)).join(" ")
 
 export const report = (figures: Figures) => {
@@ -88,19 +103,7 @@ export const report = (figures: Figures) => {
     "",
     "Reads: each HTTP request, then the same read's statements straight to Postgres (bare SQL), one pair at a time"
   )
-  lines.push(table(
-    ["read", "n", "HTTP p50", "HTTP p99", "HTTP max", "bare p50", "bare p99", "hits"],
-    reads.map((r) => [
-      r.label,
-      String(r.http.n),
-      ms(r.http.p50),
-      ms(r.http.p99),
-      ms(r.http.max),
-      ms(r.bare.p50),
-      ms(r.bare.p99),
-      String(r.meanHits)
-    ])
-  ))
+  lines.push(table(pairedColumns, reads.map(pairedCells)))
   lines.push(
     "",
     "The service meanwhile: its event loop's delay beyond 10 ms turns (monitorEventLoopDelay), GC pauses, CPU time",
@@ -120,11 +123,12 @@ export const report = (figures: Figures) => {
       ])
     )
   )
-  const atRest = reads[0]
-  const during = reads[3]
+  const atRest = plans === undefined ? undefined : reads[0]
+  const during = reads[reads.length - 1]
   lines.push(
-    `  targets: random shop p99 <= 25 ms at rest -> ${(atRest?.http.p99 ?? Infinity) <= 25 ? "met" : "MISSED"}; ` +
-      `<= 50 ms while the big one imports -> ${(during?.http.p99 ?? Infinity) <= 50 ? "met" : "MISSED"}`
+    `  targets: random shop p99 <= 25 ms at rest -> ${
+      atRest === undefined ? "not measured" : atRest.http.p99 <= 25 ? "met" : "MISSED"
+    }; <= 50 ms while the big one imports -> ${(during?.http.p99 ?? Infinity) <= 50 ? "met" : "MISSED"}`
   )
   lines.push(
     "",
@@ -136,14 +140,16 @@ export const report = (figures: Figures) => {
       ms(reimport.smallWrites.max)
     } ms (${reimport.smallWrites.n} probes)`
   )
-  lines.push(
-    "",
-    "Meaning side's plan (EXPLAIN ANALYZE, warm backend, median of 4)",
-    table(["shop", "planning ms", "execution ms", "scan"], [
-      ["random small shop", ms(plans.small.planningMs), ms(plans.small.executionMs), plans.small.scan],
-      ["big shop", ms(plans.big.planningMs), ms(plans.big.executionMs), plans.big.scan]
-    ])
-  )
+  if (plans !== undefined) {
+    lines.push(
+      "",
+      "Meaning side's plan (EXPLAIN ANALYZE, warm backend, median of 4)",
+      table(["shop", "planning ms", "execution ms", "scan"], [
+        ["random small shop", ms(plans.small.planningMs), ms(plans.small.executionMs), plans.small.scan],
+        ["big shop", ms(plans.big.planningMs), ms(plans.big.executionMs), plans.big.scan]
+      ])
+    )
+  }
   lines.push(
     "",
     `Postgres: database ${sizes.database}; ${sizes.hnswIndexes} per-assistant HNSW indexes, ${sizes.hnswSize} in all`,

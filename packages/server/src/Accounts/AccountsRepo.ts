@@ -45,7 +45,18 @@ const AccountRow = Schema.Struct({
 
 const Count = Schema.Struct({ count: Schema.NumberFromString })
 
-const KeyOwnerRow = Schema.Struct({ keyId: Auth.ApiKeyId, accountId: Auth.AccountId, plan: Schema.String })
+const KeyOwnerRow = Schema.Struct({
+  keyId: Auth.ApiKeyId,
+  accountId: Auth.AccountId,
+  plan: Schema.String,
+  assistantIds: Schema.Array(Schema.String)
+})
+
+/**
+ * An account's assistants read with its key, at most: their ownership then needs no statement of its own
+ * (Assistants.requireOwnership). An account with more has the rest checked one by one, as before.
+ */
+export const ownedAssistantsWithKey = 100
 
 const CreatedKeyRow = Schema.Struct({
   id: Auth.ApiKeyId,
@@ -69,7 +80,9 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("AccountsRepo",
       used.clear()
       return sql`UPDATE api_keys SET last_used_at = now() WHERE id = ANY(${ids}::text[])`.pipe(
         Effect.asVoid,
-        Effect.catchAll((error) => Effect.logWarning("could not note keys' last use", error))
+        Effect.catchAll((error) => Effect.logWarning("could not note keys' last use", error)),
+        // A trace of its own, so the write is not taken for part of whichever request is running at the time.
+        Effect.withSpan("Accounts.writeKeyUses", { root: true })
       )
     })
     yield* writeUses.pipe(Effect.repeat(Schedule.spaced(lastUsedFlushEvery)), Effect.forkScoped)
@@ -115,7 +128,9 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("AccountsRepo",
       Request: Schema.Uint8ArrayFromSelf,
       Result: KeyOwnerRow,
       execute: (secretHash) =>
-        sql`SELECT k.id AS key_id, k.account_id, a.plan
+        sql`SELECT k.id AS key_id, k.account_id, a.plan,
+              ARRAY(SELECT s.id FROM assistants s WHERE s.account_id = k.account_id AND s.status <> 'deleting'
+                    ORDER BY s.created_at LIMIT ${ownedAssistantsWithKey}) AS assistant_ids
             FROM api_keys k JOIN accounts a ON a.id = k.account_id
             WHERE k.secret_hash = ${secretHash} AND k.revoked_at IS NULL`
     })
@@ -123,10 +138,11 @@ export class AccountsRepo extends Effect.Service<AccountsRepo>()("AccountsRepo",
     /**
      * Key → owner for a few seconds: every authenticated request needs it, and
      * a join per request was a third of the request's time. Revoking a key or
-     * deleting an account empties it on every instance at once.
+     * deleting an account empties it on every instance at once; so does deleting
+     * an assistant, since the owner carries the account's assistants.
      */
     const owners = yield* invalidations.cache({
-      topics: ["keys"],
+      topics: ["keys", "assistants"],
       capacity: 10_000,
       timeToLive: ownerCacheTtl,
       keyOf: (secretHashHex: string) => secretHashHex,

@@ -3,9 +3,10 @@
  * checks for every `:assistantCode` route, and the lifecycle queue that
  * provisions new assistants and removes deleted ones in the background.
  */
-import { Admin, Assistants as Domain, Errors } from "@dastyar/domain"
+import { Admin, Assistants as Domain, type Auth, Errors } from "@dastyar/domain"
 import { PersistedQueue } from "@effect/experimental"
 import { SqlClient } from "@effect/sql"
+import type * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import * as Schema from "effect/Schema"
@@ -141,10 +142,14 @@ export class Assistants extends Effect.Service<Assistants>()("Assistants", {
         return yield* findOwnedRow(accountId, assistantCode)
       }),
 
-      /** As `requireOwned` for a caller that needs the assistant's id only (see `ownedPairs`). */
-      requireOwnership: (accountId: string, assistantCode: string) =>
+      /**
+       * As `requireOwned` for a caller that needs the assistant's id only: answered from the assistants read
+       * with the caller's key when it is among them, else from `ownedPairs`.
+       */
+      requireOwnership: (caller: Context.Tag.Service<typeof Auth.CurrentAccount>, assistantCode: string) =>
         Effect.gen(function*() {
-          const pair = pairKey(accountId, assistantCode)
+          if (caller.assistantIds.includes(assistantCode)) return assistantCode
+          const pair = pairKey(caller.accountId, assistantCode)
           if (yield* ownedPairs.get(pair)) return assistantCode
           yield* ownedPairs.invalidate(pair)
           return yield* new Errors.AssistantNotFound()

@@ -35,9 +35,9 @@ export const ConversationsHttpLive = HttpApiBuilder.group(
 
       const scopeOf = (assistantCode: string) =>
         Effect.gen(function*() {
-          const { accountId } = yield* Auth.CurrentAccount
-          const assistantId = yield* assistants.requireOwnership(accountId, assistantCode)
-          return { accountId, assistantId }
+          const caller = yield* Auth.CurrentAccount
+          const assistantId = yield* assistants.requireOwnership(caller, assistantCode)
+          return { accountId: caller.accountId, assistantId }
         })
 
       return handlers

@@ -14,9 +14,9 @@ export const CuratedHttpLive = HttpApiBuilder.group(DastyarApi, "curated", (hand
 
     const ownerOf = (assistantCode: string) =>
       Effect.gen(function*() {
-        const { accountId } = yield* Auth.CurrentAccount
-        const assistantId = yield* assistants.requireOwnership(accountId, assistantCode)
-        return { accountId, assistantId } satisfies CuratedOwner
+        const caller = yield* Auth.CurrentAccount
+        const assistantId = yield* assistants.requireOwnership(caller, assistantCode)
+        return { accountId: caller.accountId, assistantId } satisfies CuratedOwner
       })
 
     return handlers

@@ -1,10 +1,10 @@
 /**
  * Caches of authorisation facts (which key belongs to which account, which
- * assistant to which account) that every instance empties at once when one
- * instance revokes something. On Postgres a revocation is a `NOTIFY` that
- * each instance hears on a connection of its own (`LISTEN`); embedded PGlite
- * is one instance, so the local emptying that every revocation does first is
- * all it needs.
+ * assistant to which account), and of shops' synonyms, that every instance
+ * empties at once when one instance revokes or changes something. On Postgres
+ * a revocation is a `NOTIFY` that each instance hears on a connection of its
+ * own (`LISTEN`); embedded PGlite is one instance, so the local emptying that
+ * every revocation does first is all it needs.
  *
  * Staleness is never kept: while the listening connection is down the caches
  * are bypassed (every read goes to the database) and emptied again once it is
@@ -20,8 +20,11 @@ import pg from "pg"
 import { AppConfig } from "../Config"
 import { makeLookupCache } from "../Platform/LookupCache"
 
-/** What a revocation concerns: the caches subscribed to a topic are emptied when it is published. */
-export type Topic = "keys" | "assistants"
+/** What a revocation or change concerns: the caches subscribed to a topic are emptied when it is published. */
+export type Topic = "keys" | "assistants" | "synonyms"
+
+const topics: ReadonlyArray<string> = ["keys", "assistants", "synonyms"] satisfies ReadonlyArray<Topic>
+const isTopic = (payload: string | undefined): payload is Topic => payload !== undefined && topics.includes(payload)
 
 const channel = "dastyar_invalidations"
 /** The listening connection's `application_name`, which lets an operator (or a test) find it. */
@@ -58,9 +61,7 @@ export class Invalidations extends Effect.Service<Invalidations>()("Invalidation
           // Errors end the session (handled below); unheard, they would end the process.
           client.on("error", () => {})
           client.on("notification", (message) => {
-            if (message.channel === channel && (message.payload === "keys" || message.payload === "assistants")) {
-              empty(message.payload)
-            }
+            if (message.channel === channel && isTopic(message.payload)) empty(message.payload)
           })
           try {
             await client.connect()
@@ -130,6 +131,11 @@ export class Invalidations extends Effect.Service<Invalidations>()("Invalidation
           subscribers.add({ topics: options.topics, empty: () => Effect.runSync(cache.invalidateAll) })
           return {
             get: (key: Key): Effect.Effect<Value> => Effect.suspend(() => live ? cache.get(key) : options.lookup(key)),
+            /** Taken when a read of a value elsewhere begins, for `set`. */
+            generation: cache.generation,
+            /** Keeps a value read elsewhere, unless an emptying came after `begunIn`, or none may be heard. */
+            set: (key: Key, value: Value, begunIn: number): Effect.Effect<void> =>
+              Effect.suspend(() => live ? cache.set(key, value, begunIn) : Effect.void),
             invalidate: cache.invalidate,
             size: cache.size
           }

@@ -28,6 +28,8 @@ import tenantKeys from "./migrations/0023_tenant_keys"
 import conversationChannelIndex from "./migrations/0025_conversation_channel_index"
 import fairQueue from "./migrations/0026_fair_queue"
 import unsyncedByAssistant from "./migrations/0027_unsynced_by_assistant"
+import reindexWordParts from "./migrations/0030_reindex_word_parts"
+import productTermWrites from "./migrations/0031_product_term_writes"
 
 const migrationRecord = {
   "0001_core": core,
@@ -54,7 +56,9 @@ const migrationRecord = {
   "0023_tenant_keys": tenantKeys,
   "0025_conversation_channel_index": conversationChannelIndex,
   "0026_fair_queue": fairQueue,
-  "0027_unsynced_by_assistant": unsyncedByAssistant
+  "0027_unsynced_by_assistant": unsyncedByAssistant,
+  "0030_reindex_word_parts": reindexWordParts,
+  "0031_product_term_writes": productTermWrites
 }
 
 export const migrations = Migrator.fromRecord(migrationRecord)

@@ -11,8 +11,13 @@ import { makeExpiringMap } from "./ExpiringMap"
 
 export interface LookupCache<Key, Value, E> {
   readonly get: (key: Key) => Effect.Effect<Value, E>
-  /** Keeps a value read elsewhere (a statement that brought it along) as if the lookup had found it. */
-  readonly set: (key: Key, value: Value) => Effect.Effect<void>
+  /** The invalidations so far: taken when a read elsewhere begins, for `set`. */
+  readonly generation: Effect.Effect<number>
+  /**
+   * Keeps a value read elsewhere (a statement that brought it along) as if the lookup had found it, unless an
+   * invalidation came after `begunIn` (`generation` when that read began).
+   */
+  readonly set: (key: Key, value: Value, begunIn: number) => Effect.Effect<void>
   /** Forgets the key's value; a lookup under way for any key is not kept. */
   readonly invalidate: (key: Key) => Effect.Effect<void>
   readonly invalidateAll: Effect.Effect<void>
@@ -56,7 +61,11 @@ export const makeLookupCache = <Key, Value, E, R>(options: {
             )
           )
         }),
-      set: (key, value) => Effect.map(Clock.currentTimeMillis, (now) => held.set(options.keyOf(key), { value }, now)),
+      generation: Effect.sync(() => generation),
+      set: (key, value, begunIn) =>
+        Effect.map(Clock.currentTimeMillis, (now) => {
+          if (begunIn === generation) held.set(options.keyOf(key), { value }, now)
+        }),
       invalidate: (key) => forget(() => held.delete(options.keyOf(key))),
       invalidateAll: forget(() => held.clear()),
       size: Effect.sync(() => held.size())

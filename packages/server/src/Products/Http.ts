@@ -5,6 +5,7 @@ import * as Effect from "effect/Effect"
 import { Assistants } from "../Assistants/Assistants"
 import * as Success from "../Platform/Success"
 import { Catalog, type CatalogOwner } from "./Catalog"
+import { importPayload } from "./ImportPayload"
 import { ProductSearch } from "./ProductSearch"
 
 // The two frequent reads answer with rows the service built: encoded without the schema's re-checks.
@@ -20,9 +21,9 @@ export const ProductsHttpLive = HttpApiBuilder.group(DastyarApi, "products", (ha
     /** The caller's account and the assistant behind `:assistantCode`, or 404 `assistants.not_found`. */
     const ownerOf = (assistantCode: string) =>
       Effect.gen(function*() {
-        const { accountId } = yield* Auth.CurrentAccount
-        const assistantId = yield* assistants.requireOwnership(accountId, assistantCode)
-        return { accountId, assistantId } satisfies CatalogOwner
+        const caller = yield* Auth.CurrentAccount
+        const assistantId = yield* assistants.requireOwnership(caller, assistantCode)
+        return { accountId: caller.accountId, assistantId } satisfies CatalogOwner
       })
 
     return handlers
@@ -35,10 +36,10 @@ export const ProductsHttpLive = HttpApiBuilder.group(DastyarApi, "products", (ha
           ),
           Effect.flatMap((page) => Success.json(encodePage(page)))
         ))
-      .handle("import", ({ path, payload }) =>
-        ownerOf(path.assistantCode).pipe(Effect.flatMap((owner) =>
-          catalog.importAll(owner, payload.products)
-        )))
+      // Raw: the body is decoded a piece at a time (ImportPayload.ts), as the framework would, before the handler.
+      .handleRaw("import", ({ path, request }) =>
+        Effect.flatMap(importPayload(request), (payload) =>
+          ownerOf(path.assistantCode).pipe(Effect.flatMap((owner) => catalog.importAll(owner, payload.products)))))
       .handle("bulkDelete", ({ path, payload }) =>
         ownerOf(path.assistantCode).pipe(
           Effect.flatMap((owner) => catalog.bulkDelete(owner.assistantId, payload.externalIds))

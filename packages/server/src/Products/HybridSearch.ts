@@ -16,6 +16,7 @@ import { Products } from "@dastyar/domain"
 import { SqlClient, type Statement } from "@effect/sql"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
+import * as Schema from "effect/Schema"
 import { AppConfig } from "../Config"
 import { prepared } from "../Database/Database"
 import { SearchSql } from "../Database/Replicas"
@@ -28,11 +29,11 @@ import { setsColumn, Synonyms } from "../Search/Synonyms"
 import { distributionOf, facetRead } from "./HybridSearchFacets"
 import type { SearchParams } from "./HybridSearchFilters"
 import { keywordRead } from "./HybridSearchKeyword"
-import { efSearchFor, meaningRead, nearest, withVectorSettings } from "./HybridSearchMeaning"
+import { efSearchFor, meaningRead, meaningReadWithRows, nearest, withVectorSettings } from "./HybridSearchMeaning"
 import { sortKeysRead, sortMatches } from "./HybridSearchSort"
 import { maxCandidates } from "./HybridSearchTiers"
 import { ProductSearch, type ProductSearchShape } from "./ProductSearch"
-import { ProductsRepo, toProduct } from "./ProductsRepo"
+import { ProductRow, ProductsRepo, toProduct } from "./ProductsRepo"
 import { TermExpansions } from "./TermExpansions"
 
 export { efSearchFor } from "./HybridSearchMeaning"
@@ -48,6 +49,11 @@ export const defaultSemanticRatio = 0.3
  * breaks ties among keyword matches or follows them all, and each one costs the HNSW scan more work.
  */
 export const meaningPool = 40
+/** Products whose fields the meaning side's read brings along at most (see `meaningSideWithRows`). */
+const maxCarriedRows = 100
+
+const decodeRows = Schema.decodeUnknown(Schema.Array(ProductRow))
+const idOf = (row: unknown): unknown => Reflect.get(Object(row), "id")
 
 export const layer = Layer.effect(
   ProductSearch,
@@ -66,18 +72,48 @@ export const layer = Layer.effect(
       0 :
       SearchEngine.maxMeaningOnlyWithoutWords
 
-    // A shop's first search reads its catalog size and its synonyms in one statement, on the primary (synonyms
-    // must be seen as soon as they are written); each is then kept and read again on its own terms.
-    const catalogSizes = yield* SearchEngine.makeCollectionSizes((assistantId) =>
+    /** The catalog's size and the shop's synonyms as one JSON value, read on the primary (see `keep`). */
+    const shopState = (assistantId: string) =>
+      primary`json_build_object(
+        'n', (SELECT count(*)::int FROM products WHERE assistant_id = ${assistantId}),
+        'synonyms', ${setsColumn(primary, assistantId)})`
+    /** The size of a `shopState` value, its synonyms kept (read by a statement begun when `writesSeen` was current). */
+    const keep = (assistantId: string, state: unknown, writesSeen: number) =>
+      Effect.as(
+        synonyms.remember(assistantId, Reflect.get(Object(state), "synonyms"), writesSeen),
+        Number(Reflect.get(Object(state), "n") ?? 0)
+      )
+
+    // Synonyms must be seen as soon as they are written, hence the primary; the size and the synonyms are then
+    // each kept and read again on their own terms.
+    const countOf = (assistantId: string) =>
       Effect.gen(function*() {
         const writesSeen = yield* synonyms.writesSoFar
-        const rows = yield* primary<{ readonly n: number; readonly synonyms: unknown }>`
-          SELECT (SELECT count(*)::int FROM products WHERE assistant_id = ${assistantId}) AS n,
-                 ${setsColumn(primary, assistantId)} AS synonyms`
-        yield* synonyms.remember(assistantId, rows[0]?.synonyms, writesSeen)
-        return rows[0]?.n ?? 0
+        const rows = yield* primary<{ readonly state: unknown }>`SELECT ${shopState(assistantId)} AS state`
+        return yield* keep(assistantId, rows[0]?.state, writesSeen)
       })
-    )
+    const catalogSizes = yield* SearchEngine.makeCollectionSizes(countOf)
+
+    /**
+     * How a shop's first search counts its catalog: the size and the synonyms come with the dictionary's first
+     * read of the query's words and of the words they make joined, in one statement (the dictionary is read on
+     * the primary anyway, TermExpansions.ts), and the expansions are kept, so the keyword side reads no
+     * dictionary unless a synonym adds words. Without words, or when a search beside it has just read them, the
+     * size is counted alone.
+     */
+    const firstCount = (assistantId: string, query: string) =>
+      Effect.gen(function*() {
+        const words = SearchEngine.parseQuery(query)
+        const writesSeen = yield* synonyms.writesSoFar
+        let size: number | undefined
+        if (words.length > 0) {
+          const found = (state: unknown) => Effect.map(keep(assistantId, state, writesSeen), (n) => void (size = n))
+          const expand = (all: ReadonlyArray<SearchEngine.QueryWord>) =>
+            expansions.expand(assistantId, all, { value: shopState(assistantId), found })
+          yield* expandWithSynonyms(expand, words, [], { related: true })
+        }
+        return size ?? (yield* countOf(assistantId))
+      })
 
     /** The query's vector, or none when the embedder fails: keyword results still answer. */
     const queryVector = (query: string) =>
@@ -136,10 +172,16 @@ export const layer = Layer.effect(
             return SearchEngine.rankDocuments(words, terms, found.candidates, products, found.frequencyFloors)
           })
         const ranked = yield* rankedBy(expansion)
-        // No product named by its title or classification: read again with what the words may stand for
-        // (MeaningLook.ts), unless the request asks for keyword search alone.
-        if (ratio === 0 || ranked.some((match) => match.named)) return { ranked, similarity }
-        const wider = yield* withMeanings(assistantId, words, expansion)
+        // Words no product names by its title or classification: read again with what they may stand for
+        // (MeaningLook.ts), unless the request asks for keyword search alone. Beside a word some product names,
+        // only the others' own forms and parts.
+        if (ratio === 0) return { ranked, similarity }
+        const names = ranked.reduce((bits, match) => bits | match.names, 0)
+        const unnamed = names === 0 ? undefined : words.map((_, w) => (names & (1 << w)) === 0)
+        if (unnamed !== undefined && !unnamed.some((u, w) => u && words[w]?.counts === true)) {
+          return { ranked, similarity }
+        }
+        const wider = yield* withMeanings(assistantId, words, expansion, unnamed)
         return { ranked: wider === null ? ranked : yield* rankedBy(wider), similarity }
       }
     )
@@ -162,6 +204,35 @@ export const layer = Layer.effect(
         )
 
     /**
+     * The meaning side when the keyword matches did not fill the page, with the fields of every product the
+     * page can show: the keyword matches (all on it) and the neighbours. Only where search reads the primary:
+     * from a replica, the page's fields are read on the primary, so that a product deleted there is gone at once.
+     */
+    const meaningSideWithRows = (
+      assistantId: string,
+      params: SearchParams,
+      pool: number,
+      products: number,
+      vector: ReadonlyArray<number> | null,
+      keyword: ReadonlyArray<SearchEngine.Ranked>
+    ) =>
+      vector === null || sql !== primary || keyword.length + pool > maxCarriedRows
+        ? Effect.map(meaningSide(assistantId, params, pool, products, vector), (meaning) => ({ meaning, rows: null }))
+        : withVectorSettings(
+          sql,
+          meaningReadWithRows(
+            sql,
+            meaningRead(sql, embedder.modelId, assistantId, params, vector, pool),
+            keyword.map(({ id }) => id)
+          ),
+          efSearchFor(products)
+        ).pipe(
+          Effect.flatMap((rows) =>
+            Effect.map(nearest(rows), (meaning) => ({ meaning, rows: new Map(rows.map((row) => [idOf(row), row])) }))
+          )
+        )
+
+    /**
      * The keyword and meaning sides, fused. Below a `semanticRatio` of one
      * half the meaning side only orders keyword matches within the buckets
      * of the strong keyword rules and puts meaning-only products after every
@@ -179,12 +250,13 @@ export const layer = Layer.effect(
         return Effect.gen(function*() {
           const vector = yield* queryVector(params.query)
           const keyword = yield* keywordSide(assistantId, params, ratio, needed, products, vector)
-          const meaning = keyword.ranked.length >= needed
-            ? []
-            : yield* meaningSide(assistantId, params, pool, products, vector)
+          const { meaning, rows } = keyword.ranked.length >= needed
+            ? { meaning: [], rows: null }
+            : yield* meaningSideWithRows(assistantId, params, pool, products, vector, keyword.ranked)
           return {
             results: SearchEngine.fuse(keyword.ranked, meaning, ratio, keyword.similarity, meaningOnlyWithoutWords),
-            keyword: keyword.ranked
+            keyword: keyword.ranked,
+            rows
           }
         })
       }
@@ -201,7 +273,8 @@ export const layer = Layer.effect(
       ], { concurrency: 2 }).pipe(
         Effect.map(([keyword, meaning]) => ({
           results: SearchEngine.fuse(keyword, meaning, ratio, undefined, meaningOnlyWithoutWords),
-          keyword
+          keyword,
+          rows: null
         }))
       )
     }
@@ -245,13 +318,19 @@ export const layer = Layer.effect(
         const ratio = mode === "keyword" ? 0 : mode === "meaning" ? 1 : params.semanticRatio ?? defaultSemanticRatio
         const limit = params.limit ?? 20
         const offset = params.offset ?? 0
-        const products = yield* catalogSizes.get(assistantId).pipe(Effect.orDie)
+        const first = firstCount(assistantId, ratio === 1 ? "" : params.query)
+        const products = yield* catalogSizes.get(assistantId, first).pipe(Effect.orDie)
         // A sorted search orders every relevant match, so it reads them all (up to the candidates' bound).
         const needed = params.sort === undefined ? offset + limit : Math.max(offset + limit, maxCandidates)
-        const { keyword, results } = yield* fused(assistantId, params, ratio, needed, products).pipe(Effect.orDie)
+        const { keyword, results, rows: carried } = yield* fused(assistantId, params, ratio, needed, products).pipe(
+          Effect.orDie
+        )
         const ordered = params.sort === undefined ? results : yield* sorted(results, keyword, params.sort)
         const page = ordered.slice(offset, offset + limit)
-        const rows = yield* repo.byIds(page.map(({ id }) => id)).pipe(Effect.orDie)
+        const ids = page.map(({ id }) => id)
+        const rows = carried !== null && ids.every((id) => carried.has(id))
+          ? yield* decodeRows(ids.map((id) => carried.get(id))).pipe(Effect.orDie)
+          : yield* repo.byIds(ids).pipe(Effect.orDie)
         const byId = new Map(rows.map((row) => [row.id, row]))
         return page.flatMap(({ id, score }) => {
           const row = byId.get(id)

@@ -41,17 +41,44 @@ export const meaningRead = (
     LIMIT ${pool}`
 }
 
+/** A product's fields as `ProductsRepo.ProductRow` names them (the message below gets no name transform). */
+const pageColumns = (sql: SqlClient.SqlClient) =>
+  sql`p.id, p.external_id AS "externalId", p.title, p.category, p.subcategory, p.attributes, p.description,
+    p.image_url AS "imageUrl", p.url, p.price, p.currency, p.in_stock AS "inStock", p.index_state AS "indexState",
+    p.indexed_at AS "indexedAt", p.created_at AS "createdAt", p.updated_at AS "updatedAt", p.position::text AS position`
+
+/**
+ * The meaning side's read that also brings the fields of the products a page may show: its neighbours' and
+ * those of `carried` (the keyword matches, all of which come first on the page when this read runs). The
+ * page then needs no read of its own. The neighbours are found as in `meaningRead`, then joined by id.
+ */
+export const meaningReadWithRows = (
+  sql: SqlClient.SqlClient,
+  read: Statement.Statement<unknown>,
+  carried: ReadonlyArray<string>
+) =>
+  sql`
+    WITH nearest AS MATERIALIZED (${read})
+    SELECT n.distance, ${pageColumns(sql)} FROM nearest n JOIN products p ON p.id = n.id${
+    carried.length === 0 ? sql`` : sql`
+    UNION ALL
+    SELECT NULL::float8, ${pageColumns(sql)} FROM products p
+    WHERE p.id IN ${sql.in(carried)} AND p.id NOT IN (SELECT id FROM nearest)`
+  }`
+
 /** A row of the meaning side's read (checked by hand: a schema decode of 40 rows cost more than the rest of it). */
 const isNeighbour = (row: unknown): row is { readonly id: string; readonly distance: number } =>
   typeof row === "object" && row !== null && typeof Reflect.get(row, "id") === "string" &&
   typeof Reflect.get(row, "distance") === "number"
-/** The meaning side's rows, nearest first, with their cosine similarity. */
-export const nearest = (rows: ReadonlyArray<unknown>) =>
-  rows.every(isNeighbour)
+/** The meaning side's rows, nearest first, with their cosine similarity (rows without a distance are left out). */
+export const nearest = (rows: ReadonlyArray<unknown>) => {
+  const neighbours = rows.filter((row) => Reflect.get(Object(row), "distance") !== null)
+  return neighbours.every(isNeighbour)
     ? Effect.succeed(
-      [...rows].sort((a, b) => a.distance - b.distance).map((row) => ({ id: row.id, similarity: 1 - row.distance }))
+      neighbours.sort((a, b) => a.distance - b.distance).map((row) => ({ id: row.id, similarity: 1 - row.distance }))
     )
     : Effect.dieMessage("the meaning side's read returned rows without an id and a distance")
+}
 
 /**
  * A parameter of the meaning side's read as an SQL literal: E'' quoting

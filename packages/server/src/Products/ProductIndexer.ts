@@ -29,12 +29,6 @@ const piece = 16
 const leaseSeconds = 120
 const maxBackoffSeconds = 300
 const queueWorkers = 2
-/**
- * Batches one wake-up indexes before it queues the rest of its shop's work
- * behind other shops' (the queue's claims take turns between shops): a small
- * shop's write waits for at most one batch of a big import on each worker.
- */
-const batchesPerTurn = 1
 /** The library's default: an element that failed this often is no longer claimed (`Queue/Queue.ts`). */
 const queueMaxAttempts = 10
 
@@ -59,38 +53,52 @@ export class ProductIndexer extends Effect.Service<ProductIndexer>()("ProductInd
     const expansions = yield* TermExpansions
     const ledger = yield* CostLedger
 
-    /** Takes up to a batch of the assistant's due products under a lease. */
+    /**
+     * Takes up to a batch of the assistant's due products under a lease, oldest due first. Not by a bitmap scan:
+     * with statistics from before a big import the planner chose one, which read and sorted the shop's whole
+     * backlog for every batch, where the index of waiting products gives the oldest in order.
+     */
     const claim = (assistantId: string) =>
-      sql<DueProduct>`
-        WITH due AS (
-          SELECT id FROM products
-          WHERE assistant_id = ${assistantId} AND index_state <> 'synced' AND index_due_at <= now()
-            AND (index_lease_until IS NULL OR index_lease_until < now())
-          ORDER BY index_due_at LIMIT ${batchSize} FOR UPDATE SKIP LOCKED
-        )
-        UPDATE products p SET index_lease_until = now() + make_interval(secs => ${leaseSeconds})
-        FROM due WHERE p.id = due.id
-        RETURNING p.id, p.assistant_id, p.external_id, p.index_version, p.title, p.category, p.subcategory, p.attributes`
+      sql.withTransaction(Effect.zipRight(
+        sql`SET LOCAL enable_bitmapscan = off`,
+        sql<DueProduct>`
+          WITH due AS (
+            SELECT id FROM products
+            WHERE assistant_id = ${assistantId} AND index_state <> 'synced' AND index_due_at <= now()
+              AND (index_lease_until IS NULL OR index_lease_until < now())
+            ORDER BY index_due_at LIMIT ${batchSize} FOR UPDATE SKIP LOCKED
+          )
+          UPDATE products p SET index_lease_until = now() + make_interval(secs => ${leaseSeconds})
+          FROM due WHERE p.id = due.id AND p.assistant_id = ${assistantId}
+          RETURNING p.id, p.assistant_id, p.external_id, p.index_version, p.title, p.category, p.subcategory,
+            p.attributes`
+      ))
+
+    /**
+     * The statement's records as one JSON text, computed in pieces: a batch's fields took the event loop from
+     * every search for its whole length. Only the text outlives this: the vectors and their literals, held until
+     * the statement's reply, were copied by each young-generation collection meanwhile and then promoted.
+     */
+    const storedRecords = (products: ReadonlyArray<DueProduct>, vectors: ReadonlyArray<ReadonlyArray<number>>) =>
+      EventLoop.mapInPieces(
+        products.map((product, i) => ({ product, vector: vectors[i] })),
+        piece,
+        (part) =>
+          part.map(({ product, vector }) => {
+            const fields = searchFields(product.externalId, { ...product, ...noDisplayFields })
+            return {
+              id: product.id,
+              version: product.indexVersion,
+              fields: fields.map((words) => words.join(" ")),
+              terms: [...new Set(fields.flat())],
+              embedding: vectorLiteral(vector ?? [])
+            }
+          })
+      ).pipe(Effect.map(JSON.stringify))
 
     /** Stores the search representation; a product written again meanwhile keeps its newer version pending. */
-    const store = Effect.fnUntraced(function*(
-      products: ReadonlyArray<DueProduct>,
-      vectors: ReadonlyArray<ReadonlyArray<number>>
-    ) {
-      // In pieces: a batch's fields took the event loop from every search for its whole length.
-      const due = products.map((product, i) => ({ product, vector: vectors[i] }))
-      const records = yield* EventLoop.mapInPieces(due, piece, (part) =>
-        part.map(({ product, vector }) => {
-          const fields = searchFields(product.externalId, { ...product, ...noDisplayFields })
-          return {
-            id: product.id,
-            version: product.indexVersion,
-            fields: fields.map((words) => words.join(" ")),
-            terms: [...new Set(fields.flat())],
-            embedding: vectorLiteral(vector ?? [])
-          }
-        }))
-      return yield* sql`
+    const store = (assistantId: string, records: string) =>
+      sql`
         UPDATE products p SET
           search_terms = ARRAY(SELECT jsonb_array_elements_text(x.terms)),
           search_fields = ARRAY(SELECT jsonb_array_elements_text(x.fields)),
@@ -99,10 +107,9 @@ export class ProductIndexer extends Effect.Service<ProductIndexer>()("ProductInd
           index_state = CASE WHEN p.index_version = x.version THEN 'synced' ELSE p.index_state END,
           indexed_at = CASE WHEN p.index_version = x.version THEN now() ELSE p.indexed_at END,
           index_attempts = 0, index_error = NULL, index_lease_until = NULL
-        FROM jsonb_to_recordset(${JSON.stringify(records)}::jsonb)
+        FROM jsonb_to_recordset(${records}::jsonb)
           AS x(id text, version integer, fields jsonb, terms jsonb, embedding text)
-        WHERE p.id = x.id`
-    })
+        WHERE p.id = x.id AND p.assistant_id = ${assistantId}`
 
     const markFailed = (products: ReadonlyArray<DueProduct>, reason: string) =>
       sql`
@@ -111,7 +118,16 @@ export class ProductIndexer extends Effect.Service<ProductIndexer>()("ProductInd
           index_due_at = now() + make_interval(secs => least(${maxBackoffSeconds}, power(2, index_attempts + 1)))
         WHERE id = ANY(${products.map((product) => product.id)})`
 
-    const indexBatch = (products: ReadonlyArray<DueProduct>) => {
+    /**
+     * Merges the terms a batch left in the scoped-terms index's pending list (migration 0031) into the index, so
+     * searches do not recheck those rows. Only the index's owner may; without that the list's limit bounds it.
+     */
+    const mergePendingTerms = sql`SELECT gin_clean_pending_list('products_scoped_terms_idx'::regclass)`.pipe(
+      Effect.asVoid,
+      Effect.catchAll((error) => Effect.logDebug("could not merge the terms' pending list", error.message))
+    )
+
+    const indexBatch = (assistantId: string, products: ReadonlyArray<DueProduct>) => {
       const texts = products.map((product) => embeddingText({ ...product, ...noDisplayFields }))
       const meter = (tokens: number) =>
         ledger.meter({
@@ -122,10 +138,11 @@ export class ProductIndexer extends Effect.Service<ProductIndexer>()("ProductInd
         })
       return embedder.embed(texts).pipe(
         Effect.tap(({ tokens }) => meter(tokens)),
+        Effect.flatMap(({ vectors }) => storedRecords(products, vectors)),
         // The statement has committed its terms (and the dictionary's, by trigger): searches see them from now on.
-        Effect.flatMap(({ vectors }) =>
+        Effect.flatMap((records) =>
           Effect.zipRight(
-            store(products, vectors),
+            Effect.zipRight(store(assistantId, records), mergePendingTerms),
             expansions.invalidate([...new Set(products.map((product) => product.assistantId))])
           )
         ),
@@ -171,18 +188,33 @@ export class ProductIndexer extends Effect.Service<ProductIndexer>()("ProductInd
       return shops.length
     })
 
-    /** One shop's turn: a few batches, then, if more may be due, a wake-up queued behind other shops' turns. */
+    /** Whether another shop's wake-up waits to be taken (one running on another worker is not waiting). */
+    const otherShopWaiting = (assistantId: string) =>
+      sql<{ readonly waiting: boolean }>`
+        SELECT EXISTS (
+          SELECT 1 FROM ${sql(Queue.tableName)}
+          WHERE queue_name = ${IndexQueue.queueName} AND NOT completed AND attempts < ${queueMaxAttempts}
+            AND acquired_at IS NULL AND tenant_key IS DISTINCT FROM ${assistantId}) AS waiting`.pipe(
+        Effect.map((rows) => rows[0]?.waiting === true)
+      )
+
+    /**
+     * One shop's turn: a batch at a time while no other shop's wake-up waits; when one does, the rest of this shop's
+     * work is queued behind it (the queue's claims take turns between shops), so a small shop's write waits for at
+     * most one batch of a big import on each worker, while a shop indexing alone pays for no queue round trip.
+     */
     const indexTurn = Effect.fn("ProductIndexer.indexTurn")(function*(assistantId: string, continued: boolean) {
       let indexed = 0
-      for (let turn = 0; turn < batchesPerTurn; turn++) {
+      for (;;) {
         const batch = yield* claim(assistantId)
-        if (batch.length > 0) yield* indexBatch(batch)
+        if (batch.length > 0) yield* indexBatch(assistantId, batch)
         indexed += batch.length
         if (batch.length < batchSize) {
           // The assistant may have grown past the size that gets its own vector index.
           if (indexed > 0 || continued) yield* vectorIndexes.caughtUp(assistantId)
           return
         }
+        if (yield* otherShopWaiting(assistantId)) break
       }
       yield* IndexQueue.request(queue, assistantId, true)
     })

@@ -69,6 +69,20 @@ const recordOf = (write: ProductWrite) => {
   }
 }
 
+/** Rows decoded between two turns of the event loop: decoding an import's 1,000 stored rows held every search. */
+const rowsPiece = 100
+const decodeRows = Schema.decodeUnknown(Schema.Array(ProductRow))
+
+const decodeInPieces = (rows: ReadonlyArray<unknown>) =>
+  Effect.gen(function*() {
+    const decoded: Array<ProductRow> = []
+    for (let start = 0; start < rows.length; start += rowsPiece) {
+      if (start > 0) yield* EventLoop.turn
+      decoded.push(...(yield* decodeRows(rows.slice(start, start + rowsPiece))))
+    }
+    return decoded
+  })
+
 /** Records derived between two turns of the event loop: an import's 1,000 took every search's turn at once. */
 const recordsPiece = 100
 
@@ -90,13 +104,13 @@ export class ProductsRepo extends Effect.Service<ProductsRepo>()("ProductsRepo",
       attributes jsonb, description text, image_url text, url text, price double precision, currency text,
       in_stock boolean, category_key text, subcategory_key text, attribute_keys jsonb, lookup_key text, reindex boolean)`
 
-    const findByExternalIds = SqlSchema.findAll({
-      Request: Schema.Struct({ assistantId: Schema.String, externalIds: Schema.Array(Schema.String) }),
-      Result: ProductRow,
-      execute: ({ assistantId, externalIds }) =>
-        sql`SELECT ${columns} FROM products
-            WHERE assistant_id = ${assistantId} AND external_id = ANY(${externalIds}) ORDER BY products.position`
-    })
+    /** The rows of the given externalIds, decoded a piece at a time (an import reads up to 1,000). */
+    const findByExternalIds = (
+      request: { readonly assistantId: string; readonly externalIds: ReadonlyArray<string> }
+    ) =>
+      sql`SELECT ${columns} FROM products
+          WHERE assistant_id = ${request.assistantId} AND external_id = ANY(${request.externalIds})
+          ORDER BY products.position`.pipe(Effect.flatMap(decodeInPieces))
 
     return {
       findByExternalIds,

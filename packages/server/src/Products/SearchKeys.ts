@@ -6,6 +6,7 @@
 import { ProductFields as ProductFieldsModule, type Products } from "@dastyar/domain"
 import { relatedField } from "../Search/RelatedTerms"
 import { categoryKey, normalizeText, wordsOf } from "../Search/TextNormalization"
+import { halfSpaceParts } from "../Search/WordParts"
 
 export type AttributeValue = typeof Products.AttributeValue.Type
 
@@ -40,7 +41,7 @@ export const derivedKeys = (externalId: string, fields: ProductFields) => ({
  * The searched fields in rank order, each as its normalised words: title,
  * classification (category and subcategory), attribute values, externalId
  * ("sku-1042" is "sku" and "1042"), and last the related terms of the title
- * (Search/RelatedTerms.ts). The description is not searched.
+ * and the parts of its compound words (Search/RelatedTerms.ts). The description is not searched.
  */
 export const searchFields = (externalId: string, fields: ProductFields): ReadonlyArray<ReadonlyArray<string>> => {
   const searched = [
@@ -49,7 +50,7 @@ export const searchFields = (externalId: string, fields: ProductFields): Readonl
     wordsOf(Object.values(fields.attributes).filter((value) => typeof value !== "boolean").map(String).join(" ")),
     wordsOf(externalId)
   ]
-  return [...searched, relatedField(searched[0] ?? [], searched.flat())]
+  return [...searched, relatedField(searched[0] ?? [], searched.flat(), halfSpaceParts(fields.title))]
 }
 
 /** The text embedded for the meaning side: the title leads, classification and attributes follow. */

@@ -12,7 +12,7 @@ export const SynonymsHttpLive = HttpApiBuilder.group(DastyarApi, "synonyms", (ha
 
     /** The assistant behind `:assistantCode` if the caller's account owns it, or 404 `assistants.not_found`. */
     const owned = (assistantCode: string) =>
-      Effect.flatMap(Auth.CurrentAccount, ({ accountId }) => assistants.requireOwnership(accountId, assistantCode))
+      Effect.flatMap(Auth.CurrentAccount, (caller) => assistants.requireOwnership(caller, assistantCode))
 
     return handlers
       .handle("list", ({ path }) =>

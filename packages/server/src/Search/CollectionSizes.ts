@@ -19,7 +19,11 @@ const expiry = Duration.minutes(10)
 export const collectionSizesCapacity = 10_000
 
 export interface CollectionSizes<E> {
-  readonly get: (assistantId: string) => Effect.Effect<number, E>
+  /**
+   * The assistant's size; when none is held, counted by `first` if given (a statement that reads more besides),
+   * else by the `load` the sizes were made with (which every later count uses).
+   */
+  readonly get: (assistantId: string, first?: Effect.Effect<number, E>) => Effect.Effect<number, E>
   /** Assistants held (see `ExpiringMap.size`). */
   readonly held: Effect.Effect<number>
 }
@@ -34,16 +38,15 @@ export const makeCollectionSizes = <E, R>(
     )
     /** Assistants being counted again in the background, so that a count is not started twice. */
     const counting = new Set<string>()
-    const count = (assistantId: string, now: number) =>
-      load(assistantId).pipe(
-        Effect.provide(context),
+    const count = (assistantId: string, now: number, first?: Effect.Effect<number, E>) =>
+      (first ?? load(assistantId).pipe(Effect.provide(context))).pipe(
         Effect.tap((size) => Effect.sync(() => sizes.set(assistantId, { size, countedAt: now }, now)))
       )
     return {
-      get: (assistantId) =>
+      get: (assistantId, first) =>
         Effect.flatMap(Clock.currentTimeMillis, (now) => {
           const held = sizes.get(assistantId, now)
-          if (held === undefined) return count(assistantId, now)
+          if (held === undefined) return count(assistantId, now, first)
           if (now - held.countedAt < Duration.toMillis(sizeFreshness) || counting.has(assistantId)) {
             return Effect.succeed(held.size)
           }

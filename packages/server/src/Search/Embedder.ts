@@ -31,15 +31,18 @@ export class Embedder extends Context.Tag("Embedder")<Embedder, EmbedderShape>()
 /**
  * pgvector's text form of a vector, for `${literal}::halfvec` parameters: 7
  * significant digits, and a bare "0" for zeros (most of an offline vector's
- * components; formatting them was most of an import's cost here).
+ * components; formatting them was most of an import's cost here). Joined
+ * once rather than appended: appending made a rope of a thousand strings per
+ * vector, which the young generation's collections copied while an indexer
+ * batch's literals waited for their statement.
  */
 export const vectorLiteral = (vector: ReadonlyArray<number>): string => {
-  let literal = "["
+  const parts = new Array<string>(vector.length)
   for (let i = 0; i < vector.length; i++) {
     const x = vector[i] ?? 0
-    literal += (i === 0 ? "" : ",") + (x === 0 || !Number.isFinite(x) ? "0" : x.toPrecision(7))
+    parts[i] = x === 0 || !Number.isFinite(x) ? "0" : x.toPrecision(7)
   }
-  return `${literal}]`
+  return `[${parts.join(",")}]`
 }
 
 const float32 = new Float32Array(1)

@@ -17,7 +17,7 @@ import * as Effect from "effect/Effect"
 import * as Option from "effect/Option"
 import { makeExpiringMap } from "../Platform/ExpiringMap"
 import type { Expansion, QueryWord, TermMatch } from "./Query"
-import { expand } from "./TermDictionary"
+import { type Besides, expand } from "./TermDictionary"
 
 /** How long a word's expansion is reused at most. */
 export const expansionTtl = Duration.seconds(5)
@@ -27,10 +27,14 @@ const capacity = 10_000
 
 /** Reuses query words' expansions. */
 export interface ExpansionCache {
-  /** As `expand`, reading only the words not expanded within the TTL (none: no round trip). */
+  /**
+   * As `expand`, reading only the words not expanded within the TTL (none: no round trip, and `besides` is
+   * not read: `found` is not called).
+   */
   readonly expand: (
     assistantId: string,
-    words: ReadonlyArray<QueryWord>
+    words: ReadonlyArray<QueryWord>,
+    besides?: Besides
   ) => Effect.Effect<Expansion, SqlError.SqlError>
   /** Forgets the assistants' expansions; called once this instance has committed new terms of theirs. */
   readonly invalidate: (assistantIds: ReadonlyArray<string>) => Effect.Effect<void>
@@ -61,7 +65,7 @@ export const makeExpansionCache: Effect.Effect<ExpansionCache, never, SqlClient.
         }
         for (const assistantId of assistantIds) generations.set(assistantId, ++bumps)
       }),
-    expand: (assistantId, words) =>
+    expand: (assistantId, words, besides) =>
       Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis
         const readAt = generationOf(assistantId)
@@ -69,7 +73,7 @@ export const makeExpansionCache: Effect.Effect<ExpansionCache, never, SqlClient.
         const missing = words.filter((_, i) => Option.isNone(cached[i] ?? Option.none()))
         if (missing.length === 0) return cached.flatMap((terms) => Option.toArray(terms))
         // One round trip for every missing word, rather than the cache's lookup of one word at a time.
-        const read = yield* expand(sql, assistantId, missing)
+        const read = yield* expand(sql, assistantId, missing, besides)
         if (readAt === generationOf(assistantId)) {
           missing.forEach((word, i) => {
             const terms = read[i]

@@ -4,12 +4,15 @@
  * with chunk retrieval), and, kept here, the verbs a question asks with and
  * the verbs a document states the same thing with ("can I return" / "you may
  * send back", "how heavy" / "weighs"), and a few phrases that mean one word
- * ("send back", "پس دادن"). Beyond these there is no notion of meaning offline.
+ * ("send back", "پس دادن"); and a thing's kind by WordNet (`broaderOf`): a
+ * question naming a parka is about a passage naming coats.
  */
+import { boundedMemo } from "../Platform/Memo"
 import { productKinds, shopVocabulary } from "./ShopVocabulary"
 import { stem } from "./Stemmer"
 import { stopWords } from "./StopWords"
 import { wordsOf } from "./TextNormalization"
+import { broaderWords } from "./WordNet"
 
 /**
  * What a question asks with and what a document states it with: a question's verb or measure word and
@@ -19,6 +22,8 @@ import { wordsOf } from "./TextNormalization"
 const paraphrases: ReadonlyArray<string> = [
   // Buying: "the item I bought" is "the purchase", "the order", "what you received".
   "buy bought purchase purchased خرید خریداری",
+  // Spending: "if I spend £50" / "orders over £50".
+  "spend spends spent spending order orders",
   "receive received get دریافت",
   // Accepting: "do you take cards" / "we accept cards"; "is it accepted" / "it is valid".
   "accept accepted valid پذیرفت قبول معتبر",
@@ -33,6 +38,9 @@ const paraphrases: ReadonlyArray<string> = [
   "capacity hold holds volume گنجایش ظرفیت حجم",
   "length long طول",
   "size big dimension dimensions اندازه ابعاد",
+  // A unit and its short form: "a one-kilo cake" / "1.5 kilograms", "۹۰ سانت" / "سانتیمتر".
+  "kilo kilos kilogram kilograms kg کیلو کیلوگرم",
+  "centimetre centimetres centimeter centimeters cm سانت سانتیمتر",
   // Lasting and running: "how long can I run it" / "operate", "use".
   "run running operate operation use روشن",
   // Stopping: "it stopped working" / "switched off", "shuts down".
@@ -64,7 +72,11 @@ const paraphrases: ReadonlyArray<string> = [
   // Growing: "get bigger" / "rise", "increase"; "بیشتر شدن" / "افزایش".
   "rise rises rising increase increases increased grow grows bigger larger higher افزایش",
   // Moving home: "relocate" / "move".
-  "move moving moved relocate relocating relocation"
+  "move moving moved relocate relocating relocation",
+  // Paying less: "any discount on lamps?" / "save £5 on every lamp".
+  "discount discounted save saves saving savings",
+  // Joining to a supply: "can you wire up the oven" / "we connect cookers".
+  "connect connected connection wire wired wiring"
 ]
 
 /**
@@ -82,6 +94,13 @@ const phrases: ReadonlyArray<readonly [RegExp, string]> = [
   [/(?:^|\s)پس\s+(?:ن?می|ب|ن)?(?:داد|ده|د|گرفت|گیر)(?:ه|ن|م|ی|ید|یم|ند|ین)?(?=[^\p{L}]|$)/gu, "مرجوع"],
   // "بعد از" and "پس از" (after) relate two things and name neither.
   [/(?:^|\s)(?:بعد|پس)\s+از(?=\s)/gu, ""],
+  // An age ("my 7 year old", "9 weeks old") is a number of years or weeks: "old" names nothing more.
+  [/(?<=\b(?:years?|months?|weeks?|days?)[\s-])old\b/gu, ""],
+  // "چند حساب کردن" (to reckon at how much) is charging: "کیلویی چند حساب میکنین؟" asks the cost; "حساب کردن"
+  // alone is settling a bill.
+  [/(?<=(?:^|\s)(?:چند|چن|چقدر|چقد)\s+)حساب\s+(?:ن?می|ب)?کن(?:ه|ن|ی|ید|ین|یم|م|د|ند)?(?=[^\p{L}]|$)/gu, "هزینه"],
+  // "به گردن کیست؟" (on whose neck is it?) asks who is responsible.
+  [/(?:^|\s)(?:به\s+)?گردن\s+(?:کی|کیه|کیست|کسیه|کسی)(?=[^\p{L}]|$)/gu, "مسئولیت"],
   // "گیر میاد" (can be had) is being available.
   [/(?:^|\s)گیر\s+(?:ن?می|ب)?(?:اد|یاد|اید|ایند|یان)(?=[^\p{L}]|$)/gu, "موجود"],
   [/\bpick(?:ing|ed|s)?\s+(?:\w+\s+){0,2}up\b|\bcollect(?:ing|ed|s)?\b/gu, "collect"],
@@ -125,19 +144,51 @@ const phrases: ReadonlyArray<readonly [RegExp, string]> = [
   ]
 ]
 
+/**
+ * The shop vocabulary's hyphenated terms ("second-hand", "after-sales", "click-and-collect") as one word each,
+ * written with a hyphen, a space or none: their parts are no synonyms of the line ("after" is no "support").
+ */
+const hyphenated = [...new Set(shopVocabulary.flatMap((line) => line.match(/[a-z]+(?:-[a-z]+)+/gu) ?? []))]
+const joinedTerm = (term: string) => term.replace(/-/gu, "")
+const joins: ReadonlyArray<readonly [RegExp, string]> = hyphenated.map((term) => [
+  new RegExp(`\\b${term.split("-").join("[\\s-]*")}\\b`, "gu"),
+  joinedTerm(term)
+])
+
 /** `text` (normal form) with each phrase of `phrases` as its one word: "send it back" reads "return". */
 export const rewritePhrases = (text: string): string =>
-  phrases.reduce((out, [pattern, word]) => out.replace(pattern, ` ${word} `), text)
+  [...joins, ...phrases].reduce((out, [pattern, word]) => out.replace(pattern, ` ${word} `), text)
 
 /** Each shop term line and paraphrase as stems of normal-form words, stop words out. */
 const stemGroups: ReadonlyArray<ReadonlyArray<string>> = [
-  ...shopVocabulary.map((line) => line.replace("|", " ")),
+  ...shopVocabulary.map((line) => line.replace("|", " ").replace(/[a-z]+(?:-[a-z]+)+/gu, joinedTerm)),
   ...paraphrases
 ].map((group) => [...new Set(wordsOf(group).filter((word) => !stopWords.has(word)).map(stem))])
 
 const byStem = new Map<string, Array<string>>()
 for (const group of stemGroups) {
   for (const root of group) byStem.set(root, [...(byStem.get(root) ?? []), ...group])
+}
+
+/** Stem → the words (normal form) of every paraphrase holding a word of that stem. */
+const paraphraseByStem = new Map<string, Set<string>>()
+for (const line of paraphrases) {
+  const words = wordsOf(line).filter((word) => !stopWords.has(word))
+  for (const word of words) {
+    const related = paraphraseByStem.get(stem(word)) ?? new Set<string>()
+    for (const other of words) related.add(other)
+    paraphraseByStem.set(stem(word), related)
+  }
+}
+
+/**
+ * The words a passage may state what `word` asks with ("relocating" → "move"), without words of its own stem:
+ * chunk retrieval searches them below the shop vocabulary's, so a question finds the passage the answerer
+ * would quote.
+ */
+export const paraphraseWords = (word: string): ReadonlyArray<string> => {
+  const root = stem(word)
+  return [...paraphraseByStem.get(root) ?? []].filter((other) => stem(other) !== root)
 }
 
 /** Stems meaning the same as `root` (itself included). */
@@ -151,3 +202,23 @@ const productStems = new Set(
 
 /** Whether `root` names a kind of goods ("fridge", "یخچال", "gift"). */
 export const isProductKind = (root: string): boolean => productStems.has(root)
+
+/** The words a stem may have been cut from: "cabl" of "cable", "shipp" of "shipping". */
+const wordsOfStem = (root: string): ReadonlyArray<string> => [
+  root,
+  `${root}e`,
+  ...(/([a-z])\1$/u.test(root) ? [root.slice(0, -1)] : [])
+]
+
+/**
+ * Stems of what an English noun's stem names in other words (WordNet.ts, `broaderWords`: its synonyms as a
+ * thing a shop sells and the kinds above it within two steps, "parka" → "anorak", "jacket", "coat"), with their
+ * words of the shop vocabulary and paraphrases: a question naming a thing is about a passage naming its
+ * kind. The other way round it is not: a rule about parkas says nothing of all coats.
+ */
+export const broaderOf = boundedMemo(20_000, (root: string): ReadonlyArray<string> => {
+  if (!/^[a-z]/u.test(root)) return []
+  const broader = [...new Set(wordsOfStem(root).flatMap(broaderWords))]
+    .filter((word) => !stopWords.has(word)).map(stem).filter((found) => found !== root)
+  return [...new Set(broader.flatMap(synonymsOf))]
+})

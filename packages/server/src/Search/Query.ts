@@ -2,8 +2,9 @@
  * A query as the engine reads it: its words in normal form, which of them
  * count, and how a dictionary term stands for a query word.
  */
+import { boundedMemo } from "../Platform/Memo"
 import { stem } from "./Stemmer"
-import { stopWords } from "./StopWords"
+import { particles, stopWords } from "./StopWords"
 import { wordsOf } from "./TextNormalization"
 import { dotsApart, nearLetters, persianSameSound, soundKey, typoBudget, typoCost } from "./Typos"
 
@@ -14,7 +15,7 @@ const minPrefixLength = 2
 
 export interface QueryWord {
   readonly word: string
-  /** Counted by the "words matched" rule; stop words are not unless the query has nothing else. */
+  /** Counted by the "words matched" rule; stop words and particles are not unless the query has nothing else. */
   readonly counts: boolean
   /** The last word: also matches words it begins. */
   readonly prefix: boolean
@@ -28,10 +29,11 @@ export interface QueryWord {
 /** The query's words in normal form, deduplicated, in order. */
 export const parseQuery = (query: string): ReadonlyArray<QueryWord> => {
   const words = [...new Set(wordsOf(query))].slice(0, maxQueryWords)
-  const allStop = words.every((word) => stopWords.has(word))
+  const filler = (word: string) => stopWords.has(word) || particles.has(word)
+  const allStop = words.every(filler)
   return words.map((word, i) => ({
     word,
-    counts: allStop || !stopWords.has(word),
+    counts: allStop || !filler(word),
     prefix: i === words.length - 1 && [...word].length >= minPrefixLength
   }))
 }
@@ -46,8 +48,23 @@ export interface TermMatch {
 /** Per query word (same order as the parsed query): term → how it matches. */
 export type Expansion = ReadonlyArray<ReadonlyMap<string, TermMatch>>
 
+/**
+ * Pairs of query word and term whose match is remembered: a search decides it for each of up to hundreds of
+ * dictionary terms per word, and the words and terms of a shop's searches recur.
+ */
+const matchesKept = 100_000
+
+/** `matchTermOnce` remembered; it reads nothing of the query word but the word and whether it is a prefix. */
+const rememberedMatches = boundedMemo(matchesKept, (key) => {
+  const [flags = "", word = "", term = ""] = key.split("\u0000")
+  return matchTermOnce({ word, counts: true, prefix: flags === "p" }, term)
+})
+
 /** Decides whether a dictionary term stands for a query word, and how well. */
-export const matchTerm = (query: QueryWord, term: string): TermMatch | null => {
+export const matchTerm = (query: QueryWord, term: string): TermMatch | null =>
+  rememberedMatches(`${query.prefix ? "p" : "w"}\u0000${query.word}\u0000${term}`)
+
+const matchTermOnce = (query: QueryWord, term: string): TermMatch | null => {
   if (term === query.word) return { typos: 0, exact: true }
   if (stem(term) === stem(query.word)) return { typos: 0, exact: false }
   // One word is the other's stem: "ببرها" is "ببر" (tigers), though "ببر" alone also reads as a verb.

@@ -18,6 +18,8 @@ const maxProximity = 8
 const fieldWeights = [1, 0.8, 0.6, 0.6, 0.4]
 const classificationField = 1
 const attributeField = 2
+/** The hidden field of related terms: a match there says a word is related, not that it is held again. */
+const relatedField = 4
 
 /**
  * A word's field weight: its best field's, and the classification's on top
@@ -61,6 +63,8 @@ export interface Ranked {
   readonly matched: number
   /** Whether a counted query word matched in the title or the classification: the document names it. */
   readonly named: boolean
+  /** The counted query words the document names, a bit each (query word `w` is bit `w`). */
+  readonly names: number
 }
 
 /** The query words a term stands for, and how. */
@@ -118,7 +122,8 @@ const scan = (text: string, terms: TermIndex, firsts: ReadonlySet<number>, words
 }
 
 /**
- * A query word's best hit in a document, in how many fields it occurs (a word in title and category says more),
+ * A query word's best hit in a document, in how many searched fields it occurs (a word in title and category says
+ * more; the hidden field of related terms does not count),
  * and whether any hit is in the title or classification (it names the document, even when a closer hit is in a
  * weaker field).
  */
@@ -141,7 +146,7 @@ const bestHits = (
   for (const hit of hits) {
     if (hit.field <= classificationField) naming = true
     if (hit.field !== lastField) {
-      inFields++
+      if (hit.field < relatedField) inFields++
       lastField = hit.field
     }
     if (hit.field === classificationField) classified = true
@@ -266,12 +271,13 @@ export const rankDocuments = (
       position,
       titleWords - titleMatched
     ]
-    const named = perWord.some((found, w) =>
-      found !== null && counted[w] === true && found.naming
+    const names = perWord.reduce(
+      (bits, found, w) => found !== null && counted[w] === true && found.naming ? bits | (1 << w) : bits,
+      0
     )
-    return [{ id: document.id, key, matched, named, index }]
+    return [{ id: document.id, key, matched, named: names !== 0, names, index }]
   })
   return ranked.sort((a, b) => compareKeys(a.key, b.key) || a.index - b.index).map((
-    { id, key, matched, named }
-  ) => ({ id, key, matched, named }))
+    { id, key, matched, named, names }
+  ) => ({ id, key, matched, named, names }))
 }

@@ -2,8 +2,8 @@
  * Meaning without an embeddings provider: each product carries a last,
  * hidden field of words related to its title (WordNet's synonyms, kinds,
  * definition words and derived verbs of its English words, see
- * WordNet.ts; and its compounds written apart, joined), computed when it is
- * indexed. Each is stored as a related
+ * WordNet.ts; its compounds written apart, joined; and the parts of its
+ * compound words, see WordParts.ts), computed when it is indexed. Each is stored as a related
  * term, `~` and its stem, a form no query word takes by itself, so related
  * terms stay out of the typo and prefix expansions of the term dictionary
  * and a query word reaches them only by its stem (`relatedTerm`).
@@ -11,6 +11,7 @@
 import { stem } from "./Stemmer"
 import { stopWords } from "./StopWords"
 import { isNoun, relatedWords } from "./WordNet"
+import { wordParts } from "./WordParts"
 
 /** The related term of a word: what the hidden field holds and what a query word adds to its terms. */
 export const relatedTerm = (word: string): string => `~${stem(word)}`
@@ -20,14 +21,16 @@ const maxRelatedTerms = 40
 
 /**
  * The hidden field of a product: every two neighbouring title words joined
- * into one, then the related terms of its title's words (and of two
- * neighbouring words WordNet knows as one, "running shoe"), taken in turns,
- * each word's closest related word before any word's next, without those of
- * words any searched field already holds.
+ * into one, then the parts of its compound title words (and `parts`, those
+ * the title writes with a half-space), then the related terms of its title's
+ * words (and of two neighbouring words WordNet knows as one, "running
+ * shoe"), taken in turns, each word's closest related word before any
+ * word's next, without those of words any searched field already holds.
  */
 export const relatedField = (
   title: ReadonlyArray<string>,
-  searched: ReadonlyArray<string>
+  searched: ReadonlyArray<string>,
+  parts: ReadonlyArray<string> = []
 ): ReadonlyArray<string> => {
   const own = new Set(searched.map(relatedTerm))
   const field: Array<string> = []
@@ -46,6 +49,9 @@ export const relatedField = (
     const three = `${title[i] ?? ""}${title[i + 1] ?? ""}${word}`
     if (/^[\u0600-\u06FF]+$/u.test(three)) add(three)
   }
+  // A compound's parts: "ضدزنگ" is found by "زنگ", "lunchbox" by "box".
+  const compounds = [...new Set([...content.flatMap(wordParts), ...parts])]
+  for (const part of compounds) add(part)
   const pairs = content.slice(1).map((word, i) => `${content[i]}_${word}`).filter(isNoun)
   // In turns, each word's closest first: the head noun of an English title comes last, after its modifiers.
   const lists = [...pairs, ...content].map(relatedWords)

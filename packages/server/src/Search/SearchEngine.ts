@@ -31,5 +31,5 @@ export { fuse, type Fused, maxMeaningOnlyWithoutWords, meaningCutoff, rrfK } fro
 export { expandedTerms, type Expansion, matchTerm, parseQuery, type QueryWord, type TermMatch } from "./Query"
 export { commonWordLimit, rankDocuments, type Ranked, type RankInput } from "./Ranking"
 export { stopWords } from "./StopWords"
-export { expand } from "./TermDictionary"
+export { type Besides, expand } from "./TermDictionary"
 export { typoBudget, typoDistance } from "./Typos"

@@ -75,6 +75,8 @@ export const shopVocabulary: ReadonlyArray<string> = [
   "packaging box | بسته‌بندی جعبه",
   "reason | دلیل علت",
   "condition conditions terms | شرایط شرط",
+  // Who answers for a loss: "the customer is liable for…" / "بر عهده خریدار", "مسئولیت".
+  "responsible responsibility liable liability | مسئول مسئولیت عهده",
   "cancel cancellation | لغو انصراف کنسل",
   "complaint | شکایت",
   // Money and payment
@@ -124,6 +126,8 @@ export const shopVocabulary: ReadonlyArray<string> = [
   "order orders | سفارش",
   "account profile panel | حساب پنل",
   "register signup | ثبت نام",
+  // Whom a price or rule is for: "free for kids?" / "children under 5 go free", "بچه" / "کودک".
+  "child children kid kids | کودک بچه فرزند",
   "pickup collect collection click-and-collect | حضوری",
   "stock available availability | موجود موجودی",
   // Days of the week

@@ -11,7 +11,14 @@
  * verbs): a prefix "ب" or "ن" is stripped only before a known stem, so
  * "بازار" and "نقشه" stay as they are.
  */
+import { boundedMemo } from "../Platform/Memo"
 import { normalizeText } from "./TextNormalization"
+
+/**
+ * Words whose stems are remembered: a search stems each of the dictionary's terms near its words (and the indexer
+ * each product's words), mostly the same few thousand words again and again.
+ */
+const stemsKept = 50_000
 
 /** English plural, tense and adverb endings, then a final silent "e": "cables" and "cable" share "cabl". */
 const stemEnglish = (word: string): string => {
@@ -220,23 +227,25 @@ const stripNoun = (word: string): string => {
  * The stem of a normalised word: "teapots" meets "teapot", "کتاب‌ها" meets "کتاب", "می‌خرم" meets
  * "خریدند".
  */
-export const stem = (word: string): string => {
+export const stem: (word: string) => string = boundedMemo(stemsKept, (word) => {
   if (/[a-z]/.test(word)) return stemEnglish(word)
   if (!/[\u0600-\u06FF]/u.test(word) || word.length < 3) return word
   return verbStemOf(word) ?? stripNoun(word)
-}
+})
 
-/** Colloquial endings on a noun or adjective: "سفارشمو", "مغازتون", "جنساتون", "دستگاهو", "بازین", "اصله". */
-const enclitic = /(?:هاتون|اتون|هامون|تون|شون|مون|مو|تو|شو|رو|ست|ین|ید|یم|و|م|ت|ش|ه)$/u
+/** Colloquial endings on a noun or adjective, longest first: "سفارشمو", "مغازتون", "جنساتون", "دستگاهو", "بازین". */
+const enclitics = "هاتون اتون هامون تون شون مون مو تو شو رو ست ین ید یم و م ت ش ه".split(" ")
 
 /**
  * A Persian word without a colloquial ending ("سفارشمو" → "سفارش", "مغازتون" → "مغاز"), or undefined when it
- * has none or too little would be left. The word may be whole as it is: callers keep it and try this too.
+ * has none or too little would be left. The longest ending that leaves a word goes: "کرمو" (the cream) is
+ * "کرم" with the object ending, since "کر" under "مو" is too short. The word may be whole as it is: callers
+ * keep it and try this too.
  */
 export const withoutEnclitic = (word: string): string | undefined => {
   if (!/[\u0600-\u06FF]/u.test(word)) return undefined
-  const bare = word.replace(enclitic, "")
-  return bare !== word && bare.length >= 3 ? bare : undefined
+  const ending = enclitics.find((candidate) => word.endsWith(candidate) && word.length - candidate.length >= 3)
+  return ending === undefined ? undefined : word.slice(0, -ending.length)
 }
 
 /** The colloquial plural: "قسطا" for "قسط‌ها", "گلای" for "گل‌های". */

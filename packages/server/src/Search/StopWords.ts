@@ -29,7 +29,10 @@ export const questionStopWords: ReadonlySet<string> = new Set([
       "most than then also just let know want need like one long kind sort go goes yes other another under listed until till " +
       "something anything everything someone anyone whether ever im myself yourself mean means meaning around " +
       // Particles and linking words a question is phrased with ("hold on to", "put through", "still", "while").
-      "still through into onto while already once even really " +
+      "still through into onto while already once even really again " +
+      // Fillers and contractions typed without an apostrophe ("is that ok", "pretty dirty", "cant", "what
+      // happens if"): they frame a question and name nothing.
+      "actually ok okay pretty cant dont wont isnt doesnt didnt happen happens happened never " +
       // Persian and Arabic
       "هستند هستید هستیم هستم بودن ها های یک هم یا اما ولی اگر چه چی چیه چیست چطور چطوری چگونه چجوری کجا کجاست " +
       "کی کیست کدام کدوم چرا ایا او ما شما انها خود شود شد کرد کنم کنی کنید کند کنند باید نیز دارد دارید دارم " +
@@ -41,6 +44,13 @@ export const questionStopWords: ReadonlySet<string> = new Set([
       "برام برات براش برامون براتون خودم خودت خودش خودمون باشم باشی باشیم " +
       // Colloquial "this/that" with an object or "too" ending: "اینو" (this), "اونم" (that too).
       "اینو اونو اینا اینم اونم همینو همونو " +
+      // Colloquial "باز هم" (still, again): "بازم" is no "باز" (open).
+      "بازم " +
+      // Spoken "چقدر" and "چند" ("چقد میشه؟", "چن روزه؟"), "all of" ("کل سفارشام"), "more" as in English, and
+      // "with it", "from it", "to it" ("باهاش", "ازش", "بهش").
+      "چقد چن کل بیشتر باهاش باهاشون ازش بهش " +
+      // Colloquial "برای" (for) and "as much as that" of a follow-up ("واسه شیراز چی؟", "همینقدر طول میکشه؟").
+      "واسه برا همینقدر همونقدر " +
       // Adverbs of emphasis: "اصلا نیام" (if I don't come at all), "واقعا".
       "اصلا اصلاً واقعا واقعاً " +
       // "بدون" (without) reads as a colloquial "know!" to the stemmer.
@@ -49,3 +59,14 @@ export const questionStopWords: ReadonlySet<string> = new Set([
       "في من على الى إلى عن ما هل كيف متى أين لماذا هذا هذه ذلك التي الذي هو هي انا أنا نحن انت أنت كم"
   )
 ])
+
+/**
+ * English prepositions and adverb particles, which a need is put with ("warm up", "keep out", "below zero"): in a
+ * product query they count as words only when the query has nothing else, as stop words do, so a title that holds
+ * one ("Pop-Up") does not rank as holding a word of the need. Chat keeps its own list: "after" or "before" may be
+ * what a question asks.
+ */
+export const particles: ReadonlySet<string> = normalSet(
+  "up down out off over under into onto through about after before above below between against during without " +
+    "within away"
+)

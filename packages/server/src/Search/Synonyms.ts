@@ -1,10 +1,13 @@
 /**
  * An assistant's synonyms: stored as written (Database migration 0022),
  * compiled into rules (SynonymRules.ts) for search, which reads them through
- * a cache. Writes on this instance forget the assistant's rules at once;
- * another instance's are seen within `rulesTtl`. A statement that reads more
- * of an assistant's state (product search's first read of a shop) may bring
- * its sets along (`setsColumn`) and hand them to the cache (`remember`), so a
+ * a cache. A write on any instance empties every instance's cache at once
+ * (`Invalidations`, topic `synonyms`), so the rules are kept for
+ * `rulesTtl`, which bounds only what a change made outside the service (SQL
+ * by hand) waits for; while an instance may miss such a notification, it
+ * reads them for every search. A statement that reads more of an
+ * assistant's state (product search's first read of a shop) may bring its
+ * sets along (`setsColumn`) and hand them to the cache (`remember`), so a
  * shop's first search pays no round trip of its own for them.
  */
 import { Synonyms as Api } from "@dastyar/domain"
@@ -12,12 +15,12 @@ import { SqlClient, type Statement } from "@effect/sql"
 import * as Duration from "effect/Duration"
 import * as Effect from "effect/Effect"
 import * as Schema from "effect/Schema"
+import { Invalidations } from "../Database/Invalidations"
 import { newId } from "../Ids"
-import { makeLookupCache } from "../Platform/LookupCache"
 import { compileRules, type SynonymRule, type SynonymSet } from "./SynonymRules"
 
-/** How long an assistant's compiled rules are reused at most. */
-export const rulesTtl = Duration.seconds(5)
+/** How long an assistant's compiled rules are reused at most (a write through the service empties them at once). */
+export const rulesTtl = Duration.minutes(10)
 
 type Synonym = typeof Api.Synonym.Type
 type SynonymInput = typeof Api.SynonymInput.Type
@@ -49,20 +52,17 @@ const cleaned = (input: SynonymInput): SynonymSet => ({
 export class Synonyms extends Effect.Service<Synonyms>()("Synonyms", {
   effect: Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    const invalidations = yield* Invalidations
 
     const list = (assistantId: string) =>
       sql<Row>`SELECT id, root, synonyms FROM search_synonyms WHERE assistant_id = ${assistantId}
                ORDER BY position`.pipe(Effect.orDie, Effect.map((rows) => rows.map(toSynonym)))
 
-    /** Bumped by every write once committed: sets read before it are not remembered (`remember`). */
-    let writes = 0
-    const written = (assistantId: string) =>
-      Effect.suspend(() => {
-        writes++
-        return rules.invalidate(assistantId)
-      })
+    /** Empties every instance's rules once a write is committed: sets read before it are not remembered. */
+    const written = invalidations.publish("synonyms")
 
-    const rules = yield* makeLookupCache({
+    const rules = yield* invalidations.cache({
+      topics: ["synonyms"],
       capacity: 10_000,
       timeToLive: rulesTtl,
       keyOf: (assistantId: string) => assistantId,
@@ -84,7 +84,7 @@ export class Synonyms extends Effect.Service<Synonyms>()("Synonyms", {
         if (n >= Api.maxSynonymSets) return null
         return (yield* insert(assistantId, cleaned(input)))[0] ?? null
       })).pipe(Effect.orDie)
-      yield* written(assistantId)
+      yield* written
       return created ?? (yield* new Api.SynonymLimitReached())
     })
 
@@ -102,7 +102,7 @@ export class Synonyms extends Effect.Service<Synonyms>()("Synonyms", {
           }))
           yield* sql`INSERT INTO search_synonyms ${sql.insert(rows)}`
         })).pipe(Effect.orDie)
-        yield* written(assistantId)
+        yield* written
         return yield* list(assistantId)
       }
     )
@@ -112,7 +112,7 @@ export class Synonyms extends Effect.Service<Synonyms>()("Synonyms", {
         DELETE FROM search_synonyms WHERE assistant_id = ${assistantId} AND id = ${id} RETURNING id`.pipe(
         Effect.orDie
       )
-      yield* written(assistantId)
+      yield* written
       if (deleted.length === 0) return yield* new Api.SynonymNotFound()
     })
 
@@ -126,19 +126,18 @@ export class Synonyms extends Effect.Service<Synonyms>()("Synonyms", {
 
     /**
      * Keeps the assistant's rules from a `setsColumn` value read by a statement that began when `writesSeen`
-     * (`writesSoFar`) was current; one read before a later write on this instance is dropped.
+     * (`writesSoFar`) was current; one read before a later write on any instance is dropped.
      */
     const remember = (assistantId: string, sets: unknown, writesSeen: number) =>
       Schema.decodeUnknown(SetsJson)(sets).pipe(
-        Effect.flatMap((decoded) =>
-          writesSeen === writes ? rules.set(assistantId, compileRules(decoded)) : Effect.void
-        ),
+        Effect.flatMap((decoded) => rules.set(assistantId, compileRules(decoded), writesSeen)),
         Effect.catchAll((error) => Effect.logWarning("synonyms read with a shop's state not kept", error))
       )
 
-    /** The count of writes so far, to give `remember`. */
-    const writesSoFar = Effect.sync(() => writes)
+    /** Where the cache's emptyings are, to give `remember`. */
+    const writesSoFar = rules.generation
 
     return { list, add, replace, remove, rulesOf, remember, writesSoFar }
-  })
+  }),
+  dependencies: [Invalidations.Default]
 }) {}

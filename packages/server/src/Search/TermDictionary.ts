@@ -3,11 +3,12 @@
  * (`search_terms`): the word itself, words of its stem, words within its
  * typo budget and, for the last word, the words it begins.
  */
-import type { SqlClient } from "@effect/sql"
+import type { SqlClient, Statement } from "@effect/sql"
 import * as Effect from "effect/Effect"
 import { prepared } from "../Database/Database"
 import { matchTerm, type QueryWord, takesShortWordTypo, type TermMatch } from "./Query"
 import { stem } from "./Stemmer"
+import { stopWords } from "./StopWords"
 import { persianSameSound, slipsOf, typoBudget, typoCost, typoDistance } from "./Typos"
 
 /** Expansions kept per query word, closest first. */
@@ -50,8 +51,25 @@ const readOf = (query: QueryWord, budget = typoBudget(query.word)): TermRead => 
   budget
 })
 
-/** The dictionary's terms near each read's word (one round trip), as (read index from 1, term). */
-const readTerms = (sql: SqlClient.SqlClient, assistantId: string, reads: ReadonlyArray<TermRead>) => {
+/**
+ * What a statement that reads more of an assistant's state brings beside the dictionary's first read in `expand`
+ * (one round trip for both): `value`, one JSON value, read in the same statement and handed to `found`.
+ */
+export interface Besides {
+  readonly value: Statement.Fragment
+  readonly found: (value: unknown) => Effect.Effect<void>
+}
+
+/**
+ * The dictionary's terms near each read's word (one round trip), as (read index from 1, term); with `besides`,
+ * its value comes first, in a row of index 0 with no term.
+ */
+const readTerms = (
+  sql: SqlClient.SqlClient,
+  assistantId: string,
+  reads: ReadonlyArray<TermRead>,
+  besides?: Besides
+) => {
   // Edit distance of term and query word, at most `limit` + 1; a word too long for levenshtein counts as far.
   // CASE, not AND: only CASE fixes the order in which Postgres evaluates the two.
   const distance = (limit: number) =>
@@ -59,9 +77,7 @@ const readTerms = (sql: SqlClient.SqlClient, assistantId: string, reads: Readonl
       `(CASE WHEN length(s.term) <= ${maxLevenshteinChars} AND length(q.word) <= ${maxLevenshteinChars} ` +
         `THEN levenshtein_less_equal(s.term, q.word, ${limit}) ELSE ${limit + 1} END)`
     )
-  return prepared(
-    sql,
-    sql<{ readonly i: number; readonly term: string }>`
+  const terms = sql<{ readonly i: number; readonly term: string }>`
       SELECT q.i::int AS i, t.term
       FROM unnest(${reads.map((r) => r.word)}::text[], ${reads.map((r) => r.anchor)}::text[],
                   ${reads.map((r) => r.root)}::text[], ${reads.map((r) => r.budget)}::int[])
@@ -76,6 +92,16 @@ const readTerms = (sql: SqlClient.SqlClient, assistantId: string, reads: Readonl
         ORDER BY ${distance(8)}, s.term
         LIMIT ${maxExpansions * 4}
       ) t`
+  if (besides === undefined) return prepared(sql, terms)
+  return prepared(
+    sql,
+    sql<{ readonly i: number; readonly term: string | null; readonly besides: unknown }>`
+      SELECT 0 AS i, NULL::text AS term, ${besides.value} AS besides
+      UNION ALL
+      SELECT t.i, t.term, NULL::json FROM (${terms}) t`
+  ).pipe(
+    Effect.tap((rows) => besides.found(rows[0]?.i === 0 ? rows[0].besides : undefined)),
+    Effect.map((rows) => rows.flatMap(({ i, term }) => i > 0 && term !== null ? [{ i, term }] : []))
   )
 }
 
@@ -152,11 +178,19 @@ const looserBudget = 2
  */
 const variantBudget = (word: string) => typoBudget(word) >= 2 ? 1 : 0.5
 
-/** Expands each query word against the assistant's term dictionary (one round trip; two when a word finds none). */
-export const expand = (sql: SqlClient.SqlClient, assistantId: string, words: ReadonlyArray<QueryWord>) =>
+/**
+ * Expands each query word against the assistant's term dictionary (one round trip; two when a word finds none),
+ * its first read bringing `besides` along.
+ */
+export const expand = (
+  sql: SqlClient.SqlClient,
+  assistantId: string,
+  words: ReadonlyArray<QueryWord>,
+  besides?: Besides
+) =>
   Effect.gen(function*() {
     if (words.length === 0) return []
-    const rows = yield* readTerms(sql, assistantId, words.map((query) => readOf(query)))
+    const rows = yield* readTerms(sql, assistantId, words.map((query) => readOf(query)), besides)
     const expansion = words.map(() => new Map<string, TermMatch>())
     const unmatched: Array<{ readonly i: number; readonly term: string }> = []
     for (const row of rows) {
@@ -266,14 +300,57 @@ const looserLook = (
  * no prefix), per word, in one round trip: for words the query did not type,
  * which stand for nothing else.
  */
-export const termsOfStems = (sql: SqlClient.SqlClient, assistantId: string, words: ReadonlyArray<string>) =>
+export const termsOfStems = (
+  sql: SqlClient.SqlClient,
+  assistantId: string,
+  words: ReadonlyArray<string>,
+  partsOf: ReadonlyArray<string> = []
+) =>
   Effect.gen(function*() {
-    const found = words.map(() => new Set<string>())
-    if (words.length === 0) return found
-    const reads = words.map((word) => ({ word, anchor: stemAnchorOf(word), root: word, budget: 0 }))
+    const found = [...words, ...partsOf].map(() => new Set<string>())
+    if (found.length === 0) return found
+    const reads = [
+      ...words.map((word) => ({ word, anchor: stemAnchorOf(word), root: word, budget: 0 })),
+      // Every term from the word's first letters on: those it begins and those that begin it.
+      ...partsOf.map((word) => ({
+        word,
+        anchor: [...word].slice(0, minPartLetters(word)).join(""),
+        root: word,
+        budget: 0
+      }))
+    ]
     for (const row of yield* readTerms(sql, assistantId, reads)) {
-      const word = words[row.i - 1]
-      if (word !== undefined && (row.term === word || stem(row.term) === stem(word))) found[row.i - 1]?.add(row.term)
+      const i = row.i - 1
+      const word = i < words.length ? words[i] : partsOf[i - words.length]
+      if (word === undefined) continue
+      const kept = i < words.length ? row.term === word || stem(row.term) === stem(word) : isPartOf(word, row.term)
+      if (kept) found[i]?.add(row.term)
     }
     return found
   })
+
+/**
+ * The fewest letters a word part has: 3 in Persian, whose words leave short vowels unwritten, 4 in other scripts
+ * (an English word of 3 letters begins too many others: "ant", "antique").
+ */
+const minPartLetters = (word: string) => /^[\u0600-\u06FF]+$/u.test(word) ? 3 : 4
+
+/** Letters a word may gain and still be the query word's part: an ending that makes a tool or a quality of it. */
+const maxGainedLetters = 4
+
+/**
+ * Whether a dictionary term is part of a query word or the query word part of it, where neither is a form of the
+ * other by the stemmer: the word begins the term, which is at most 4 letters longer (a tool named after what it
+ * does, "blow" in "blower", or a quality of a thing, "پشم" in "پشمی"), or the term begins the word and 2 letters or
+ * more are left (a verb or compound made of it: "برف" in "برفروبی", "door" in "doorstep"). Both have at least 3
+ * letters in Persian and 4 in other scripts, and no digit.
+ */
+export const isPartOf = (word: string, term: string): boolean => {
+  if (term === word || stopWords.has(term) || /\p{N}/u.test(word) || /\p{N}/u.test(term)) return false
+  const w = [...word].length
+  const t = [...term].length
+  const least = minPartLetters(word)
+  if (w < least || t < least) return false
+  if (term.startsWith(word)) return t <= w + maxGainedLetters
+  return word.startsWith(term) && w - t >= 2
+}

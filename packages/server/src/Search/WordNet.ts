@@ -8,7 +8,9 @@
  * `relatedWords` says what a word of a product title means beyond itself:
  * its synonyms, the kinds it is a kind of (hypernyms), the words of its
  * definition and the verbs it derives from ("kettle" → "boiler", "pot",
- * "stewing", "boiling", "boil").
+ * "stewing", "boiling", "boil"). `broaderWords` says what the offline
+ * answerer may find a question's thing named by: its synonyms and its kinds
+ * a step or two above it, none too general ("sandals" → "shoe").
  */
 import * as fs from "node:fs"
 import { createRequire } from "node:module"
@@ -46,9 +48,8 @@ const files = (): Map<PartOfSpeech, Files> | null => {
 const space = 0x20
 const newline = 0x0a
 
-/** The line of `index` for `lemma` (the files are sorted bytewise by lemma), or null. */
-const indexLine = (index: Buffer, lemma: string): string | null => {
-  const key = Buffer.from(lemma, "utf8")
+/** Where the first line of `index` whose lemma is not below `key` starts (the files are sorted bytewise by lemma). */
+const firstLineFrom = (index: Buffer, key: Buffer): number => {
   let low = 0
   let high = index.length
   while (low < high) {
@@ -56,24 +57,40 @@ const indexLine = (index: Buffer, lemma: string): string | null => {
     const start = index.lastIndexOf(newline, middle - 1) + 1
     let end = index.indexOf(space, start)
     if (end < 0) end = index.length
-    const order = Buffer.compare(index.subarray(start, end), key)
-    if (order === 0) {
-      const lineEnd = index.indexOf(newline, start)
-      return index.toString("utf8", start, lineEnd < 0 ? index.length : lineEnd)
-    }
-    if (order < 0) {
+    if (Buffer.compare(index.subarray(start, end), key) < 0) {
       const next = index.indexOf(newline, start)
-      if (next < 0) return null
+      if (next < 0) return index.length
       low = next + 1
     } else {
       high = start
     }
   }
-  return null
+  return low
 }
 
-/** The index entry of a lemma: its synset offsets, most frequent sense first, and how many were seen in a corpus. */
-const entryOf = (part: PartOfSpeech, lemma: string) => {
+/** The line of `index` for `lemma`, or null. */
+const indexLine = (index: Buffer, lemma: string): string | null => {
+  const key = Buffer.from(lemma, "utf8")
+  const start = firstLineFrom(index, key)
+  const end = start + key.length
+  if (!index.subarray(start, end).equals(key) || (end < index.length && index[end] !== space)) return null
+  const lineEnd = index.indexOf(newline, start)
+  return index.toString("utf8", start, lineEnd < 0 ? index.length : lineEnd)
+}
+
+/** Whether a lemma of `index` begins with `prefix`: the first line at or after it does. */
+const holdsPrefix = (index: Buffer, prefix: string): boolean => {
+  const key = Buffer.from(prefix, "utf8")
+  const start = firstLineFrom(index, key)
+  return index.subarray(start, start + key.length).equals(key)
+}
+
+interface Entry {
+  readonly senses: ReadonlyArray<number>
+  readonly tagged: number
+}
+
+const readEntry = (part: PartOfSpeech, lemma: string): Entry => {
   const index = files()?.get(part)?.index
   const line = index === undefined ? null : indexLine(index, lemma)
   if (line === null) return { senses: [], tagged: 0 }
@@ -85,6 +102,19 @@ const entryOf = (part: PartOfSpeech, lemma: string) => {
     tagged: Number(fields[5 + pointers] ?? 0)
   }
 }
+
+/**
+ * Entries of recent look-ups, misses included: indexing a catalog asks again and again about the same title
+ * words, their pairs and the splits of compounds, and each bisection of the index allocated as it went.
+ */
+const cachedEntry = boundedMemo(50_000, (key) => {
+  const colon = key.indexOf(":")
+  const part = key.slice(0, colon)
+  return readEntry(part === "verb" || part === "adj" ? part : "noun", key.slice(colon + 1))
+})
+
+/** The index entry of a lemma: its synset offsets, most frequent sense first, and how many were seen in a corpus. */
+const entryOf = (part: PartOfSpeech, lemma: string): Entry => cachedEntry(`${part}:${lemma}`)
 
 const sensesOf = (part: PartOfSpeech, lemma: string): ReadonlyArray<number> => entryOf(part, lemma).senses
 
@@ -296,5 +326,83 @@ export const meaningsOf = boundedMemo(20_000, (word: string): ReadonlyArray<stri
 export const isLemma = (lemma: string, verb: boolean): boolean =>
   /^[a-z]/.test(lemma) && (sensesOf("noun", lemma).length > 0 || (verb && sensesOf("verb", lemma).length > 0))
 
+/**
+ * Whether WordNet has a noun of several words beginning with `word`: most pairs of title words a product's
+ * hidden field tries are no lemma, and their first word tells most of them apart without a look-up of their own.
+ */
+const beginsNouns = boundedMemo(20_000, (word: string): boolean => {
+  const index = files()?.get("noun")?.index
+  return index !== undefined && holdsPrefix(index, `${word}_`)
+})
+
 /** Whether WordNet holds `lemma` (words joined with "_") as a noun. */
-export const isNoun = (lemma: string): boolean => /^[a-z]/.test(lemma) && sensesOf("noun", lemma).length > 0
+export const isNoun = (lemma: string): boolean => {
+  if (!/^[a-z]/.test(lemma)) return false
+  const joint = lemma.indexOf("_")
+  if (joint > 0 && !beginsNouns(lemma.slice(0, joint))) return false
+  return sensesOf("noun", lemma).length > 0
+}
+
+/** The fewest hypernym steps from a synset to the top of its hierarchy ("entity" for nouns). */
+const depthOf = boundedMemo(50_000, (key: string): number => {
+  const offset = Number(key)
+  const parents = synset("noun", offset)?.pointers.filter((p) => p.symbol === "@" || p.symbol === "@i") ?? []
+  return parents.length === 0 ? 0 : 1 + Math.min(...parents.map((p) => depthOf(String(p.offset))))
+})
+
+/** Hypernym steps a word's broader kinds are taken through: a parka's jacket and coat, no further. */
+const maxKindSteps = 2
+
+/**
+ * The shallowest a kind may lie in the hierarchy: "garment", "furniture" and "appliance" lie at it, while
+ * "clothing", "device", "container" and "product" lie above it and name too much to say what a thing is.
+ */
+const minKindDepth = 7
+
+/**
+ * The lemmas of the synset at `offset` that are single words and mean it first: a lemma of several words is no
+ * word a passage holds alone, and "dress" among the lemmas of apparel means a frock first.
+ */
+const ownLemmas = (offset: number, found: Synset): ReadonlyArray<string> =>
+  found.lemmas.filter((lemma) => /^[a-z][a-z-]*$/.test(lemma) && sensesOf("noun", lemma)[0] === offset)
+
+/**
+ * What an English noun (normal form) names in other words: the synonyms of its commonest sense as a thing a
+ * shop sells, and the kinds above it within `maxKindSteps` that lie no
+ * shallower than `minKindDepth` ("parka" → "anorak", "jacket", "coat"). A kind of a sense that is
+ * no merchandise ("order" the command) is left out: abstract hierarchies reach
+ * general words within a step. Empty for a word WordNet lacks and for one used more as an adjective.
+ */
+export const broaderWords = boundedMemo(20_000, (word: string): ReadonlyArray<string> => {
+  if (!/^[a-z][a-z-]*$/.test(word) || files() === null) return []
+  const adjective = entryOf("adj", word).tagged
+  if (adjective > 0 && adjective >= entryOf("noun", word).tagged + entryOf("verb", word).tagged) return []
+  const found = new Set<string>()
+  const add = (lemmas: ReadonlyArray<string>) => {
+    for (const lemma of lemmas) if (lemma !== word) found.add(lemma)
+  }
+  // One sense, its commonest, and only when it is a thing a shop sells ("box" the container, not the seats at a
+  // theatre); a proper name spelt the same is none.
+  const goods = lookUp(word, "noun").flatMap((offset) => {
+    const sense = synset("noun", offset)
+    return sense === null ||
+        sense.lemmas.some((lemma) => /^[A-Z]/.test(lemma) && baseForms(word, "noun").includes(lemma.toLowerCase()))
+      ? []
+      : [{ offset, sense }]
+  }).slice(0, 1).filter(({ sense }) => merchandise.has(sense.file))
+  for (const { offset, sense } of goods) {
+    add(ownLemmas(offset, sense))
+    let level: ReadonlyArray<number> = [offset]
+    for (let step = 0; step < maxKindSteps; step++) {
+      level = level.flatMap((below) =>
+        synset("noun", below)?.pointers.filter((p) => p.symbol === "@" && depthOf(String(p.offset)) >= minKindDepth)
+          .map((p) => p.offset) ?? []
+      )
+      for (const kind of level) {
+        const found = synset("noun", kind)
+        if (found !== null) add(ownLemmas(kind, found))
+      }
+    }
+  }
+  return [...found]
+})

@@ -118,6 +118,19 @@ layer(TestApp({ OPENAI_API_KEY: "sk-test" }), { excludeTestServices: true })("as
       expect(pick(gone.json, "response", "code")).toBe("assistants.not_found")
     }))
 
+  it.effect("an assistant created after its account's key was used is its owner's at once", () =>
+    Effect.gen(function*() {
+      const { accountId, assistantId, key } = yield* setupAccount()
+      const products = (id: string) => call("GET", `/v1/assistants/${id}/products`, { token: key })
+      expect((yield* products(assistantId)).status).toBe(200)
+      // The key's owner is remembered with the assistants it had then; a newer one is checked on its own.
+      const created = yield* admin("POST", `/accounts/${accountId}/assistants`, { name: "Second" })
+      const secondId = pickString(created.json, "data", "id")
+      yield* waitForStatus(secondId, (status) => status !== "provisioning")
+      expect((yield* products(secondId)).status).toBe(200)
+      expect((yield* products(assistantId)).status).toBe(200)
+    }))
+
   it.effect("an assistant being deleted is refused at once, by every route of its owner", () =>
     Effect.gen(function*() {
       const { assistantId, key } = yield* setupAccount()

@@ -2,7 +2,8 @@
  * A revoked key, a deleted account and a deleted assistant stop working on every instance at once:
  * each instance remembers key owners and owned assistants for a few seconds, and a revocation on one
  * instance empties every instance's memory (Postgres LISTEN/NOTIFY). A lost listening connection
- * empties it too. Two instances need a shared Postgres database; embedded, one instance is checked.
+ * empties it too. A shop's synonyms, which search keeps for minutes, are emptied the same way when changed.
+ * Two instances need a shared Postgres database; embedded, one instance is checked.
  */
 import { SqlClient } from "@effect/sql"
 import { describe, expect, it } from "@effect/vitest"
@@ -10,6 +11,7 @@ import * as Context from "effect/Context"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import { listenerApplicationName } from "../../src/Database/Invalidations"
+import { hitIds, productCall, waitUntilSynced } from "../Products/support"
 import { admin, call, pickString, setupAccount, TestApp } from "../support/TestApp"
 
 const onPostgres = process.env.DATABASE_URL !== undefined
@@ -70,6 +72,28 @@ describe.skipIf(!onPostgres)("revocation across instances", () => {
       expect(yield* statusOn(second, products, owner.key)).toBe(200)
       yield* admin("DELETE", `/assistants/${owner.assistantId}`).pipe(Effect.provide(first))
       yield* becomes(statusOn(second, products, owner.key), 404, 100)
+    }).pipe(Effect.scoped), 120_000)
+
+  it.live("synonyms replaced on A apply to B's next search at once", () =>
+    Effect.gen(function*() {
+      const { first, second } = yield* twoInstances
+      const shop = yield* setupAccount().pipe(Effect.provide(first))
+      const products = [{ externalId: "h-1", title: "Brass door hinge" }, { externalId: "h-2", title: "Garden trowel" }]
+      yield* productCall(shop, "POST", "/import", { products }).pipe(Effect.provide(first))
+      yield* waitUntilSynced(shop).pipe(Effect.provide(first))
+      const found = productCall(shop, "POST", "/search", { query: "pivot", semanticRatio: 0 }).pipe(
+        Effect.map((reply) => hitIds(reply).join(",")),
+        Effect.provide(second)
+      )
+      // B has the shop's rules (none) in its cache.
+      expect(yield* found).toBe("")
+      expect(yield* found).toBe("")
+      const body = { synonyms: [{ synonyms: ["hinge", "pivot"] }] }
+      const put = yield* call("PUT", `/v1/assistants/${shop.assistantId}/synonyms`, { token: shop.key, body }).pipe(
+        Effect.provide(first)
+      )
+      expect(put.status).toBe(200)
+      yield* becomes(found, "h-1", 100)
     }).pipe(Effect.scoped), 120_000)
 
   it.live(

@@ -4,8 +4,9 @@
  * a query no title answers is read again with what its words stand for, in
  * the shop's own words.
  */
-import { expect, layer } from "@effect/vitest"
+import { describe, expect, it, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import { isPartOf } from "../../src/Search/TermDictionary"
 import { TestApp } from "../support/TestApp"
 import { searchHits, sharedShop } from "./support"
 
@@ -59,4 +60,46 @@ layer(TestApp(), { excludeTestServices: true })("search by related words", (it) 
       expect(yield* hybrid("backpack")).not.toContain("m-6")
       expect(yield* hybrid("violins")).toEqual([])
     }))
+})
+
+const partsCatalog = [
+  { externalId: "w-1", title: "پارو برف پلاستیکی" },
+  { externalId: "w-2", title: "Window Latch, Brass" },
+  { externalId: "w-3", title: "Car Wax 500 ml" },
+  { externalId: "w-4", title: "جوراب پشمی ساقدار" },
+  { externalId: "w-5", title: "دستکش چرمی" }
+]
+
+layer(TestApp(), { excludeTestServices: true })("the second look's parts of words", (it) => {
+  const shop = sharedShop(partsCatalog)
+  const hybrid = searchHits(shop)
+  const keyword = searchHits(shop, { semanticRatio: 0 })
+
+  it.effect("a word no title names finds a term it begins, 2 letters or more left", () =>
+    Effect.gen(function*() {
+      expect((yield* hybrid("برفروبی"))[0]).toBe("w-1")
+      expect(yield* keyword("برفروبی")).toEqual([])
+    }))
+
+  it.effect("a word no title names finds a term that begins with it, at most 4 letters longer", () =>
+    Effect.gen(function*() {
+      // Not the last word, which finds the words it begins as anyone typing does.
+      expect((yield* hybrid("پشم گوسفند"))[0]).toBe("w-4")
+      expect(yield* keyword("پشم گوسفند")).toEqual([])
+    }))
+})
+
+describe("isPartOf", () => {
+  it("a part has 3 letters at least in Persian and 4 in other scripts, where 3 begin too many other words", () => {
+    expect(isPartOf("برف", "برفی")).toBe(true)
+    expect(isPartOf("cartons", "car")).toBe(false)
+    expect(isPartOf("doorstop", "door")).toBe(true)
+  })
+
+  it("a longer term gains 4 letters at most, a shorter one leaves 2 at least; stop words and numbers are no parts", () => {
+    expect(isPartOf("mill", "millstone")).toBe(false)
+    expect(isPartOf("paints", "paint")).toBe(false)
+    expect(isPartOf("without", "with")).toBe(false)
+    expect(isPartOf("x100", "x1000")).toBe(false)
+  })
 })

@@ -265,6 +265,36 @@ layer(TestApp(), { excludeTestServices: true })("products: import", (it) => {
       })
       expect(tooMany.status).toBe(400)
     }))
+
+  it.effect("an import's invalid products are named by their place in the whole list, however long it is", () =>
+    Effect.gen(function*() {
+      const s = yield* shop
+      const products = Array.from({ length: 300 }, (_, i) => ({ externalId: `long-${i}`, title: `Item ${i}` }))
+      const reply = yield* productCall(s, "POST", "/import", {
+        products: products.map((product, i) => (i === 7 || i === 250 ? { ...product, title: "", price: -1 } : product))
+      })
+      expect(reply.status).toBe(400)
+      expect(invalidProperties(reply)).toEqual([
+        "products.7.title",
+        "products.7.price",
+        "products.250.title",
+        "products.250.price"
+      ])
+      expect((yield* productCall(s, "GET", "/long-0")).status).toBe(404)
+      const fine = yield* productCall(s, "POST", "/import", { products })
+      expect(fine.json).toMatchObject({ data: { created: 300, updated: 0, unchanged: 0 } })
+      expect((yield* productCall(s, "POST", "/import", { products: "none" })).status).toBe(400)
+      // A body that is not JSON, or holds a NUL, is answered as on every other route.
+      for (const text of ["{\"products\": [", "{\"products\": [{\"externalId\": \"n\", \"title\": \"a\\u0000b\"}]}"]) {
+        const raw = { contentType: "application/json", text }
+        const [imported, created] = [
+          yield* call("POST", `/v1/assistants/${s.assistantId}/products/import`, { token: s.key, rawBody: raw }),
+          yield* call("POST", `/v1/assistants/${s.assistantId}/products`, { token: s.key, rawBody: raw })
+        ]
+        expect(imported.status).toBe(400)
+        expect(pick(imported.json, "response", "code")).toBe(pick(created.json, "response", "code"))
+      }
+    }))
 })
 
 layer(TestApp(), { excludeTestServices: true })("products: list", (it) => {

@@ -31,6 +31,9 @@ const catalog = [
   { externalId: "q-1", title: "Quorra compass", attributes: { brand: "Quorra" } },
   { externalId: "q-2", title: "Brass lantern" },
   { externalId: "q-3", title: "Quorra lantern", attributes: { brand: "Quorra" } },
+  // a particle counts as a word only when the query has nothing else
+  { externalId: "u-1", title: "Pop-Up Crate" },
+  { externalId: "u-2", title: "Crate Lift Trolley" },
   // typos
   { externalId: "t-1", title: "Marlbe tray" },
   { externalId: "t-2", title: "Marble coaster" },
@@ -89,6 +92,13 @@ layer(TestApp(), { excludeTestServices: true })("search ranking rules", (it) => 
     Effect.gen(function*() {
       const ids = yield* search("Quorra lantern")
       expect(ids.slice(0, 3)).toEqual(["q-3", "q-2", "q-1"])
+    }))
+
+  it.effect("words: a particle counts only when the query has nothing else, as a stop word", () =>
+    Effect.gen(function*() {
+      // "up" is no word of the need: the trolley holds two of its words, the crate one and the particle.
+      expect((yield* search("lift up crate")).slice(0, 2)).toEqual(["u-2", "u-1"])
+      expect((yield* search("up"))[0]).toBe("u-1")
     }))
 
   it.effect("typos: fewer typos first", () =>

@@ -1,7 +1,7 @@
 import { describe, expect, it, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
 import { formatTable, hybridLosses, loadFixtures, runCatalogRelevance } from "../support/CatalogRelevance"
-import { ndcgAt, recallAt } from "../support/RelevanceMetrics"
+import { ndcgAt, precisionAt, recallAt } from "../support/RelevanceMetrics"
 import { TestApp } from "../support/TestApp"
 
 describe("relevance metrics", () => {
@@ -20,6 +20,16 @@ describe("relevance metrics", () => {
     expect(ndcgAt(1, ["c", "a"], judgments)).toBeCloseTo(3 / 7, 12)
     expect(recallAt(2, ["x", "a", "c"], judgments)).toBeCloseTo(1 / 3, 12)
     expect(recallAt(10, ["c", "b", "a", "x"], judgments)).toBe(1)
+  })
+
+  it("precision counts what follows the relevant results, which nDCG@k and recall@k do not", () => {
+    const padded = ["a", "c", "b", "x", "y", "z"]
+    expect(ndcgAt(10, padded, judgments)).toBeCloseTo(ndcgAt(10, ["a", "c", "b"], judgments), 12)
+    expect(recallAt(10, padded, judgments)).toBe(1)
+    expect(precisionAt(10, ["a", "c", "b"], judgments)).toBe(1)
+    expect(precisionAt(10, padded, judgments)).toBeCloseTo(1 / 2, 12)
+    expect(precisionAt(2, padded, judgments)).toBe(1)
+    expect(precisionAt(10, [], judgments)).toBe(0)
   })
 })
 

@@ -1,5 +1,6 @@
 import { expect, layer } from "@effect/vitest"
 import * as Effect from "effect/Effect"
+import * as Schema from "effect/Schema"
 import { pick, setupAccount, TestApp } from "../support/TestApp"
 import { hitIds, listOf, productCall, waitUntilSynced } from "./support"
 
@@ -67,6 +68,22 @@ layer(TestApp(), { excludeTestServices: true })("products: search", (it) => {
       expect(list[0]?.title).toContain("teapot")
       const distances = list.map((hit) => hit.distance ?? Number.NaN)
       expect(distances).toEqual([...distances].sort((a, b) => a - b))
+    }))
+
+  it.effect("every hit is the product as a read of it shows it, plus its distance, whichever read found it", () =>
+    Effect.gen(function*() {
+      const s = yield* shop
+      // Fewer keyword matches than the page holds: the page's fields come with the meaning side's read.
+      const reply = yield* search({ query: "teapot", limit: 6 })
+      const hits = Schema.decodeUnknownSync(Schema.Array(Schema.Record({ key: Schema.String, value: Schema.Unknown })))(
+        pick(reply.json, "data", "list")
+      )
+      expect(hits.length).toBe(2)
+      for (const { distance, ...hit } of hits) {
+        const read = yield* productCall(s, "GET", `/${encodeURIComponent(String(hit.externalId))}`)
+        expect(hit).toEqual(pick(read.json, "data"))
+        expect(typeof distance).toBe("number")
+      }
     }))
 
   it.effect("a misspelt or inflected query still finds what it means", () =>

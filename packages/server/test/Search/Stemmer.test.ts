@@ -101,6 +101,11 @@ describe("colloquial Persian bases", () => {
     expect(colloquialBases("گلای")).toContain("گل")
   })
 
+  it("strips a shorter ending when the longest would leave too little of a short word", () => {
+    expect(colloquialBases("کرمو")).toContain("کرم")
+    expect(colloquialBases("کیفمو")).toContain("کیف")
+  })
+
   it("gives the written 'ān' of a spoken 'ūn'", () => {
     expect(colloquialBases("خونه")).toContain("خانه")
     expect(colloquialBases("تموم")).toContain("تمام")

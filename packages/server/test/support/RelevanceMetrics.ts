@@ -31,5 +31,16 @@ export const recallAt = (k: number, ranked: ReadonlyArray<string>, judgments: Ju
   return relevant.filter((item) => top.has(item)).length / relevant.length
 }
 
+/**
+ * Share of the first k results that are relevant (grade > 0), over what was returned rather than over k: results
+ * appended after the relevant ones leave nDCG and recall as they were, but lower this. A page with nothing on it
+ * shows nothing relevant and scores 0.
+ */
+export const precisionAt = (k: number, ranked: ReadonlyArray<string>, judgments: Judgments): number => {
+  const page = ranked.slice(0, k)
+  if (page.length === 0) return 0
+  return page.filter((item) => (judgments[item] ?? 0) > 0).length / page.length
+}
+
 export const mean = (values: ReadonlyArray<number>): number =>
   values.length === 0 ? Number.NaN : values.reduce((sum, value) => sum + value, 0) / values.length

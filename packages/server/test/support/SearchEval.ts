@@ -15,7 +15,7 @@ import MiniSearch from "minisearch"
 import { ProductSearch } from "../../src/Products/ProductSearch"
 import { normalizeText } from "../../src/Search/TextNormalization"
 import { importProducts, waitUntilSynced } from "./CatalogRelevance"
-import { ndcgAt, recallAt } from "./RelevanceMetrics"
+import { ndcgAt, precisionAt, recallAt } from "./RelevanceMetrics"
 import { type EvalCatalog, evalCatalogs, type EvalQuery } from "./SearchEvalCatalog"
 import { heldAsideCatalogs, tuningCatalogs } from "./SearchEvalJudged"
 import { setupAccount, TestApp } from "./TestApp"
@@ -34,6 +34,10 @@ export interface Scored {
   readonly ranked: ReadonlyArray<string>
   readonly ndcg: number
   readonly recall: number
+  /** Relevant among the results returned, of the first `cutoff`: what a shopper sees beside the relevant ones. */
+  readonly precision: number
+  /** Results returned, up to `cutoff`. */
+  readonly returned: number
 }
 
 /**
@@ -47,7 +51,9 @@ const score = (query: EvalQuery, system: string, ranked: ReadonlyArray<string>):
     system,
     ranked,
     ndcg: noise ?? ndcgAt(cutoff, ranked, query.relevant),
-    recall: noise ?? recallAt(cutoff, ranked, query.relevant)
+    recall: noise ?? recallAt(cutoff, ranked, query.relevant),
+    precision: noise ?? precisionAt(cutoff, ranked, query.relevant),
+    returned: Math.min(cutoff, ranked.length)
   }
 }
 
@@ -101,10 +107,16 @@ export interface Figures {
   readonly results: ReadonlyArray<Scored>
 }
 
-/** The evaluation over the generated catalogs, and with `judged` over the hand-judged sets too. */
-export const runSearchEvalOf = (options: { readonly judged: boolean }) =>
+/**
+ * The evaluation over the generated catalogs, and with `judged` over the hand-judged sets too; `heldAside: false`
+ * leaves the held-aside sets out, so tuning runs never show their figures.
+ */
+export const runSearchEvalOf = (options: { readonly judged: boolean; readonly heldAside?: boolean }) =>
   Effect.gen(function*() {
-    const catalogs = [...evalCatalogs, ...(options.judged ? [...tuningCatalogs(), ...heldAsideCatalogs()] : [])]
+    const judged = options.judged
+      ? [...tuningCatalogs(), ...(options.heldAside === false ? [] : heldAsideCatalogs())]
+      : []
+    const catalogs = [...evalCatalogs, ...judged]
     const results = (yield* Effect.forEach(catalogs, evaluateCatalog)).flat()
     return {
       products: catalogs.reduce((n, catalog) => n + catalog.products.length, 0),
@@ -116,5 +128,5 @@ export const runSearchEvalOf = (options: { readonly judged: boolean }) =>
 /** The generated catalogs only, as the test runs them. */
 export const runSearchEval = runSearchEvalOf({ judged: false })
 
-export const runStandalone = (): Promise<Figures> =>
-  Effect.runPromise(runSearchEvalOf({ judged: true }).pipe(Effect.provide(TestApp())))
+export const runStandalone = (options: { readonly heldAside: boolean } = { heldAside: true }): Promise<Figures> =>
+  Effect.runPromise(runSearchEvalOf({ judged: true, ...options }).pipe(Effect.provide(TestApp())))

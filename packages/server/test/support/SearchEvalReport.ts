@@ -4,17 +4,24 @@
  * are printed apart, every system of ours beside both baselines. Held-aside
  * queries only ever show up in aggregate rows, never one by one.
  */
-import { mean } from "./RelevanceMetrics"
+import { maxMeaningOnlyWithoutWords } from "../../src/Search/Fusion"
+import { mean, ndcgAt } from "./RelevanceMetrics"
 import { baselines, cutoff, type Figures, ratios, type Scored, systems } from "./SearchEval"
 import { type EvalQuery, groups } from "./SearchEvalCatalog"
 import { heldAsideFiles, tuningFiles } from "./SearchEvalJudged"
 
 type Keep = (query: EvalQuery) => boolean
 
-/** Mean nDCG@10 and recall@10 of one system over the queries `keep` selects. */
+/** Mean nDCG@10, recall@10, precision of the page and results returned of one system over the `keep` queries. */
 export const scoreOf = (figures: Figures, system: string, keep: Keep) => {
   const results = figures.results.filter((result) => result.system === system && keep(result.query))
-  return { ndcg: mean(results.map((r) => r.ndcg)), recall: mean(results.map((r) => r.recall)), queries: results.length }
+  return {
+    ndcg: mean(results.map((r) => r.ndcg)),
+    recall: mean(results.map((r) => r.recall)),
+    precision: mean(results.map((r) => r.precision)),
+    returned: mean(results.map((r) => r.returned)),
+    queries: results.length
+  }
 }
 
 /** Noise queries score whether anything came back, not a ranking, so no aggregate row mixes them in. */
@@ -55,7 +62,11 @@ export const formatTables = (figures: Figures): string => {
     .map(([title, inSet]) => `${title}\n${formatSet(figures, inSet)}`).join("\n\n")
 }
 
-/** nDCG@10 and recall@10 per group for every system, and hybrid's nDCG@10 per ratio, of the `inSet` queries. */
+/**
+ * nDCG@10 and recall@10 per group for every system, then the precision of the page and the results returned (which
+ * weak results appended after the relevant ones lower, where nDCG does not move), and hybrid's nDCG@10 per ratio,
+ * of the `inSet` queries.
+ */
 const formatSet = (figures: Figures, inSet: Keep): string => {
   const rows = rowsOf().map(([label, keep]) => [label, (query: EvalQuery) => inSet(query) && keep(query)] as const)
     .filter(([, keep]) => scoreOf(figures, "hybrid", keep).queries > 0)
@@ -67,6 +78,17 @@ const formatSet = (figures: Figures, inSet: Keep): string => {
       ...systems.flatMap((system) => {
         const s = scoreOf(figures, system, keep)
         return [s.ndcg.toFixed(3), s.recall.toFixed(3)]
+      })
+    ])
+  )
+  const page = table(
+    ["group", "queries", ...systems.flatMap((system) => [`${system} P`, `${system} n`])],
+    rows.map(([label, keep]) => [
+      label,
+      String(scoreOf(figures, "hybrid", keep).queries),
+      ...systems.flatMap((system) => {
+        const s = scoreOf(figures, system, keep)
+        return [s.precision.toFixed(3), s.returned.toFixed(1)]
       })
     ])
   )
@@ -86,6 +108,9 @@ const formatSet = (figures: Figures, inSet: Keep): string => {
     ...(noise
       ? ["(noise: nothing is relevant; 1 when nothing comes back, else 0; left out of the rows below it)"]
       : []),
+    "",
+    `precision of the page (P: relevant among the results returned, of the first ${cutoff}; 0 when none) and results returned (n)`,
+    page,
     "",
     "hybrid nDCG@10 by semanticRatio",
     sweep
@@ -144,5 +169,41 @@ export const missesOf = (figures: Figures, system = "hybrid"): ReadonlyArray<str
       return theirs === undefined ? [] : [theirs]
     })
     return [[heading(ours.query), ...[...others, ours].map((r) => shown(r, width))].join("\n")]
+  })
+}
+
+/**
+ * Per tuning set and query group, the queries hybrid answers with nothing (no query word matched, even on the
+ * second look, so the noise rule left the meaning side out), and what meaning-only ranks for them: its
+ * nDCG@10, and on how many a relevant product is among the few a cap of the noise rule could keep. It tells
+ * whether keeping the meaning side's results there would find anything. Held-aside queries are left out.
+ */
+export const unansweredOf = (figures: Figures): ReadonlyArray<string> => {
+  const kept = maxMeaningOnlyWithoutWords
+  const meaningOf = new Map<string, Scored>()
+  for (const result of figures.results) {
+    if (result.system === "meaning") meaningOf.set(`${result.query.set ?? "generated"}/${result.query.id}`, result)
+  }
+  const rows = new Map<string, { asked: number; empty: Array<Scored> }>()
+  for (const result of figures.results) {
+    if (result.system !== "hybrid" || heldAside(result.query)) continue
+    const key = `${result.query.set ?? "generated"} ${result.query.group}`
+    const row = rows.get(key) ?? { asked: 0, empty: [] }
+    row.asked++
+    const meaning = meaningOf.get(`${result.query.set ?? "generated"}/${result.query.id}`)
+    if (result.ranked.length === 0 && meaning !== undefined) row.empty.push(meaning)
+    rows.set(key, row)
+  }
+  return [...rows.entries()].filter(([, row]) => row.empty.length > 0).map(([key, { asked, empty }]) => {
+    const head = `${key}: ${empty.length} of ${asked}; meaning-only there`
+    if (!empty.every((r) => ranked(r.query))) {
+      // Nothing is relevant to a noise query: all that counts is whether anything comes back.
+      return `${head} answers ${empty.filter((r) => r.ranked.length > 0).length} with products`
+    }
+    const first = empty.map((r) => ndcgAt(kept, r.ranked.slice(0, kept), r.query.relevant))
+    const withRelevant = empty.filter((r) => r.ranked.slice(0, kept).some((id) => r.query.relevant[id] !== undefined))
+    return `${head} nDCG@10 ${mean(empty.map((r) => r.ndcg)).toFixed(3)}, its first ${kept} only ${
+      mean(first).toFixed(3)
+    }, a relevant product among them on ${withRelevant.length}`
   })
 }

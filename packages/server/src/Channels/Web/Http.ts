@@ -75,7 +75,7 @@ const OwnerWebHttpLive = HttpApiBuilder.group(DastyarApi, "webConnections", (han
     const admin = yield* WebAdmin
     const assistants = yield* Assistants
     const owned = (assistantCode: string) =>
-      Effect.flatMap(Auth.CurrentAccount, ({ accountId }) => assistants.requireOwnership(accountId, assistantCode))
+      Effect.flatMap(Auth.CurrentAccount, (caller) => assistants.requireOwnership(caller, assistantCode))
     return handlers
       .handle("create", ({ path, payload }) =>
         Effect.flatMap(owned(path.assistantCode), (assistantId) =>
