@@ -74,7 +74,7 @@ describe.skipIf(!onPostgres)("revocation across instances", () => {
       yield* becomes(statusOn(second, products, owner.key), 404, 100)
     }).pipe(Effect.scoped), 120_000)
 
-  it.live("synonyms replaced on A apply to B's next search at once", () =>
+  it.live("synonyms replaced on A apply to B's searches within a second, not the cache's minutes", () =>
     Effect.gen(function*() {
       const { first, second } = yield* twoInstances
       const shop = yield* setupAccount().pipe(Effect.provide(first))
@@ -93,7 +93,8 @@ describe.skipIf(!onPostgres)("revocation across instances", () => {
         Effect.provide(first)
       )
       expect(put.status).toBe(200)
-      yield* becomes(found, "h-1", 100)
+      // A search is a whole request: a loaded machine may take a good part of 100 ms for one.
+      yield* becomes(found, "h-1", 1_000)
     }).pipe(Effect.scoped), 120_000)
 
   it.live(
