@@ -139,13 +139,11 @@ export class ProductIndexer extends Effect.Service<ProductIndexer>()("ProductInd
       return embedder.embed(texts).pipe(
         Effect.tap(({ tokens }) => meter(tokens)),
         Effect.flatMap(({ vectors }) => storedRecords(products, vectors)),
-        // The statement has committed its terms (and the dictionary's, by trigger): searches see them from now on.
-        Effect.flatMap((records) =>
-          Effect.zipRight(
-            Effect.zipRight(store(assistantId, records), mergePendingTerms),
-            expansions.invalidate([...new Set(products.map((product) => product.assistantId))])
-          )
-        ),
+        // The statement has committed its terms (and the dictionary's, by trigger): searches see them from now on,
+        // so the shop's remembered expansions are forgotten at once, not after the index's upkeep.
+        Effect.flatMap((records) => store(assistantId, records)),
+        Effect.zipRight(expansions.invalidate([...new Set(products.map((product) => product.assistantId))])),
+        Effect.zipRight(mergePendingTerms),
         Effect.catchTag(
           "EmbedderError",
           (error) =>
