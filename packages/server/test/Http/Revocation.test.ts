@@ -78,17 +78,17 @@ describe.skipIf(!onPostgres)("revocation across instances", () => {
     Effect.gen(function*() {
       const { first, second } = yield* twoInstances
       const shop = yield* setupAccount().pipe(Effect.provide(first))
-      const products = [{ externalId: "h-1", title: "Brass door hinge" }, { externalId: "h-2", title: "Garden trowel" }]
+      const products = [{ externalId: "h-1", title: "Cast iron skillet" }, { externalId: "h-2", title: "Garden trowel" }]
       yield* productCall(shop, "POST", "/import", { products }).pipe(Effect.provide(first))
       yield* waitUntilSynced(shop).pipe(Effect.provide(first))
-      const found = productCall(shop, "POST", "/search", { query: "pivot", semanticRatio: 0 }).pipe(
+      const found = productCall(shop, "POST", "/search", { query: "griddle", semanticRatio: 0 }).pipe(
         Effect.map((reply) => hitIds(reply).join(",")),
         Effect.provide(second)
       )
       // B has the shop's rules (none) in its cache.
       expect(yield* found).toBe("")
       expect(yield* found).toBe("")
-      const body = { synonyms: [{ synonyms: ["hinge", "pivot"] }] }
+      const body = { synonyms: [{ synonyms: ["skillet", "griddle"] }] }
       const put = yield* call("PUT", `/v1/assistants/${shop.assistantId}/synonyms`, { token: shop.key, body }).pipe(
         Effect.provide(first)
       )
