@@ -151,6 +151,20 @@ export const copyDocuments = async (db: Client, sourceAssistant: string, targets
 }
 
 /**
+ * Builds an index, again if Postgres chose the build as a deadlock's victim: the service may be building a shop's
+ * vector index concurrently meanwhile, whose wait on running transactions can close a cycle with this build.
+ */
+const buildIndex = async (db: Client, definition: string, attempts = 5): Promise<void> => {
+  try {
+    await db.query(definition)
+  } catch (error) {
+    const deadlock = error instanceof Error && Reflect.get(error, "code") === "40P01"
+    if (!deadlock || attempts <= 1) throw error
+    await buildIndex(db, definition, attempts - 1)
+  }
+}
+
+/**
  * Runs `load` with the products' secondary indexes dropped and builds them again afterwards, as a bulk load
  * does: building a GIN once is far cheaper than a million row-by-row insertions into it. Keys, constraints and
  * partial indexes stay (the indexer's poll reads the one over unsynced rows every second). Returns the
@@ -167,7 +181,7 @@ export const withoutSecondaryIndexes = async (db: Client, load: () => Promise<vo
   await load()
   const start = performance.now()
   await db.query("SET maintenance_work_mem = '1GB'")
-  for (const index of indexes) await db.query(index.definition)
+  for (const index of indexes) await buildIndex(db, index.definition)
   await db.query("RESET maintenance_work_mem")
   return performance.now() - start
 }
