@@ -9,7 +9,7 @@
 import { readNumbers } from "../Search/Numbers"
 import { stem } from "../Search/Stemmer"
 import { wordsOf } from "../Search/TextNormalization"
-import { moneyUnits } from "./QuestionAnalysis"
+import { moneyUnits } from "./AskedValue"
 
 export interface PriceBounds {
   readonly minPrice?: number

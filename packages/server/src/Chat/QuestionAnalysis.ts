@@ -1,25 +1,19 @@
 /**
  * What the offline answerer reads in a question: its words as stems (stop
  * words out, synonyms of the shared lexicon in), the kind of value it asks
- * for (a count, a duration, a price, or anything), what it counts ("days" in
- * "how many days"), which of its words are its subject rather than the frame
- * of the value ("days", "take", "long"), which name a place, and, for a
- * follow-up, the words of the question before it.
+ * for (AskedValue.ts), what it counts ("days" in "how many days"), which of
+ * its words are its subject rather than the frame of the value ("days",
+ * "take", "long"), which name a place, and, for a follow-up, the words of the
+ * question before it.
  */
 import { broaderOf, rewritePhrases, synonymsOf } from "../Search/Lexicon"
 import { isNumberWord, isOrdinal } from "../Search/Numbers"
 import { colloquialBases, stem, withoutEnclitic } from "../Search/Stemmer"
 import { questionStopWords } from "../Search/StopWords"
 import { normalizeText, wordsOf } from "../Search/TextNormalization"
+import { askingWords, type Expected, expectedOf, frameWords, stems, timeUnits } from "./AskedValue"
 import { abroadWords, domesticWords, foreignPlaces } from "./Places"
 import { persianLetters, sameWord } from "./SameWord"
-
-/**
- * What the answer must hold: a number (of `unit` when named), a duration, a price, how often, a measure (a
- * number with a unit of weight, size, volume, power), an address, what holds under a condition ("what if …"), or
- * anything.
- */
-export type Expected = "count" | "duration" | "price" | "frequency" | "measure" | "address" | "condition" | "any"
 
 export interface Question {
   readonly text: string
@@ -85,7 +79,9 @@ export const rootsOf = (text: string): ReadonlyArray<string> =>
  */
 export const bareForm = (root: string, everywhere: ReadonlyArray<string>): string => {
   if (mentions(everywhere, root)) return root
-  return [...colloquialBases(root), ...shortBase(root), ...perUnitBase(root)].flatMap((bare) => [bare, stem(bare), `${bare}ه`, `${bare}ی`])
+  return [...colloquialBases(root), ...shortBase(root), ...perUnitBase(root)].flatMap((
+    bare
+  ) => [bare, stem(bare), `${bare}ه`, `${bare}ی`])
     .find((candidate) => candidate.length >= 2 && mentions(everywhere, candidate)) ?? root
 }
 
@@ -122,9 +118,7 @@ export const namedAsSaid = (roots: ReadonlyArray<string>, root: string): boolean
       ...synonymsOf(root),
       ...(isForeign(root) ? abroadWords : []),
       ...(knownPlaces.has(root) ? domesticWords : [])
-    ].some((alternative) =>
-      contains(roots, alternative)
-    )
+    ].some((alternative) => contains(roots, alternative))
 
 /**
  * `namedAsSaid`, or a thing the root names is among `roots` by its kind ("coat" for "parka",
@@ -138,140 +132,8 @@ export const mentions = (roots: ReadonlyArray<string>, root: string): boolean =>
 const isForeign = (root: string): boolean =>
   foreignPlaces.has(root) || colloquialBases(root).some((base) => foreignPlaces.has(stem(base)))
 
-const stems = (words: string): ReadonlySet<string> => new Set(wordsOf(words).map(stem))
-
-/** Units of time: what a duration is counted in. */
-export const timeUnits = stems(
-  "minute minutes hour hours day days week weeks month months year years working business " +
-    "دقیقه ساعت روز روزه هفته ماه سال"
-)
-/** Units of money. */
-export const moneyUnits = stems("toman tomans rial rials dollar dollars usd eur euro euros تومان تومن ریال دلار یورو")
-/** Words that say a price without a number. */
-export const freeWords = stems("free رایگان مجانی")
-/** Words that say a duration without a number. */
-export const promptWords = stems("same immediately instantly tomorrow overnight today فورا فوری همان فردا امروز")
-
-/** Words that ask for time itself rather than name a unit or the subject. */
-const askingWords = stems("time period duration زمان مدت وقت")
-
-/** Words that frame the value asked for rather than name the subject. */
-const frameWords = new Set([
-  ...timeUnits,
-  ...moneyUnits,
-  ...askingWords,
-  ...stems(
-    "long take takes took fast quickly soon cost costs price much many number amount often " +
-      "heavy weight weigh weighs capacity size big length wide tall high address " +
-      "maximum minimum most least far ahead advance notice beforehand score grade " +
-      "طول کشد میکشد میبرد قیمت هزینه چقدر تعداد وزن ظرفیت گنجایش اندازه ادرس نشانی حداکثر حداقل"
-  )
-])
-
-/**
- * Words that ask for a duration: "how soon", "how long … take", "what is the warranty period", "مدت"; "کی"
- * before a verb ("کی برمیگرده") asks when, but before "برام" (for me) it asks who.
- */
-const durationAsk =
-  /\bwhen (?:will|does|do|is|can)\b.*\b(?:arrive|arrives|come|back|ready|get)\b|(?:^|\s)(?:کی|چه وقت|چه زمانی)\s+(?:(?!برا)\S+\s+){0,2}(?:می|بر(?!ا)|اماد|میرس|میاد)|\bhow (?:soon|fast|quickly)\b|\bhow (?:far|long) (?:ahead|in advance|beforehand)\b|\bhow much notice\b|چند (?:روز|ساعت|هفته) (?:قبل|زودتر|جلوتر)|\bhow long\b.*\b(?:take|takes|last|lasts|wait|valid|keep|until)\b|\bwithin how\b|\b(?:period|duration)\b|مدت|چند وقت|چقدر (?:طول|زمان|وقت)|تا کی|چه زمانی طول/u
-/** Words that ask how often: "how often", "هر چند وقت", "چند وقت یک بار". */
-const frequencyAsk = /\bhow often\b|\bhow frequently\b|هر\s*چند\s*(?:وقت|روز|ماه|هفته)|چند\s*وقت\s*(?:یک|یه)\s*بار/u
-/**
- * Measures by what they measure: the words that ask for one ("how heavy", "capacity", "how much room",
- * "وزن", "چند لیتر") and the units that state it. A measure is answered only by a number with a unit of
- * its own kind: a weight is no litres.
- */
-const measures = {
-  weight: {
-    ask: /\bhow heavy\b|\bweigh|\bweight\b|(?:^|\s)وزن|چند (?:کیلو|گرم)/u,
-    units: "kg kilo kilos kilogram kilograms g gram grams lb lbs pound pounds کیلو کیلوگرم گرم"
-  },
-  volume: {
-    ask: /\bcapacity\b|\bvolume\b|\bhow much (?:does|can) (?:it|the \w+) hold\b|ظرفیت|گنجایش|(?:^|\s)حجم|چند لیتر/u,
-    units: "l litre litres liter liters ml millilitre millilitres cup cups لیتر میلیلیتر"
-  },
-  size: {
-    ask: /\bhow (?:big|large)\b|(?:^|\s)(?:اندازه|سایز)(?:ش)? چقدر/u,
-    units: "cm mm m metre metres meter meters inch inches l litre litres liter liters ml متر سانت سانتیمتر لیتر"
-  },
-  length: {
-    ask: /\bhow (?:wide|tall|high|deep|far)\b|\bdimensions\b|\bhow much (?:room|space)\b|ابعاد|چند (?:متر|سانت)/u,
-    units: "cm mm m km metre metres meter meters centimetre centimetres inch inches متر سانت سانتیمتر میلیمتر اینچ"
-  },
-  power: {
-    ask: /\bpower\b|\bwattage\b|\bvoltage\b|\bhow many watts\b|ولتاژ|چند وات/u,
-    units: "w watt watts kw v volt volts hz وات کیلووات ولت هرتز"
-  }
-} as const
-export type Measure = keyof typeof measures | "extent"
-const measureUnitsOf = new Map<string, ReadonlySet<string>>(
-  Object.entries(measures).map(([kind, { units }]) => [kind, stems(units)])
-)
-/** What a text's length is counted in: "how long is the description" is a number of characters or words. */
-const textUnits = stems("character characters letter letters word words line lines page pages حرف کاراکتر کلمه خط صفحه")
-/** Units that state a measure of `kind`; "how long is the …" (an extent) is a length, a duration or a text's length. */
-export const unitsOfMeasure = (kind: string): ReadonlySet<string> =>
-  kind === "extent"
-    ? new Set([...(measureUnitsOf.get("length") ?? []), ...timeUnits, ...textUnits])
-    : measureUnitsOf.get(kind) ?? new Set()
-const measureOf = (normal: string): Measure | undefined =>
-  (Object.keys(measures) as ReadonlyArray<keyof typeof measures>).find((kind) => measures[kind].ask.test(normal))
-/** Words that ask where a shop is: an address answers. */
-const addressAsk =
-  /\baddress\b|\bwhere (?:is|are) (?:your|the) (?:shop|store|showroom|office|branch|warehouse)|ادرس|نشانی|(?:مغاز|فروشگاه|شعبه|دفتر)\S*\s+(?:\S+\s+)?کجا/u
-/** Words that say where: a street, a square, a floor. */
-export const addressWords = stems(
-  "street st road rd avenue ave lane square floor building unit boulevard " +
-    "خیابان بلوار نبش کوچه پلاک میدان طبقه چهارراه بزرگراه ساختمان"
-)
-const priceAsk = /\bhow much\b.*\b(?:cost|price|fee|charge|pay|is)\b|\bwhat (?:does|do|is).*\b(?:cost|price|fee)\b/u
-const countAsk = /\bhow (?:many|much)\b|چند|چقدر|كم/u
-
-/**
- * Words that ask what holds in a case: "what if …", "what happens if/when …", "اگه … چی میشه؟", "اگر … چه
- * می‌شود؟". A rule with its condition answers ("Cancel within seven days and the deposit is kept").
- */
-const conditionAsk =
-  /^(?:and |but |so )?what (?:if|happens (?:if|when|to)|about if)\b|^(?:and|but|so) if\b|(?:^|\s)(?:اگه|اگر|در صورتی که|وقتی)\s.*(?:چی|چه)(?:\s*(?:میشه|می شود|میشود|اتفاقی|کار))?\s*[?؟]?\s*$/u
-
 /** A follow-up's opening that states a case: "if …", "when …", "اگه …", "در صورتی که …". */
 const caseOpening = /^(?:(?:and|but|so|what about) )?(?:if|when|اگه|اگر|وقتی|در صورتی که)(?=\s)/u
-
-/** Words that name what something costs: "how much is the tuition" asks a price. */
-const priceWords = new Set(
-  wordsOf("price cost fee fees tuition fare charge قیمت هزینه تومان تومن ریال شهریه کارمزد کرایه").map(normalizeText)
-)
-
-/** Which kind of value the question asks for, and the unit it names. */
-const expectedOf = (text: string): { readonly expected: Expected; readonly unit: string | undefined } => {
-  const normal = normalizeText(text)
-  const words = wordsOf(normal)
-  const at = words.findIndex((word, i) =>
-    (word === "many" && words[i - 1] === "how") || word === "چند" || (word === "long" && words[i - 1] === "how")
-  )
-  // "ساعت چند" asks what time: the word after it is the verb ("ساعت چند می‌بندید؟"), no unit.
-  const next = at < 0 || (words[at] === "چند" && words[at - 1] === "ساعت") ? undefined : words[at + 1]
-  const named = next === undefined || questionStopWords.has(next) ? undefined : stem(next)
-  // "چند ماهه", "چند روزه": a time unit with the colloquial "is" ending is the unit.
-  const bareUnit = named === undefined ? undefined : stem(named.replace(/[هی]$/u, ""))
-  const unit = named !== undefined && !timeUnits.has(named) && bareUnit !== undefined && timeUnits.has(bareUnit)
-    ? bareUnit
-    : named
-  if (frequencyAsk.test(normal)) return { expected: "frequency", unit: undefined }
-  if (addressAsk.test(normal)) return { expected: "address", unit: undefined }
-  if (unit !== undefined && timeUnits.has(unit)) return { expected: "duration", unit }
-  if (durationAsk.test(normal)) return { expected: "duration", unit: undefined }
-  // "How long is the cable?", "How long is the guarantee?": a length or a duration.
-  if (/\bhow long\b/u.test(normal)) return { expected: "measure", unit: "extent" }
-  const priced = wordsOf(rewritePhrases(normal)).some((word) => priceWords.has(word))
-  if (priceAsk.test(normal) || (countAsk.test(normal) && priced)) return { expected: "price", unit: undefined }
-  const measure = priced ? undefined : measureOf(normal)
-  if (measure !== undefined) return { expected: "measure", unit: measure }
-  // "تا چند میلیون", "how many thousand": a magnitude is no unit; any amount answers.
-  if (countAsk.test(normal)) return { expected: "count", unit: unit !== undefined && isNumberWord(unit) ? undefined : unit }
-  if (conditionAsk.test(normal)) return { expected: "condition", unit: undefined }
-  return { expected: "any", unit: undefined }
-}
 
 /** Cities and provinces a shop's customers name most, in both languages (normal form). */
 const knownPlaces = stems(
@@ -381,9 +243,11 @@ export const analyzeQuestion = (spoken: string, previousSpoken?: string): Questi
   // A follow-up naming a place of its own ("and to Spain?", "تبریز چطور؟") asks of it instead of the previous one's.
   const askedAgain = placesAskedAgain(text, previous).filter((place) => own.includes(place))
   const ownPlace = own.some(isForeign) || [...placesOf(text), ...askedAgain].some((place) => own.includes(place))
-  const context = previous === undefined ? [] : questionRoots(previous).filter((root) =>
-    !own.includes(root) && !(ownPlace && (isForeign(root) || placesOf(previous).includes(root)))
-  )
+  const context = previous === undefined ?
+    [] :
+    questionRoots(previous).filter((root) =>
+      !own.includes(root) && !(ownPlace && (isForeign(root) || placesOf(previous).includes(root)))
+    )
   const asked = expectedOf(text)
   // A follow-up without a value of its own ("And to another province?") asks for the previous one's.
   const inherited = asked.expected === "any" && previous !== undefined ? expectedOf(previous) : asked
@@ -403,11 +267,15 @@ export const analyzeQuestion = (spoken: string, previousSpoken?: string): Questi
     // A number ("بیست و یک", "twenty") is a value the question states, not what it is about; so is the unit
     // counted in its colloquial form ("ماهه" of "چند ماهه").
     subject: [
-      ...new Set(all.filter((root) =>
-        !frameWords.has(root) && !isNumberWord(root) && !isOrdinal(root) && !isUnitForm(root, unit)
-      ))
+      ...new Set(
+        all.filter((root) =>
+          !frameWords.has(root) && !isNumberWord(root) && !isOrdinal(root) && !isUnitForm(root, unit)
+        )
+      )
     ],
-    places: [...new Set([...placesOf(`${text} ${previous ?? ""}`), ...askedAgain])].filter((place) => all.includes(place)),
+    places: [...new Set([...placesOf(`${text} ${previous ?? ""}`), ...askedAgain])].filter((place) =>
+      all.includes(place)
+    ),
     names: namesOf(text).filter((name) => own.includes(name) && !askedAgain.includes(name)),
     focus: focusOf(text),
     elliptical: previous !== undefined && asked.expected === "any" && !statesCase,

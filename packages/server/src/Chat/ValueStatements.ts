@@ -6,16 +6,8 @@
 import { readNumbers } from "../Search/Numbers"
 import { stem } from "../Search/Stemmer"
 import { wordsOf } from "../Search/TextNormalization"
-import {
-  addressWords,
-  freeWords,
-  moneyUnits,
-  promptWords,
-  type Question,
-  rootsOf,
-  timeUnits,
-  unitsOfMeasure
-} from "./QuestionAnalysis"
+import { addressWords, freeWords, moneyUnits, promptWords, timeUnits, unitsOfMeasure } from "./AskedValue"
+import { type Question, rootsOf } from "./QuestionAnalysis"
 import { sameWord } from "./SameWord"
 import { timesOfDayIn } from "./Weekdays"
 
