@@ -44,7 +44,7 @@ import {
   withoutSecondaryIndexes
 } from "./tenants/seed"
 import { coldAndWarm, reportSmall } from "./tenants/small"
-import { databaseSizes, explainMeaning, rssMb, waitForVectorIndexes } from "./tenants/state"
+import { bufferBlocks, databaseSizes, explainMeaning, rssMb, waitForVectorIndexes } from "./tenants/state"
 
 /**
  * `--only small`: the small shops' search at rest alone, with the statements a cold and a warm search send.
@@ -173,6 +173,11 @@ const main = async () => {
   await db.connect()
   onCleanup("close the bench's SQL connection", () => db.end())
   const setup: Record<string, number | string> = {}
+  // The figures depend on how much of the catalogs Postgres keeps in its own buffers (docs/operations.md).
+  setup.sharedBuffers = String(
+    (await db.query<{ shared_buffers: string }>("SHOW shared_buffers")).rows[0]?.shared_buffers
+  )
+  progress(`Postgres shared_buffers: ${setup.sharedBuffers}`)
 
   // The source shop: products and documents through the real indexer and ingest worker.
   progress("source shop: 1,000 products and 3 documents through the API…")
@@ -260,12 +265,20 @@ const main = async () => {
     // Each remaining small shop's first search, as most of the full run's are (a thousand shops, a few hundred
     // searches): its key, size and words not yet remembered by the service.
     const fresh = small.slice(0, -5)
+    const blocksBefore = await bufferBlocks(db)
     const first = await paired(
       "search, a small shop's first, at rest",
       fresh.length,
       { ...latency, warmup: 0 },
       (i) => search(fresh[i] ?? big, query(i)),
       (i) => bare(fresh[i] ?? big, query(i))
+    )
+    await sleep(1_500)
+    const blocksAfter = await bufferBlocks(db)
+    progress(
+      `  blocks per first search: ${((blocksAfter.read - blocksBefore.read) / fresh.length).toFixed(1)} read into ` +
+        `shared buffers, ${((blocksAfter.hit - blocksBefore.hit) / fresh.length).toFixed(1)} found there ` +
+        "(the service's search and the bare statements after it)"
     )
     const read = await paired(
       "search, a random small shop, at rest",

@@ -41,13 +41,25 @@ if (file !== undefined && file !== "") {
   pg.Client.prototype.query = function(config, ...rest) {
     const text = typeof config === "string" ? config : String(config?.text ?? "?")
     const key = text.slice(0, 200).replace(/\s+/g, " ").trim().slice(0, 90)
-    const counted = statements.get(key) ?? { count: 0, texts: new Set() }
+    const counted = statements.get(key) ?? { count: 0, texts: new Set(), ms: [] }
     counted.count++
     counted.texts.add(text)
     statements.set(key, counted)
-    return query.call(this, config, ...rest)
+    // The time from the statement's send to its callback: Postgres's share of a request, told apart per statement.
+    const done = rest[rest.length - 1]
+    if (typeof done !== "function") return query.call(this, config, ...rest)
+    const sent = performance.now()
+    return query.call(this, config, ...rest.slice(0, -1), (...results) => {
+      counted.ms.push(performance.now() - sent)
+      return done(...results)
+    })
   }
   let seq = 0
+  const quantiles = (times) => {
+    const sorted = [...times].sort((a, b) => a - b)
+    const at = (q) => Math.round((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0) * 100) / 100
+    return { p50: at(0.5), p99: at(0.99), max: at(1) }
+  }
   let cpu = process.cpuUsage()
   // The histogram holds the time between two of its timer's turns: the delay is what exceeds the resolution.
   const ms = (ns) => Math.max(0, Math.round((ns / 1e6 - resolution) * 100) / 100)
@@ -101,7 +113,7 @@ if (file !== undefined && file !== "") {
       // Where the stretch ends in the service's life (and in a --cpu-prof profile of it).
       uptimeS: Math.round(process.uptime() * 100) / 100,
       statements: [...statements].sort((a, b) => b[1].count - a[1].count)
-        .map(([text, { count, texts }]) => ({ text, count, texts: texts.size }))
+        .map(([text, { count, texts, ms: times }]) => ({ text, count, texts: texts.size, ms: quantiles(times) }))
     }
     statements = new Map()
     cpu = process.cpuUsage()

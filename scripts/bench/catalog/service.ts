@@ -146,7 +146,13 @@ export interface ProbeFigures {
   readonly heapUsedMb: number
   readonly uptimeS: number
   /** The statements the service sent in the stretch (each a round trip), most frequent first. */
-  readonly statements?: ReadonlyArray<{ readonly text: string; readonly count: number; readonly texts: number }>
+  readonly statements?: ReadonlyArray<{
+    readonly text: string
+    readonly count: number
+    readonly texts: number
+    /** Send to callback, over the statement's calls with a callback (the service's are). */
+    readonly ms?: { readonly p50: number; readonly p99: number; readonly max: number }
+  }>
 }
 
 const isProbeFigures = (value: unknown): value is ProbeFigures & { readonly seq: number } =>

@@ -71,9 +71,12 @@ export const reportSmall = (
     lines.push(`  ${name}, ${statements.searches} searches:`)
     for (const s of counted) lines.push(`    ${String(s.count).padStart(4)}  ${s.text}`)
   }
-  lines.push("  measured reads (count, distinct texts):")
-  for (const s of (read.service.statements ?? []).slice(0, 15)) {
-    lines.push(`    ${String(s.count).padStart(5)} ${String(s.texts).padStart(5)}  ${s.text}`)
+  for (const measured of reads) {
+    lines.push(`  ${measured.label}: statements (count, distinct texts, ms p50/p99/max from send to answer):`)
+    for (const s of (measured.service.statements ?? []).slice(0, 15)) {
+      const ms = s.ms === undefined ? "" : `${s.ms.p50}/${s.ms.p99}/${s.ms.max}`.padStart(16)
+      lines.push(`    ${String(s.count).padStart(5)} ${String(s.texts).padStart(5)} ${ms}  ${s.text}`)
+    }
   }
   console.log(lines.join("\n"))
   console.log(JSON.stringify({

@@ -104,3 +104,19 @@ export const databaseSizes = async (db: Client): Promise<Sizes> => {
   )).rows[0]
   return { database, tables, hnswIndexes: hnsw?.n ?? 0, hnswSize: hnsw?.size ?? "?" }
 }
+
+/**
+ * Blocks of tables and indexes that Postgres found in its shared buffers (hit) and read from outside them (read),
+ * since the statistics began: the difference over a stretch shows how much of a shop's first search waits on pages
+ * not yet in shared buffers. Backends report these at most once a second, so a stretch's figures are approximate.
+ */
+export const bufferBlocks = async (db: Client): Promise<{ readonly hit: number; readonly read: number }> => {
+  const row = (await db.query<{ hit: string; read: string }>(
+    `SELECT sum(coalesce(heap_blks_hit, 0) + coalesce(idx_blks_hit, 0) + coalesce(toast_blks_hit, 0)
+               + coalesce(tidx_blks_hit, 0))::text AS hit,
+            sum(coalesce(heap_blks_read, 0) + coalesce(idx_blks_read, 0) + coalesce(toast_blks_read, 0)
+               + coalesce(tidx_blks_read, 0))::text AS read
+     FROM pg_statio_user_tables`
+  )).rows[0]
+  return { hit: Number(row?.hit ?? 0), read: Number(row?.read ?? 0) }
+}
