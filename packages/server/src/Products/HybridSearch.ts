@@ -13,7 +13,7 @@
  * weighted reciprocal rank (`semanticRatio`); filters apply to both sides.
  */
 import { Products } from "@dastyar/domain"
-import { SqlClient, type Statement } from "@effect/sql"
+import { SqlClient, type SqlError, type Statement } from "@effect/sql"
 import * as Effect from "effect/Effect"
 import * as Layer from "effect/Layer"
 import * as Schema from "effect/Schema"
@@ -29,7 +29,14 @@ import { setsColumn, Synonyms } from "../Search/Synonyms"
 import { distributionOf, facetRead } from "./HybridSearchFacets"
 import type { SearchParams } from "./HybridSearchFilters"
 import { keywordRead } from "./HybridSearchKeyword"
-import { efSearchFor, meaningRead, meaningReadWithRows, nearest, withVectorSettings } from "./HybridSearchMeaning"
+import {
+  efSearchFor,
+  meaningRead,
+  meaningReadWithRows,
+  nearest,
+  shownColumns,
+  withVectorSettings
+} from "./HybridSearchMeaning"
 import { sortKeysRead, sortMatches } from "./HybridSearchSort"
 import { maxCandidates } from "./HybridSearchTiers"
 import { ProductSearch, type ProductSearchShape } from "./ProductSearch"
@@ -49,11 +56,26 @@ export const defaultSemanticRatio = 0.3
  * breaks ties among keyword matches or follows them all, and each one costs the HNSW scan more work.
  */
 export const meaningPool = 40
-/** Products whose fields the meaning side's read brings along at most (see `meaningSideWithRows`). */
+/**
+ * Products whose fields a read of candidates brings along at most: the meaning side's (see `meaningSideWithRows`)
+ * and the keyword side's (see `withQueryVector`).
+ */
 const maxCarriedRows = 100
 
 const decodeRows = Schema.decodeUnknown(Schema.Array(ProductRow))
 const idOf = (row: unknown): unknown => Reflect.get(Object(row), "id")
+/** A row a read of candidates brought with the fields a page shows (see `withQueryVector`). */
+const isShown = (row: unknown): boolean => typeof Reflect.get(Object(row), "externalId") === "string"
+
+/** Rows whose fields were read with their candidates, by id: a page of them needs no read of its own. */
+type CarriedRows = ReadonlyMap<unknown, unknown>
+
+/** The fused results, the keyword matches among them and the rows read with them, if any. */
+interface Fusion {
+  readonly results: ReadonlyArray<SearchEngine.Fused>
+  readonly keyword: ReadonlyArray<SearchEngine.Ranked>
+  readonly rows: CarriedRows | null
+}
 
 export const layer = Layer.effect(
   ProductSearch,
@@ -128,13 +150,28 @@ export const layer = Layer.effect(
 
     /**
      * The keyword read with the query's vector as `query_vector` (none: no
-     * distances), sent once however many of its reads use it.
+     * distances), sent once however many of its reads use it. With `carry`,
+     * a read of at most `maxCarriedRows` candidates also brings the fields a
+     * page shows, so that a page of keyword matches (most searches of a small
+     * shop) is not read in a round trip of its own; a read of more brings
+     * none, as the candidates of a common word would be many rows for a page.
      */
-    const withQueryVector = (statement: Statement.Statement<unknown>, vector: ReadonlyArray<number> | null) =>
-      sql`
-        WITH query_vector AS MATERIALIZED (
-          SELECT ${vector === null ? null : vectorLiteral(vector)}::halfvec AS v, ${embedder.modelId}::text AS model)
-        SELECT * FROM (${statement}) k ORDER BY position`
+    const withQueryVector = (
+      statement: Statement.Statement<unknown>,
+      vector: ReadonlyArray<number> | null,
+      carry: boolean
+    ) => {
+      const queryVector = sql`query_vector AS MATERIALIZED (
+          SELECT ${vector === null ? null : vectorLiteral(vector)}::halfvec AS v, ${embedder.modelId}::text AS model)`
+      if (!carry) return sql`WITH ${queryVector} SELECT * FROM (${statement}) k ORDER BY position`
+      // LATERAL: one lookup by id per candidate, never a scan of the table to join them.
+      return sql`
+        WITH ${queryVector}, k AS MATERIALIZED (${statement})
+        SELECT k.*, shown.* FROM k LEFT JOIN LATERAL (
+          SELECT ${shownColumns(sql)} FROM products p
+          WHERE p.id = k.id AND (SELECT count(*) FROM k) <= ${maxCarriedRows}) shown ON true
+        ORDER BY k.position`
+    }
 
     /** The query's words, expanded against the dictionary with the assistant's synonyms. */
     const expandedQuery = (assistantId: string, query: string) =>
@@ -148,7 +185,10 @@ export const layer = Layer.effect(
         return { words, expansion }
       })
 
-    /** Ranked keyword matches (see `keywordRead`), with their similarity to `vector` where they have one. */
+    /**
+     * Ranked keyword matches (see `keywordRead`), with their similarity to `vector` where they have one and, with
+     * `carry`, the rows of those whose fields came with them (see `withQueryVector`).
+     */
     const keywordSide = Effect.fn("ProductSearch.keyword")(
       function*(
         assistantId: string,
@@ -156,16 +196,19 @@ export const layer = Layer.effect(
         ratio: number,
         needed: number,
         products: number,
-        vector: ReadonlyArray<number> | null
+        vector: ReadonlyArray<number> | null,
+        carry: boolean
       ) {
         const similarity = new Map<string, number>()
+        const rows = new Map<unknown, unknown>()
         const { expansion, words } = yield* expandedQuery(assistantId, params.query)
-        if (words.length === 0) return { ranked: [], similarity }
+        if (words.length === 0) return { ranked: [], similarity, rows }
         const rankedBy = (terms: SearchEngine.Expansion) =>
           Effect.gen(function*() {
             const { read, statement } = keywordRead(sql, assistantId, params, terms, words, ratio, needed, products)
-            const found = read(yield* prepared(sql, withQueryVector(statement, vector)))
+            const found = read(yield* prepared(sql, withQueryVector(statement, vector, carry)))
             for (const candidate of found.candidates) {
+              if (isShown(candidate)) rows.set(candidate.id, candidate)
               const distance: unknown = Reflect.get(candidate, "distance")
               if (typeof distance === "number") similarity.set(candidate.id, 1 - distance)
             }
@@ -175,14 +218,14 @@ export const layer = Layer.effect(
         // Words no product names by its title or classification: read again with what they may stand for
         // (MeaningLook.ts), unless the request asks for keyword search alone. Beside a word some product names,
         // only the others' own forms and parts.
-        if (ratio === 0) return { ranked, similarity }
+        if (ratio === 0) return { ranked, similarity, rows }
         const names = ranked.reduce((bits, match) => bits | match.names, 0)
         const unnamed = names === 0 ? undefined : words.map((_, w) => (names & (1 << w)) === 0)
         if (unnamed !== undefined && !unnamed.some((u, w) => u && words[w]?.counts === true)) {
-          return { ranked, similarity }
+          return { ranked, similarity, rows }
         }
         const wider = yield* withMeanings(assistantId, words, expansion, unnamed)
-        return { ranked: wider === null ? ranked : yield* rankedBy(wider), similarity }
+        return { ranked: wider === null ? ranked : yield* rankedBy(wider), similarity, rows }
       }
     )
 
@@ -228,7 +271,10 @@ export const layer = Layer.effect(
           efSearchFor(products)
         ).pipe(
           Effect.flatMap((rows) =>
-            Effect.map(nearest(rows), (meaning) => ({ meaning, rows: new Map(rows.map((row) => [idOf(row), row])) }))
+            Effect.map(nearest(rows), (meaning) => ({
+              meaning,
+              rows: new Map(rows.map((row) => [idOf(row), row]))
+            }))
           )
         )
 
@@ -244,26 +290,33 @@ export const layer = Layer.effect(
      * part of a search in Postgres. From one half the two sides are read at once and
      * fused by their ranks in each list.
      */
-    const fused = (assistantId: string, params: SearchParams, ratio: number, needed: number, products: number) => {
+    const fused = (
+      assistantId: string,
+      params: SearchParams,
+      ratio: number,
+      needed: number,
+      products: number
+    ): Effect.Effect<Fusion, SqlError.SqlError> => {
       const pool = Math.max(meaningPool, needed)
       if (ratio > 0 && ratio < 0.5) {
         return Effect.gen(function*() {
           const vector = yield* queryVector(params.query)
-          const keyword = yield* keywordSide(assistantId, params, ratio, needed, products, vector)
+          // Only where search reads the primary, as for the meaning side's rows (see `meaningSideWithRows`).
+          const keyword = yield* keywordSide(assistantId, params, ratio, needed, products, vector, sql === primary)
           const { meaning, rows } = keyword.ranked.length >= needed
-            ? { meaning: [], rows: null }
+            ? { meaning: [], rows: keyword.rows }
             : yield* meaningSideWithRows(assistantId, params, pool, products, vector, keyword.ranked)
           return {
             results: SearchEngine.fuse(keyword.ranked, meaning, ratio, keyword.similarity, meaningOnlyWithoutWords),
             keyword: keyword.ranked,
-            rows
+            rows: rows ?? keyword.rows
           }
         })
       }
       return Effect.all([
         ratio === 1
           ? Effect.succeed([])
-          : Effect.map(keywordSide(assistantId, params, ratio, needed, products, null), ({ ranked }) => ranked),
+          : Effect.map(keywordSide(assistantId, params, ratio, needed, products, null, false), ({ ranked }) => ranked),
         ratio === 0
           ? Effect.succeed([])
           : Effect.flatMap(

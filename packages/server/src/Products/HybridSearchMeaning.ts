@@ -41,11 +41,16 @@ export const meaningRead = (
     LIMIT ${pool}`
 }
 
-/** A product's fields as `ProductsRepo.ProductRow` names them (the message below gets no name transform). */
-const pageColumns = (sql: SqlClient.SqlClient) =>
-  sql`p.id, p.external_id AS "externalId", p.title, p.category, p.subcategory, p.attributes, p.description,
+/**
+ * A product's fields as `ProductsRepo.ProductRow` names them but its id and position, which a read of candidates
+ * has already (the messages that carry them get no name transform).
+ */
+export const shownColumns = (sql: SqlClient.SqlClient) =>
+  sql`p.external_id AS "externalId", p.title, p.category, p.subcategory, p.attributes, p.description,
     p.image_url AS "imageUrl", p.url, p.price, p.currency, p.in_stock AS "inStock", p.index_state AS "indexState",
-    p.indexed_at AS "indexedAt", p.created_at AS "createdAt", p.updated_at AS "updatedAt", p.position::text AS position`
+    p.indexed_at AS "indexedAt", p.created_at AS "createdAt", p.updated_at AS "updatedAt"`
+
+const pageColumns = (sql: SqlClient.SqlClient) => sql`p.id, ${shownColumns(sql)}, p.position::text AS position`
 
 /**
  * The meaning side's read that also brings the fields of the products a page may show: its neighbours' and

@@ -1,7 +1,7 @@
 /**
  * What a shop's search costs in statements: its first search reads the shop's own state (the key's owner with
  * the account's assistants; the catalog's size with its synonyms, in the dictionary's statement) in one statement
- * more than a later one, and none is written.
+ * more than a later one, and none is written. A page of keyword matches comes with the keyword read.
  */
 import { expect, layer } from "@effect/vitest"
 import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base"
@@ -76,12 +76,12 @@ layer(TestApp().pipe(Layer.provide(InMemoryTracing)), { excludeTestServices: tru
       const first = yield* statementsOf(shop, "walnut")
       const again = yield* statementsOf(shop, "walnut")
       const next = yield* statementsOf(shop, "bookshelf")
-      // A search's own: the dictionary's expansion of its words, the keyword read, the page.
-      expect(next).toHaveLength(3)
+      // A search's own: the dictionary's expansion of its words, the keyword read with the page's fields.
+      expect(next).toHaveLength(2)
       // Words searched again within seconds: their expansion is remembered.
-      expect(again).toHaveLength(2)
+      expect(again).toHaveLength(1)
       // The key's owner with its account's assistants; the catalog's size and its synonyms come with the dictionary.
-      expect(first).toHaveLength(1 + 3)
+      expect(first).toHaveLength(1 + 2)
       const withState = first.filter((text) => text.includes("search_terms") && text.includes("search_synonyms"))
       expect(withState).toHaveLength(1)
       expect(first.filter((text) => /^(UPDATE|INSERT|DELETE)\b/i.test(text))).toEqual([])
@@ -97,12 +97,25 @@ layer(TestApp().pipe(Layer.provide(InMemoryTracing)), { excludeTestServices: tru
       expect(statements[1]).toMatch(/hnsw\.ef_search/)
     }))
 
+  it.effect("a read of more candidates than a page carries brings no fields, and the page is read on its own", () =>
+    Effect.gen(function*() {
+      const shop = yield* setupAccount()
+      const shelves = Array.from({ length: 120 }, (_, i) => ({ externalId: `s-${i}`, title: `Shelf ${i}` }))
+      yield* productCall(shop, "POST", "/import", { products: shelves })
+      yield* waitUntilSynced(shop)
+      yield* statementsOf(shop, "shelf")
+      const statements = yield* statementsOf(shop, "shelf")
+      // The keyword read of 120 candidates, then the page of two.
+      expect(statements).toHaveLength(2)
+      expect(statements[1]).toMatch(/WHERE id = ANY/)
+    }))
+
   it.effect("two known words take one dictionary statement, though the word they make joined is unknown", () =>
     Effect.gen(function*() {
       const shop = yield* newShop
       yield* statementsOf(shop, "bookshelf")
       // "walnuttable" is looked up with the query's words and matches nothing: no second, looser look for it.
-      expect(yield* statementsOf(shop, "walnut table")).toHaveLength(3)
+      expect(yield* statementsOf(shop, "walnut table")).toHaveLength(2)
     }))
 
   it.effect("synonyms written before a shop's first search apply to it", () =>
