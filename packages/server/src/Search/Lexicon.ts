@@ -5,9 +5,11 @@
  * the verbs a document states the same thing with ("can I return" / "you may
  * send back", "how heavy" / "weighs"), and a few phrases that mean one word
  * ("send back", "پس دادن"); and a thing's kind by WordNet (`broaderOf`): a
- * question naming a parka is about a passage naming coats.
+ * question naming a parka is about a passage naming coats; and the classes
+ * terms name things by (Kinds.ts): a hamster is an animal, Kashan a city of Isfahan.
  */
 import { boundedMemo } from "../Platform/Memo"
+import { classesOf, classWordsOf } from "./Kinds"
 import { productKinds, shopVocabulary } from "./ShopVocabulary"
 import { stem } from "./Stemmer"
 import { stopWords } from "./StopWords"
@@ -188,7 +190,7 @@ for (const line of paraphrases) {
  */
 export const paraphraseWords = (word: string): ReadonlyArray<string> => {
   const root = stem(word)
-  return [...paraphraseByStem.get(root) ?? []].filter((other) => stem(other) !== root)
+  return [...paraphraseByStem.get(root) ?? [], ...classWordsOf(root)].filter((other) => stem(other) !== root)
 }
 
 /** Stems meaning the same as `root` (itself included). */
@@ -217,8 +219,10 @@ const wordsOfStem = (root: string): ReadonlyArray<string> => [
  * kind. The other way round it is not: a rule about parkas says nothing of all coats.
  */
 export const broaderOf = boundedMemo(20_000, (root: string): ReadonlyArray<string> => {
-  if (!/^[a-z]/u.test(root)) return []
+  // A class the terms name a thing by ("animals" for a cat, a province for its city), in either language.
+  const classes = classesOf(root)
+  if (!/^[a-z]/u.test(root)) return classes
   const broader = [...new Set(wordsOfStem(root).flatMap(broaderWords))]
     .filter((word) => !stopWords.has(word)).map(stem).filter((found) => found !== root)
-  return [...new Set(broader.flatMap(synonymsOf))]
+  return [...new Set([...classes, ...broader.flatMap(synonymsOf)])]
 })
