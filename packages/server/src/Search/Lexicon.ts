@@ -78,7 +78,14 @@ const paraphrases: ReadonlyArray<string> = [
   // Paying less: "any discount on lamps?" / "save £5 on every lamp".
   "discount discounted save saves saving savings",
   // Joining to a supply: "can you wire up the oven" / "we connect cookers".
-  "connect connected connection wire wired wiring"
+  "connect connected connection wire wired wiring",
+  // Leaving a thing with the shop, in either phrasal verb (see `phrases`).
+  "handin dropoff",
+  // Taking a thing to pieces and back, in plain words or phrasal verbs (see `phrases`).
+  "dismantle dismantling dismantled disassemble disassembly takeapart",
+  "reassemble reassembly reassembled assemble assembly puttogether",
+  // Costing more: "pricier" / "costs a third more", "a surcharge" (see `phrases`).
+  "dearer pricier costlier surcharge costmore"
 ]
 
 /**
@@ -103,6 +110,9 @@ const phrases: ReadonlyArray<readonly [RegExp, string]> = [
   [/(?<=(?:^|\s)(?:چند|چن|چقدر|چقد)\s+)حساب\s+(?:ن?می|ب)?کن(?:ه|ن|ی|ید|ین|یم|م|د|ند)?(?=[^\p{L}]|$)/gu, "هزینه"],
   // "به گردن کیست؟" (on whose neck is it?) asks who is responsible.
   [/(?:^|\s)(?:به\s+)?گردن\s+(?:کی|کیه|کیست|کسیه|کسی)(?=[^\p{L}]|$)/gu, "مسئولیت"],
+  // Taking a time is booking a slot, "نوبت"; making a thing right is repairing it.
+  [/(?:^|\s)وقت\s+(?:ن?می|ب)?(?:گیر|گرفت)\S*(?=[^\p{L}]|$)/gu, "نوبت"],
+  [/(?:^|\s)درست(?:ش|شون)?\s+(?:ن?می|ب)?(?:کن|کرد)\S*(?=[^\p{L}]|$)/gu, "تعمیر"],
   // "گیر میاد" (can be had) is being available.
   [/(?:^|\s)گیر\s+(?:ن?می|ب)?(?:اد|یاد|اید|ایند|یان)(?=[^\p{L}]|$)/gu, "موجود"],
   [/\bpick(?:ing|ed|s)?\s+(?:\w+\s+){0,2}up\b|\bcollect(?:ing|ed|s)?\b/gu, "collect"],
@@ -134,6 +144,13 @@ const phrases: ReadonlyArray<readonly [RegExp, string]> = [
   [/\b(?:take|takes|taking|took|taken)\s+(?:the\s+|my\s+|your\s+|our\s+)?(?:money|payments?)\b/gu, "charge"],
   [/\b(?:take|takes|taking|took|taken)\s+(?:\w+\s+){0,3}?off\b/gu, "remove"],
   [/\b(?:12|twelve)[\s-]months?\b/gu, "annual"],
+  // "30% off" is a discount; the amount stays for the values read from the sentence.
+  [/(\d\s*%|\bpercent|درصد)\s+off\b/gu, "$1 discount"],
+  [/\b(?:drop|drops|dropped|dropping)\s+(?:\w+\s+){0,2}?off\b/gu, "dropoff"],
+  [/\bhand(?:s|ed|ing)?\s+(?:\w+\s+){0,2}?in\b/gu, "handin"],
+  [/\b(?:take|takes|taking|took|taken)\s+(?:\w+\s+){0,2}?apart\b/gu, "takeapart"],
+  [/\b(?:put|puts|putting)\s+(?:\w+\s+){0,2}?(?:back\s+)?together\b/gu, "puttogether"],
+  [/\b(?:cost|costs|costing)\s+(?:\S+\s+)?more\b|\bmore\s+expensive\b/gu, "$& costmore"],
   [/\b(?:put|putting|place|placing)\s+(?:\w+\s+){0,2}on\s+hold\b/gu, "pause"],
   [/\bsold\s+out\b|\bout\s+of\s+stock\b/gu, "soldout"],
   [/\bmonthly payments?\b|\bspread the cost\b|\bsplit the cost\b|\bpay later\b/gu, "installment"],
