@@ -113,7 +113,8 @@ export const timesOfDayIn = (text: string): ReadonlyArray<string> => {
   // A range of small numbers, or two hours with their times of day between ("۷ صبح تا ۹ شب", "9am to 5pm"), or a
   // timetable's line of hours marked am or pm ("Saturday 8am - 5pm": past noon, its second number is the smaller).
   const clock = quantities.filter((quantity) => quantity.value <= 24 && meridiem.has(tokens[quantity.end] ?? ""))
-  const hours = (clock.length >= 2 && isTimetableLine(tokens, quantities.length)) || (quantities.some((quantity) => quantity.max > quantity.value && quantity.max <= 24) &&
+  const hours = (clock.length >= 2 && isTimetableLine(tokens, quantities.length)) ||
+    (quantities.some((quantity) => quantity.max > quantity.value && quantity.max <= 24) &&
     (named || weekdaysIn(text).length > 0 || weeks.some((week) => tokens.some((token) => week.includes(token))))) ||
     (named && quantities.filter((quantity) => quantity.value <= 24).length >= 2 &&
       tokens.some((token) => timesOfDay.includes(token)))
