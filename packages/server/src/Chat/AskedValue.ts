@@ -95,6 +95,9 @@ export const unitsOfMeasure = (kind: string): ReadonlySet<string> =>
     : measureUnitsOf.get(kind) ?? new Set()
 const measureOf = (normal: string): Measure | undefined =>
   (Object.keys(measures) as ReadonlyArray<keyof typeof measures>).find((kind) => measures[kind].ask.test(normal))
+/** Words counting how many times: "چند بار", "how many times". */
+const occasions = stems("time times بار دفعه مرتبه")
+
 /** Words that ask where a shop is: an address answers. */
 const addressAsk =
   /\baddress\b(?<!\b(?:at|to|from|with|use|using|under|on)\s+(?:(?:your|our|my|the|this|that)\s+)?address)|\bwhere (?:is|are) (?:your|the) (?:shop|store|showroom|office|branch|warehouse)|ادرس|نشانی|(?:مغاز|فروشگاه|شعبه|دفتر)\S*\s+(?:\S+\s+)?کجا/u
@@ -150,9 +153,13 @@ export const expectedOf = (text: string): { readonly expected: Expected; readonl
   if (priceAsk.test(normal) || (countAsk.test(normal) && priced)) return { expected: "price", unit: undefined }
   const measure = priced ? undefined : measureOf(normal)
   if (measure !== undefined) return { expected: "measure", unit: measure }
-  // "تا چند میلیون", "how many thousand": a magnitude is no unit; any amount answers.
+  // "تا چند میلیون", "how many thousand": a magnitude is no unit; any amount answers. Nor is a number of times:
+  // it is counted in the occasions a document names ("چند بار پرو" by "دو جلسه پرو").
   if (countAsk.test(normal)) {
-    return { expected: "count", unit: unit !== undefined && isNumberWord(unit) ? undefined : unit }
+    return {
+      expected: "count",
+      unit: unit !== undefined && (isNumberWord(unit) || occasions.has(unit)) ? undefined : unit
+    }
   }
   if (conditionAsk.test(normal)) return { expected: "condition", unit: undefined }
   return { expected: "any", unit: undefined }

@@ -1,10 +1,12 @@
 /**
  * Hours a timetable states and the kind of value a question asks: a timetable's line of hours marked am or pm,
- * closing time asked as opening is, a verb after "چند", "how much to …", an address a question only uses, and
- * a fraction stated as an amount.
+ * closing time asked as opening is, a verb after "چند", "how much to …", an address a question only uses, a
+ * number of times counted in the occasions a document names, "بیشتر از" as a bound, and a fraction stated as an
+ * amount.
  */
 import { describe, expect, it } from "vitest"
 import { expectedOf } from "../../src/Chat/AskedValue"
+import { valuesOf } from "../../src/Chat/StatedValues"
 import { timesOfDayIn } from "../../src/Chat/Weekdays"
 import { answerText } from "./support/Compose"
 
@@ -58,5 +60,36 @@ describe("a fraction is an amount", () => {
 
   it("still declines what no passage speaks of", () => {
     expect(answerText("how many colours can you print?", terms)).toMatch(declinesEn)
+  })
+})
+
+describe("a number of times is counted in the occasions a document names", () => {
+  it("asks for a number without a unit of its own", () => {
+    expect(expectedOf("چند بار مشاوره رایگان دارید").unit).toBeUndefined()
+    expect(expectedOf("how many times can I reschedule?").unit).toBeUndefined()
+  })
+
+  it("answers how many times with the sessions stated", () => {
+    const terms = [
+      { path: "terms.md", text: "مشاوره\n\nهر پروژه سه جلسه مشاوره رایگان دارد. جلسه بیشتر ۲۰۰ هزار تومان است." }
+    ]
+    expect(answerText("چند بار مشاوره رایگان دارید؟", terms, { language: "fa" })).toContain("سه جلسه مشاوره")
+  })
+})
+
+describe("'بیشتر از' opens a bound upwards", () => {
+  it("reads 'بیشتر از ۳۰' as every value above 30", () => {
+    expect(valuesOf("بیشتر از ۳۰ کیلومتر")).toContainEqual([30, Infinity])
+  })
+
+  it("quotes first the row whose bound holds the value the question states", () => {
+    const rates = [{
+      path: "rates.md",
+      text: "نرخ\n\n| فاصله | کرایه |\n|---|---|\n| تا ۱۰ کیلومتر | ۹۰ هزار تومان |\n" +
+        "| ۱۰ تا ۲۵ کیلومتر | ۱۶۰ هزار تومان |\n| بیشتر از ۲۵ کیلومتر | ۱۶۰ هزار تومان و هر کیلومتر اضافه ۷ هزار تومان |"
+    }]
+    const answer = answerText("برای 60 کیلومتر کرایه چقدره", rates, { language: "fa" })
+    expect(answer.indexOf("هر کیلومتر اضافه")).toBeGreaterThanOrEqual(0)
+    expect(answer.indexOf("هر کیلومتر اضافه")).toBeLessThan(answer.indexOf("۹۰ هزار تومان"))
   })
 })
