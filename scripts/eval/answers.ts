@@ -23,8 +23,11 @@
  *   `data/tuning-6-en.json` over `data/tuning-6-en-docs` and
  *   `data/tuning-6-fa.json` over `data/tuning-6-fa-docs` (a driving
  *   school, a self-storage company, an optician, a print shop, a music
- *   school, a home-appliance repair service), each written with its facts
- *   before the answerer first ran on it;
+ *   school, a home-appliance repair service), and tuning-7:
+ *   `data/tuning-7-en.json` over `data/tuning-7-en-docs` and
+ *   `data/tuning-7-fa.json` over `data/tuning-7-fa-docs` (a laundry, a
+ *   coworking space, a removals company, a tailor, a car wash, a courier),
+ *   each written with its facts before the answerer first ran on it;
  * - held-aside: `data/answers-held-aside.json` over the same documents,
  *   `data/held-aside-en.json` over `data/held-en-docs` (a manual, a warranty
  *   card, terms of sale) and `data/held-aside-fa.json` over

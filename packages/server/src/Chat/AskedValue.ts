@@ -52,7 +52,7 @@ export const frameWords = new Set([
  * before a verb ("کی برمیگرده") asks when, but before "برام" (for me) it asks who.
  */
 const durationAsk =
-  /\bwhen (?:will|does|do|is|can)\b.*\b(?:arrive|arrives|come|back|ready|get)\b|(?:^|\s)(?:کی|چه وقت|چه زمانی)\s+(?:(?!برا)\S+\s+){0,2}(?:می|بر(?!ا)|اماد|میرس|میاد)|\bhow (?:soon|fast|quickly)\b|\bhow (?:far|long) (?:ahead|in advance|beforehand)\b|\bhow much notice\b|چند (?:روز|ساعت|هفته) (?:قبل|زودتر|جلوتر)|\bhow long\b.*\b(?:take|takes|last|lasts|wait|valid|keep|until)\b|\bwithin how\b|\b(?:period|duration)\b|مدت|چند وقت|چقدر (?:طول|زمان|وقت)|تا کی|چه زمانی طول/u
+  /\bwhen (?:will|does|do|is|can)\b.*\b(?:arrive|arrives|come|back|ready|get)\b|(?:^|\s)(?:کی|چه وقت|چه زمانی)\s+(?:(?!برا)\S+\s+){0,2}(?:می|بر(?!ا)|اماد|میرس|میاد)|\bhow (?:soon|fast|quickly)\b|\bhow (?:far|long) (?:ahead|in advance|beforehand)\b|\bhow much notice\b|چند (?:روز|ساعت|هفته) (?:قبل|زودتر|جلوتر)|\bhow long\b.*\b(?:take|takes|last|lasts|wait|valid|keep|until)\b|\bwithin how\b|\b(?:period|duration)\b|مدت|چند وقت|چقدر (?:طول|زمان|وقت)|تا کی|تا ساعت چند|چه زمانی طول/u
 /** Words that ask how often: "how often", "هر چند وقت", "چند وقت یک بار". */
 const frequencyAsk = /\bhow often\b|\bhow frequently\b|هر\s*چند\s*(?:وقت|روز|ماه|هفته)|چند\s*وقت\s*(?:یک|یه)\s*بار/u
 /**
@@ -95,15 +95,23 @@ export const unitsOfMeasure = (kind: string): ReadonlySet<string> =>
     : measureUnitsOf.get(kind) ?? new Set()
 const measureOf = (normal: string): Measure | undefined =>
   (Object.keys(measures) as ReadonlyArray<keyof typeof measures>).find((kind) => measures[kind].ask.test(normal))
+/** Words counting how many times: "چند بار", "how many times". */
+const occasions = stems("time times بار دفعه مرتبه")
+
 /** Words that ask where a shop is: an address answers. */
 const addressAsk =
-  /\baddress\b|\bwhere (?:is|are) (?:your|the) (?:shop|store|showroom|office|branch|warehouse)|ادرس|نشانی|(?:مغاز|فروشگاه|شعبه|دفتر)\S*\s+(?:\S+\s+)?کجا/u
+  /\baddress\b(?<!\b(?:at|to|from|with|use|using|under|on)\s+(?:(?:your|our|my|the|this|that)\s+)?address)|\bwhere (?:is|are) (?:your|the) (?:shop|store|showroom|office|branch|warehouse)|ادرس|نشانی|(?:مغاز|فروشگاه|شعبه|دفتر)\S*\s+(?:\S+\s+)?کجا/u
 /** Words that say where: a street, a square, a floor. */
 export const addressWords = stems(
   "street st road rd avenue ave lane square floor building unit boulevard " +
     "خیابان بلوار نبش کوچه پلاک میدان طبقه چهارراه بزرگراه ساختمان"
 )
-const priceAsk = /\bhow much\b.*\b(?:cost|price|fee|charge|pay|is)\b|\bwhat (?:does|do|is).*\b(?:cost|price|fee)\b/u
+/**
+ * "how much to move a flat", "how much for two", "چند میگیرین" (how much do you take): what is charged. "How much"
+ * before a noun ("how much room") asks an amount of it.
+ */
+const priceAsk =
+  /\bhow much\b.*\b(?:cost|price|fee|charge|pay|is)\b|\bwhat (?:does|do|is|would|will).*\b(?:cost|price|fee)\b|\bhow much (?:to|for|would|will|extra)\b|(?:^|\s)(?:چند|چقدر)\s+(?:ازم\s+|از\s+من\s+)?(?:ن?می|ب)?گیر/u
 const countAsk = /\bhow (?:many|much)\b|چند|چقدر|كم/u
 
 /**
@@ -125,8 +133,10 @@ export const expectedOf = (text: string): { readonly expected: Expected; readonl
   const at = words.findIndex((word, i) =>
     (word === "many" && words[i - 1] === "how") || word === "چند" || (word === "long" && words[i - 1] === "how")
   )
-  // "ساعت چند" asks what time: the word after it is the verb ("ساعت چند می‌بندید؟"), no unit.
-  const next = at < 0 || (words[at] === "چند" && words[at - 1] === "ساعت") ? undefined : words[at + 1]
+  // "ساعت چند" asks what time: the word after it is the verb ("ساعت چند می‌بندید؟"), no unit. Nor is a verb after
+  // "چند" ("چند میگیرین", how much do you take) a unit.
+  const after = at < 0 || (words[at] === "چند" && words[at - 1] === "ساعت") ? undefined : words[at + 1]
+  const next = after !== undefined && words[at] === "چند" && /^(?:ن?می|ب)\p{L}{3,}$/u.test(after) ? undefined : after
   const named = next === undefined || questionStopWords.has(next) ? undefined : stem(next)
   // "چند ماهه", "چند روزه": a time unit with the colloquial "is" ending is the unit.
   const bareUnit = named === undefined ? undefined : stem(named.replace(/[هی]$/u, ""))
@@ -143,9 +153,13 @@ export const expectedOf = (text: string): { readonly expected: Expected; readonl
   if (priceAsk.test(normal) || (countAsk.test(normal) && priced)) return { expected: "price", unit: undefined }
   const measure = priced ? undefined : measureOf(normal)
   if (measure !== undefined) return { expected: "measure", unit: measure }
-  // "تا چند میلیون", "how many thousand": a magnitude is no unit; any amount answers.
+  // "تا چند میلیون", "how many thousand": a magnitude is no unit; any amount answers. Nor is a number of times:
+  // it is counted in the occasions a document names ("چند بار پرو" by "دو جلسه پرو").
   if (countAsk.test(normal)) {
-    return { expected: "count", unit: unit !== undefined && isNumberWord(unit) ? undefined : unit }
+    return {
+      expected: "count",
+      unit: unit !== undefined && (isNumberWord(unit) || occasions.has(unit)) ? undefined : unit
+    }
   }
   if (conditionAsk.test(normal)) return { expected: "condition", unit: undefined }
   return { expected: "any", unit: undefined }

@@ -48,21 +48,30 @@ const isLabel = (line: string, item: boolean) =>
 const isDataRow = (line: string) => /\s[—–-]\s.*\d/u.test(line)
 
 const cellsOf = (row: string) =>
-  row.trim().replace(/^\|/u, "").replace(/\|$/u, "").split("|").map((cell) => cell.trim())
-const isRow = (line: string) => cellsOf(line).length >= 2 && line.includes("|")
+  row.includes("|")
+    ? row.trim().replace(/^\|/u, "").replace(/\|$/u, "").split("|").map((cell) => cell.trim())
+    : alignedCells(row)
+/** A plain-text table's cells, aligned with spaces: apart by a run of three spaces or a tab. */
+const alignedCells = (row: string) => row.trim().split(/ {3,}|\t+/u)
+const isRow = (line: string) => cellsOf(line).length >= 2
+/**
+ * A table's first row names its columns, over another row, when it states no value; an aligned table may have
+ * none ("Monday   9 to 5").
+ */
+const isHeaderRow = (line: string) => line.includes("|") || !/\p{Nd}/u.test(line)
 const isRule = (line: string) => /^[\s|:-]+$/u.test(line) && line.includes("-")
 
 /**
- * A table's rows as lines that carry their headers ("Service: Next day — Delivery time: next working day;
- * Cost: £6.50"), so that a quoted row says what its cells are; a manual's dot leaders ("E2 on the display ..
- * overheated") as a label and its text.
+ * A table's rows (written with pipes or aligned with spaces) as lines that carry their headers ("Service: Next day
+ * — Delivery time: next working day; Cost: £6.50"), so that a quoted row says what its cells are; a manual's dot
+ * leaders ("E2 on the display .. overheated") as a label and its text.
  */
 const readable = (text: string): ReadonlyArray<string> => {
   const out: Array<string> = []
   let header: ReadonlyArray<string> | undefined
-  for (const line of text.split(/\n+/u)) {
-    // Emphasis marks go: an FAQ's "**Question?**" ends with its question mark.
-    const raw = line.replace(/\*\*|__/gu, "")
+  // Emphasis marks go: an FAQ's "**Question?**" ends with its question mark.
+  const raws = text.split(/\n+/u).map((line) => line.replace(/\*\*|__/gu, ""))
+  for (const [at, raw] of raws.entries()) {
     if (!isRow(raw)) {
       header = undefined
       out.push(raw.replace(/(\S)\s*\.{2,}\s+(?=\S)/gu, "$1: "))
@@ -70,10 +79,11 @@ const readable = (text: string): ReadonlyArray<string> => {
     }
     if (isRule(raw)) continue
     const cells = cellsOf(raw)
-    if (header === undefined) {
+    if (header === undefined && isHeaderRow(raw) && isRow(raws[at + 1] ?? "")) {
       header = cells
       continue
     }
+    header ??= []
     const named = header
     const [first = "", ...rest] = cells
     const described = rest.map((cell, i) => `${named[i + 1] ?? ""}: ${cell}`.replace(/^: /u, "")).join("; ")
@@ -102,8 +112,10 @@ export const linesOf = (text: string): ReadonlyArray<Line> => {
     // section of a plain-text document: it names what follows, like a Markdown heading.
     const numberedTitle = item && /^\s*\d{1,3}[.)]\s/u.test(raw) && !(lines.at(-1)?.item ?? false) &&
       isLabel(line, false)
-    const capitalTitle = !item && line.length <= 100 && /\p{Lu}{2}/u.test(line) && !/\p{Ll}/u.test(line) &&
-      !/[.!?؟]$/u.test(line)
+    // A note in brackets after it ("DRY CLEANING (per item)") is no part of the title's case.
+    const unbracketed = line.replace(/\s*\([^)]*\)/gu, "")
+    const capitalTitle = !item && line.length <= 100 && /\p{Lu}{2}/u.test(unbracketed) &&
+      !/\p{Ll}/u.test(unbracketed) && !/[.!?؟]$/u.test(line)
     if (isLabel(line, item) || numberedTitle || capitalTitle) {
       // Consecutive labels name one thing ("Applications/Network/Monitoring", "Network monitoring software").
       context = labelRun ? [...context.slice(-1), line] : [line]

@@ -70,9 +70,15 @@ const actionOf = (thing: string, action: string): boolean =>
 const doubledY = (shorter: string, longer: string): boolean =>
   /^[a-z]{3}$/u.test(shorter) && /[^aeiouwxy]$/u.test(shorter) && longer === `${shorter}${shorter.slice(-1)}y`
 
-/** A Persian adjective in "انه" of a noun ("ماهانه" monthly of "ماه", "مردانه" of "مرد") is about the noun. */
-const adjectiveOf = (noun: string, adjective: string): boolean =>
-  noun.length >= 3 && persianLetters.test(noun) && adjective === `${noun}انه`
+/**
+ * A Persian adjective in "انه" or "یانه" of a noun ("ماهانه", "ماهیانه" monthly of "ماه", "مردانه" of "مرد") is
+ * about the noun, and its two forms are one word.
+ */
+const adjectiveOf = (noun: string, adjective: string): boolean => {
+  const base = (word: string) => word.replace(/ی?انه$/u, "")
+  const of = base(noun)
+  return of.length >= 3 && persianLetters.test(noun) && adjective !== base(adjective) && of === base(adjective)
+}
 
 /**
  * An Arabic plural Persian writes on the pattern "اـــا" around a three-letter noun ("اقساط" of "قسط", "اجناس"

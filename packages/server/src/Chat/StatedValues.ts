@@ -8,7 +8,7 @@ import { readNumbers } from "../Search/Numbers"
 import { wordsOf } from "../Search/TextNormalization"
 
 /** Words before a number that open its range upwards ("over 15 kg", "بیش از ۳") or downwards ("under £30"). */
-const atLeast = new Set(wordsOf("over above exceeding least more بیش بالای بالاتر حداقل"))
+const atLeast = new Set(wordsOf("over above exceeding least more بیش بیشتر بالای بالاتر حداقل"))
 const atMost = new Set(wordsOf("under below less most upto کمتر زیر حداکثر"))
 
 /** Days in a unit of time, so that "a month before" falls in "more than 21 days before". */

@@ -22,6 +22,9 @@ const sameThing = (a: string, b: string) =>
 /** Time units "a"/"an" counts one of: "an hour", "a fortnight" (not "a business"). */
 const singleUnits = new Set(wordsOf("minute hour day night week fortnight month year").map(stem))
 
+/** Fractions said in words: "half the fee", "نصف اجرت", "a third" are amounts as a number is. */
+const fractionWords = new Set(wordsOf("half halves third quarter نصف نیمی نیم ربع ثلث"))
+
 /** Words that say how often without a number. */
 const frequencyWords = new Set(
   wordsOf("daily weekly monthly yearly annually regularly each every روزانه هفتگی ماهانه سالانه مرتب").map(stem)
@@ -91,7 +94,9 @@ export const statesValue = (sentence: string, question: Question): boolean => {
       return true
     case "count": {
       const unit = question.unit
-      return unit === undefined ? quantities.length > 0 : followedBy((root) => sameThing(root, unit))
+      return unit === undefined
+        ? quantities.length > 0 || tokens.some((token) => fractionWords.has(token))
+        : followedBy((root) => sameThing(root, unit))
     }
   }
 }

@@ -59,10 +59,49 @@ const coveredIn = (text: string, cycles: ReadonlyArray<ReadonlyArray<string>>): 
 }
 
 /**
- * Times of day a customer names, in normal form, and being open: hours stated are the hours something is open
- * ("are you open on Friday?", "دوشنبه بازه؟").
+ * Times of day a customer names, in normal form, and being open or closing: hours stated are the hours something
+ * is open ("are you open on Friday?", "دوشنبه بازه؟") and say at what time it shuts ("what time do you close?").
  */
-const timesOfDay = wordsOf(normalizeText("morning afternoon evening night noon صبح ظهر بعدازظهر عصر شب open باز"))
+const timesOfDay = wordsOf(
+  normalizeText(
+    "morning afternoon evening night noon time صبح ظهر بعدازظهر عصر شب open close closing shut باز بسته تعطیل"
+  )
+)
+
+/** The marks of an hour before or after noon. */
+const meridiem = new Set(["am", "pm"])
+
+/**
+ * Words a timetable's line holds besides its hours and days ("Monday to Friday 8am - 6pm, closed"), and those of
+ * its label ("Opening hours").
+ */
+const timetableWords = new Set([
+  "to",
+  "and",
+  "from",
+  "till",
+  "until",
+  "closed",
+  "open",
+  "daily",
+  "weekday",
+  "weekdays",
+  "weekend",
+  "weekends"
+])
+
+/**
+ * A line of nothing but days and hours: the hours something is open. A sentence stating hours of another
+ * thing ("we deliver between 9 am and 5 pm") has words of its own.
+ */
+const isTimetableLine = (tokens: ReadonlyArray<string>, numbers: number): boolean => {
+  const days = new Set(weeks.flat().flatMap((day) => [day, `${day}s`]))
+  const words = tokens.filter((token) => /\p{L}/u.test(token) && !/^\d/u.test(token))
+  const other = words.filter((word) =>
+    !meridiem.has(word) && !days.has(word) && !timetableWords.has(word) && !hourWords.has(word)
+  )
+  return other.length === 0 && numbers <= 6
+}
 
 /** Words that make a range of small numbers clock hours. */
 const hourWords = new Set(wordsOf(normalizeText("hour hours am pm open opening ساعت ساعات بازه باز")))
@@ -71,8 +110,11 @@ const hourWords = new Set(wordsOf(normalizeText("hour hours am pm open opening �
 export const timesOfDayIn = (text: string): ReadonlyArray<string> => {
   const { quantities, tokens } = readNumbers(text)
   const named = tokens.some((token) => hourWords.has(token))
-  // A range of small numbers, or two hours with their times of day between ("۷ صبح تا ۹ شب", "9am to 5pm").
-  const hours = (quantities.some((quantity) => quantity.max > quantity.value && quantity.max <= 24) &&
+  // A range of small numbers, or two hours with their times of day between ("۷ صبح تا ۹ شب", "9am to 5pm"), or a
+  // timetable's line of hours marked am or pm ("Saturday 8am - 5pm": past noon, its second number is the smaller).
+  const clock = quantities.filter((quantity) => quantity.value <= 24 && meridiem.has(tokens[quantity.end] ?? ""))
+  const hours = (clock.length >= 2 && isTimetableLine(tokens, quantities.length)) ||
+    (quantities.some((quantity) => quantity.max > quantity.value && quantity.max <= 24) &&
     (named || weekdaysIn(text).length > 0 || weeks.some((week) => tokens.some((token) => week.includes(token))))) ||
     (named && quantities.filter((quantity) => quantity.value <= 24).length >= 2 &&
       tokens.some((token) => timesOfDay.includes(token)))

@@ -64,8 +64,11 @@ type Block =
   | { readonly _tag: "paragraph"; readonly text: string }
   | { readonly _tag: "item"; readonly text: string }
 
-/** A row of a table written with pipes, with or without its Markdown rule line. */
-const tableRow = (line: string) => (line.match(/\|/gu) ?? []).length >= 2
+/**
+ * A row of a table written with pipes, with or without its Markdown rule line, or aligned with spaces ("Two-piece
+ * suit      £16      3 days"): prose is not wrapped with a run of three spaces or a tab inside a line.
+ */
+const tableRow = (line: string) => (line.match(/\|/gu) ?? []).length >= 2 || /\S(?: {3,}|\t+)\S/u.test(line)
 
 const endsSentence = (line: string) => /[.!?؟:;؛…)"”»]$/u.test(line)
 
@@ -160,7 +163,7 @@ const blocksOf = (text: string): Array<Block> => {
         continue
       }
       // A line after a long one is that line wrapped, and so is one going on in lower case after an unfinished one;
-      // after a short one (an address) it stays a line, and a table row ("a | b | c") always does.
+      // after a short one (an address) it stays a line, and a table row ("a | b | c", "a    b    c") always does.
       const previous = lines[i - 1] ?? ""
       const wrapped = !tableRow(line) && !tableRow(previous) &&
         (previous.length >= wrappedLineChars || (/^\p{Ll}/u.test(line) && !endsSentence(previous)))

@@ -5,9 +5,11 @@
  * the verbs a document states the same thing with ("can I return" / "you may
  * send back", "how heavy" / "weighs"), and a few phrases that mean one word
  * ("send back", "پس دادن"); and a thing's kind by WordNet (`broaderOf`): a
- * question naming a parka is about a passage naming coats.
+ * question naming a parka is about a passage naming coats; and the classes
+ * terms name things by (Kinds.ts): a hamster is an animal, Kashan a city of Isfahan.
  */
 import { boundedMemo } from "../Platform/Memo"
+import { classesOf, classWordsOf } from "./Kinds"
 import { productKinds, shopVocabulary } from "./ShopVocabulary"
 import { stem } from "./Stemmer"
 import { stopWords } from "./StopWords"
@@ -76,7 +78,14 @@ const paraphrases: ReadonlyArray<string> = [
   // Paying less: "any discount on lamps?" / "save £5 on every lamp".
   "discount discounted save saves saving savings",
   // Joining to a supply: "can you wire up the oven" / "we connect cookers".
-  "connect connected connection wire wired wiring"
+  "connect connected connection wire wired wiring",
+  // Leaving a thing with the shop, in either phrasal verb (see `phrases`).
+  "handin dropoff",
+  // Taking a thing to pieces and back, in plain words or phrasal verbs (see `phrases`).
+  "dismantle dismantling dismantled disassemble disassembly takeapart",
+  "reassemble reassembly reassembled assemble assembly puttogether",
+  // Costing more: "pricier" / "costs a third more", "a surcharge" (see `phrases`).
+  "dearer pricier costlier surcharge costmore"
 ]
 
 /**
@@ -101,6 +110,9 @@ const phrases: ReadonlyArray<readonly [RegExp, string]> = [
   [/(?<=(?:^|\s)(?:چند|چن|چقدر|چقد)\s+)حساب\s+(?:ن?می|ب)?کن(?:ه|ن|ی|ید|ین|یم|م|د|ند)?(?=[^\p{L}]|$)/gu, "هزینه"],
   // "به گردن کیست؟" (on whose neck is it?) asks who is responsible.
   [/(?:^|\s)(?:به\s+)?گردن\s+(?:کی|کیه|کیست|کسیه|کسی)(?=[^\p{L}]|$)/gu, "مسئولیت"],
+  // Taking a time is booking a slot, "نوبت"; making a thing right is repairing it.
+  [/(?:^|\s)وقت\s+(?:ن?می|ب)?(?:گیر|گرفت)\S*(?=[^\p{L}]|$)/gu, "نوبت"],
+  [/(?:^|\s)درست(?:ش|شون)?\s+(?:ن?می|ب)?(?:کن|کرد)\S*(?=[^\p{L}]|$)/gu, "تعمیر"],
   // "گیر میاد" (can be had) is being available.
   [/(?:^|\s)گیر\s+(?:ن?می|ب)?(?:اد|یاد|اید|ایند|یان)(?=[^\p{L}]|$)/gu, "موجود"],
   [/\bpick(?:ing|ed|s)?\s+(?:\w+\s+){0,2}up\b|\bcollect(?:ing|ed|s)?\b/gu, "collect"],
@@ -132,6 +144,13 @@ const phrases: ReadonlyArray<readonly [RegExp, string]> = [
   [/\b(?:take|takes|taking|took|taken)\s+(?:the\s+|my\s+|your\s+|our\s+)?(?:money|payments?)\b/gu, "charge"],
   [/\b(?:take|takes|taking|took|taken)\s+(?:\w+\s+){0,3}?off\b/gu, "remove"],
   [/\b(?:12|twelve)[\s-]months?\b/gu, "annual"],
+  // "30% off" is a discount; the amount stays for the values read from the sentence.
+  [/(\d\s*%|\bpercent|درصد)\s+off\b/gu, "$1 discount"],
+  [/\b(?:drop|drops|dropped|dropping)\s+(?:\w+\s+){0,2}?off\b/gu, "dropoff"],
+  [/\bhand(?:s|ed|ing)?\s+(?:\w+\s+){0,2}?in\b/gu, "handin"],
+  [/\b(?:take|takes|taking|took|taken)\s+(?:\w+\s+){0,2}?apart\b/gu, "takeapart"],
+  [/\b(?:put|puts|putting)\s+(?:\w+\s+){0,2}?(?:back\s+)?together\b/gu, "puttogether"],
+  [/\b(?:cost|costs|costing)\s+(?:\S+\s+)?more\b|\bmore\s+expensive\b/gu, "$& costmore"],
   [/\b(?:put|putting|place|placing)\s+(?:\w+\s+){0,2}on\s+hold\b/gu, "pause"],
   [/\bsold\s+out\b|\bout\s+of\s+stock\b/gu, "soldout"],
   [/\bmonthly payments?\b|\bspread the cost\b|\bsplit the cost\b|\bpay later\b/gu, "installment"],
@@ -188,7 +207,7 @@ for (const line of paraphrases) {
  */
 export const paraphraseWords = (word: string): ReadonlyArray<string> => {
   const root = stem(word)
-  return [...paraphraseByStem.get(root) ?? []].filter((other) => stem(other) !== root)
+  return [...paraphraseByStem.get(root) ?? [], ...classWordsOf(root)].filter((other) => stem(other) !== root)
 }
 
 /** Stems meaning the same as `root` (itself included). */
@@ -217,8 +236,10 @@ const wordsOfStem = (root: string): ReadonlyArray<string> => [
  * kind. The other way round it is not: a rule about parkas says nothing of all coats.
  */
 export const broaderOf = boundedMemo(20_000, (root: string): ReadonlyArray<string> => {
-  if (!/^[a-z]/u.test(root)) return []
+  // A class the terms name a thing by ("animals" for a cat, a province for its city), in either language.
+  const classes = classesOf(root)
+  if (!/^[a-z]/u.test(root)) return classes
   const broader = [...new Set(wordsOfStem(root).flatMap(broaderWords))]
     .filter((word) => !stopWords.has(word)).map(stem).filter((found) => found !== root)
-  return [...new Set(broader.flatMap(synonymsOf))]
+  return [...new Set([...classes, ...broader.flatMap(synonymsOf)])]
 })

@@ -82,6 +82,7 @@ export const shopVocabulary: ReadonlyArray<string> = [
   // Money and payment
   "price cost costs fee charge | قیمت هزینه بها کرایه پسکرایه",
   "pay payment paid | پرداخت",
+  "deposit down-payment | بیعانه پیش‌پرداخت ودیعه",
   "installment installments instalment instalments credit | قسط اقساط قسطی اقساطی",
   "card | کارت",
   "bank account | بانک حساب",

@@ -32,9 +32,9 @@ export const questionStopWords: ReadonlySet<string> = new Set([
       "still through into onto while already once even really again " +
       // Fillers and contractions typed without an apostrophe ("is that ok", "pretty dirty", "cant", "what
       // happens if"): they frame a question and name nothing.
-      "actually ok okay pretty cant dont wont isnt doesnt didnt happen happens happened never " +
+      "actually ok okay pretty cant dont wont isnt doesnt didnt happen happens happened never ve ll " +
       // Persian and Arabic
-      "هستند هستید هستیم هستم بودن ها های یک هم یا اما ولی اگر چه چی چیه چیست چطور چطوری چگونه چجوری کجا کجاست " +
+      "هستند هستید هستیم هستم هستین هستن بودن ها های یک هم یا اما ولی اگر چه چی چیه چیست چطور چطوری چگونه چجوری کجا کجاست " +
       "کی کیست کدام کدوم چرا ایا او ما شما انها خود شود شد کرد کنم کنی کنید کند کنند باید نیز دارد دارید دارم " +
       "داره دارند دارین نیست بر روی ای را چند چندم چقدر چه‌قدر شده لطفا لطفاً میشه میشود میتوانم میتونم میتوانید " +
       "میتونید میتونین توان توانم بگویید بگید بگین بگو بدانم بدونم دربارهٔ درباره مورد سلام ممنون مرسی فقط خیلی " +

@@ -192,3 +192,15 @@ describe("tables written with pipes", () => {
     expect(chunk).toContain(`${row}\nEconomy`)
   })
 })
+
+describe("tables aligned with spaces", () => {
+  it("keeps each row a line, however long, while wrapped prose is joined", () => {
+    const row = "Large mirror, framed, up to 120 cm          £45        five working days"
+    const text = `Framing\n\nItem                              Price      Ready in\n${row}\n` +
+      `Small print, mounted, up to A4                £12        two working days\n\n` +
+      "Every frame is cut by hand in our workshop from timber we buy from\nsustainable sources only."
+    const chunk = chunkText(text)[0]?.text ?? ""
+    expect(chunk).toContain(`${row}\nSmall print`)
+    expect(chunk).toContain("buy from sustainable")
+  })
+})

@@ -154,6 +154,18 @@ export const sets: ReadonlyArray<EvalSet> = [
     documents: "tuning-6-fa-docs",
     heldAside: false
   },
+  {
+    name: "tuning-7: EN laundry prices, coworking membership, removals",
+    questions: "tuning-7-en.json",
+    documents: "tuning-7-en-docs",
+    heldAside: false
+  },
+  {
+    name: "tuning-7: FA tailor, car wash, courier prices",
+    questions: "tuning-7-fa.json",
+    documents: "tuning-7-fa-docs",
+    heldAside: false
+  },
   { name: "held-aside: earlier set", questions: "answers-held-aside.json", documents: "answers-docs", heldAside: true },
   {
     name: "held-aside: EN manual, warranty card, terms of sale",
