@@ -124,7 +124,7 @@ const numberAt = (tokens: ReadonlyArray<string>, start: number): Parsed | undefi
     }
     if (halves.has(token) && open > 0) {
       // "یک میلیون و نیم" is a million and a half; "دو و نیم" two and a half; "نیم" alone a half.
-      if (open >= 1000) total += open / 2
+      if (seen && open >= 1000) total += open / 2
       else current += 0.5
       open = 0
       seen = true

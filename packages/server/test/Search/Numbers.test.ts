@@ -50,6 +50,12 @@ describe("Numbers", () => {
     expect(parseNumber("دو و نیم")).toBe(2.5)
   })
 
+  it("reads a half on its own as one half, not as half of an open place", () => {
+    expect(parseNumber("half")).toBe(0.5)
+    expect(parseNumber("نیم")).toBe(0.5)
+    expect(readNumbers("half of the guests come back").quantities.map((q) => q.value)).toEqual([0.5])
+  })
+
   it("reads ranges written with words, تا, a dash or between…and", () => {
     expect(ranges("other provinces take three to five days")).toEqual([[3, 5]])
     expect(ranges("ارسال ۳ تا ۵ روز کاری")).toEqual([[3, 5]])
