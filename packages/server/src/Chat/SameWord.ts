@@ -28,6 +28,8 @@ const sharedStart = (a: string, b: string) => {
 export const sameWord = (a: string, b: string): boolean => {
   if (a === b) return true
   const [shorter, longer] = a.length <= b.length ? [a, b] : [b, a]
+  // Every rule below but the broken plural's keeps the first letters: most pairs (two unrelated words) end here.
+  if (a[0] !== b[0]) return brokenPlural(shorter, longer)
   // A Persian word grows by derivation ("فروش" sale, "فروشگاه" shop): only a letter or two of ending count.
   const derived = persianLetters.test(a) && longer.length - shorter.length > 2
   if (shorter.length >= 4 && longer.startsWith(shorter) && !derived) return true
@@ -74,10 +76,11 @@ const doubledY = (shorter: string, longer: string): boolean =>
  * A Persian adjective in "انه" or "یانه" of a noun ("ماهانه", "ماهیانه" monthly of "ماه", "مردانه" of "مرد") is
  * about the noun, and its two forms are one word.
  */
+const adjectiveBase = (word: string) => word.replace(/ی?انه$/u, "")
 const adjectiveOf = (noun: string, adjective: string): boolean => {
-  const base = (word: string) => word.replace(/ی?انه$/u, "")
-  const of = base(noun)
-  return of.length >= 3 && persianLetters.test(noun) && adjective !== base(adjective) && of === base(adjective)
+  if (!adjective.endsWith("انه") || !persianLetters.test(noun)) return false
+  const of = adjectiveBase(noun)
+  return of.length >= 3 && of === adjectiveBase(adjective)
 }
 
 /**
