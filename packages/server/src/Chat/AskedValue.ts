@@ -107,7 +107,7 @@ export const addressWords = stems(
     "خیابان بلوار نبش کوچه پلاک میدان طبقه چهارراه بزرگراه ساختمان"
 )
 /**
- * "how much to move a flat", "how much for two", "چند میگیرین" (how much do you take): what is charged. "How much"
+ * "how much to fit a shelf", "how much for two", "چند میگیرین" (how much do you take): what is charged. "How much"
  * before a noun ("how much room") asks an amount of it.
  */
 const priceAsk =
