@@ -25,6 +25,9 @@ const singleUnits = new Set(wordsOf("minute hour day night week fortnight month 
 /** Fractions said in words: "half the fee", "نصف اجرت", "a third" are amounts as a number is. */
 const fractionWords = new Set(wordsOf("half halves third quarter نصف نیمی نیم ربع ثلث"))
 
+/** What a fraction of states a price: "half of the fee", "a third of the price", "نصف اجرت". */
+const chargeWords = new Set(wordsOf("fee fees price cost charge اجرت هزینه قیمت مبلغ").map(stem))
+
 /** Words that say how often without a number. */
 const frequencyWords = new Set(
   wordsOf("daily weekly monthly yearly annually regularly each every روزانه هفتگی ماهانه سالانه مرتب").map(stem)
@@ -74,7 +77,8 @@ export const statesValue = (sentence: string, question: Question): boolean => {
     case "price":
       return followedBy((root) => moneyUnits.has(root)) || roots.some((root) => freeWords.has(root)) ||
         /[£$€¥]\s?\d|\d\s?[£$€¥]/u.test(sentence) ||
-        quantities.some((quantity) => quantity.value >= 1000)
+        quantities.some((quantity) => quantity.value >= 1000) ||
+        tokens.some((token, i) => fractionWords.has(token) && roots.slice(i + 1, i + 4).some((r) => chargeWords.has(r)))
     case "measure": {
       // A number with a unit of the measure's kind ("3.2 kg", "1.5 litres", "۹۰ سانتیمتر"), also joined ("800W").
       const units = unitsOfMeasure(question.unit ?? "")

@@ -61,6 +61,11 @@ describe("a fraction is an amount", () => {
   it("still declines what no passage speaks of", () => {
     expect(answerText("how many colours can you print?", terms)).toMatch(declinesEn)
   })
+
+  it("does not take a fraction of something other than a charge for a price", () => {
+    const shares = [{ path: "about.md", text: "About us\n\nHalf of our posters are printed on recycled paper." }]
+    expect(answerText("how much does a poster cost?", shares)).toMatch(declinesEn)
+  })
 })
 
 describe("a number of times is counted in the occasions a document names", () => {
