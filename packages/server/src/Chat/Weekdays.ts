@@ -90,12 +90,14 @@ const timetableWords = new Set([
   "weekends"
 ])
 
+/** Every day's name, also in the plural ("Mondays"). */
+const days = new Set(weeks.flat().flatMap((day) => [day, `${day}s`]))
+
 /**
  * A line of nothing but days and hours: the hours something is open. A sentence stating hours of another
  * thing ("we deliver between 9 am and 5 pm") has words of its own.
  */
 const isTimetableLine = (tokens: ReadonlyArray<string>, numbers: number): boolean => {
-  const days = new Set(weeks.flat().flatMap((day) => [day, `${day}s`]))
   const words = tokens.filter((token) => /\p{L}/u.test(token) && !/^\d/u.test(token))
   const other = words.filter((word) =>
     !meridiem.has(word) && !days.has(word) && !timetableWords.has(word) && !hourWords.has(word)
